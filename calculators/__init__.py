@@ -1,0 +1,1 @@
+"""Benchmark Atlas calculators: standard library only, the same code in CPython and Pyodide."""

@@ -1,0 +1,317 @@
+"""Footprint scaling: size a deployment for a target load from a benchmark scenario.
+
+Standard library only: this module runs unchanged in CPython and in Pyodide.
+
+Input data is the *bundle* (see ``calculators.bundle``): plain dicts built at
+site build time from data/. Units: CPU in cores, memory in GiB, load in the
+scenario's own unit (TPS, MPS, SPS or RPS).
+
+Method (stated on the calculator page, and per row in ``rule``):
+
+* ``fixed``: management services (role ``management``), test stubs and
+  simulators, services the baseline ran with 0 replicas, and services with no
+  known role keep the baseline replica count.
+* ``observed-cpu``: a traffic or database service with observed CPU at a site
+  carrying traffic, and a target CPU utilization (given by the user, or the
+  HPA target printed beside the observation): the cores it used are scaled by
+  the load ratio and divided by (CPU request x target) to give replicas.
+* ``proportional``: any other traffic or database service: replicas are
+  scaled by the load ratio.
+
+Replicas are rounded up to whole pods and never go below the minimum replica
+count printed in the source, nor below the user's minimum (default 1). Sidecar containers
+follow their pod's replica count; per-pod requests and limits never change.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+MAX_SCALE = 1000
+"""A target load above 1000 x the baseline's per-site load is refused: no benchmark
+supports extrapolating that far (chosen by the Benchmark Atlas, not a vendor figure)."""
+
+GROUPS = ("application", "sidecars", "cnDBTier", "other")
+
+
+class FootprintError(ValueError):
+    """Bad input to the footprint calculator; the message says what and why."""
+
+
+def _frac(x) -> Fraction:
+    return Fraction(str(x))
+
+
+def parse_positive(value, name: str, unit: str, *, allow_zero: bool = False) -> Fraction:
+    """Read a user-supplied number (int, float or text such as '80000' or '80,000').
+
+    Returns an exact Fraction. Raises FootprintError for empty, non-numeric,
+    non-finite, negative or (unless ``allow_zero``) zero values.
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise FootprintError(f"{name} is empty: enter a number in {unit}.")
+    if isinstance(value, bool):
+        raise FootprintError(f"{name} must be a number in {unit}.")
+    if isinstance(value, str):
+        text = value.strip().replace(",", "").replace("_", "")
+        try:
+            f = float(text)
+        except ValueError:
+            raise FootprintError(f"{name} must be a number in {unit}, not {value!r}.") from None
+    elif isinstance(value, (int, float, Fraction)):
+        f = float(value)
+        text = str(value) if not isinstance(value, Fraction) else None
+    else:
+        raise FootprintError(f"{name} must be a number in {unit}.")
+    if math.isnan(f) or math.isinf(f):
+        raise FootprintError(f"{name} must be a finite number in {unit}.")
+    if f < 0 or (f == 0 and not allow_zero):
+        raise FootprintError(f"{name} must be greater than zero ({unit}); got {value}.")
+    return Fraction(value) if isinstance(value, Fraction) else Fraction(text) if text else Fraction(f)
+
+
+def scenarios_with_resources(bundle: dict) -> list[dict]:
+    """Scenarios that have resource-allocation rows and a numeric load, in bundle order."""
+    have = {r["scenario"] for r in bundle["resources"]}
+    return [s for s in bundle["scenarios"] if s["id"] in have and s.get("load_per_site")]
+
+
+def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None, sites=None,
+            failover: bool = False, asm: str = "keep", node_cores=None, node_mem_gib=None, min_replicas=1) -> dict:
+    """Scale the baseline ``scenario`` to ``target_load`` (total over all sites).
+
+    Arguments:
+        bundle: the calculator bundle (dict) built from data/.
+        scenario: scenario id, e.g. 'bsf-3-3'.
+        target_load: total load in the scenario's unit (TPS/MPS/SPS/RPS), > 0.
+        target_cpu_percent: CPU utilization target per pod, 1 to 100 (% of the
+            CPU request); None uses the HPA target printed with the observation,
+            or proportional scaling where none is printed.
+        sites: number of sites carrying traffic (default: the baseline's).
+        failover: size each site for its share plus the load of one lost site
+            (total / (sites - 1)), as georedundant deployments are engineered.
+        asm: 'keep' the baseline's sidecars or 'remove' them.
+        node_cores, node_mem_gib: optional worker node shape; with both, the
+            result gives the nodes per site needed for the requests.
+        min_replicas: the fewest replicas any scaled service may get (default
+            1; 2 keeps every scaled service highly available).
+
+    Returns a dict: ``inputs``, ``baseline`` (scenario facts), ``per_site_load``,
+    ``rows`` (one per service/container: rule, replicas before/after, per-pod
+    and total CPU (cores) and memory (GiB) requests and limits, source table),
+    ``totals`` per group and per site (before = the baseline site, after = one
+    target site) and for the whole deployment after scaling (all sites), ``nodes_per_site``, ``warnings`` and
+    ``method`` (text).
+
+    Raises FootprintError for an unknown scenario, a scenario without resource
+    data or load, and any invalid number.
+    """
+    scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
+    if scen is None:
+        raise FootprintError(f"Unknown scenario {scenario!r}.")
+    unit = scen.get("load_unit") or "TPS"
+    base_site_load = scen.get("load_per_site")
+    if not base_site_load:
+        raise FootprintError(f"Scenario {scenario} has no numeric load per site in the source, so it cannot be scaled.")
+    rows = [r for r in bundle["resources"] if r["scenario"] == scenario]
+    if not rows:
+        raise FootprintError(f"Scenario {scenario} has no resource-allocation data.")
+    total = parse_positive(target_load, "Target load", unit)
+    base_sites = max(1, len(scen.get("sites_with_traffic") or []) or 1)
+    n_sites = base_sites if sites in (None, "") else int(parse_positive(sites, "Number of sites", "sites"))
+    if n_sites != parse_positive(n_sites, "Number of sites", "sites") or n_sites > 64:
+        raise FootprintError("Number of sites must be a whole number from 1 to 64.")
+    if failover and n_sites < 2:
+        raise FootprintError("Failover sizing needs at least 2 sites.")
+    per_site = total / (n_sites - 1) if failover else total / n_sites
+    base = _frac(base_site_load)
+    factor = per_site / base
+    if factor > MAX_SCALE:
+        raise FootprintError(f"Target load per site ({float(per_site):,.0f} {unit}) is more than {MAX_SCALE} times the "
+                             f"baseline's {float(base):,.0f} {unit}; the benchmark cannot support that extrapolation.")
+    target = None
+    if target_cpu_percent not in (None, ""):
+        target = parse_positive(target_cpu_percent, "Target CPU utilization", "%")
+        if target > 100:
+            raise FootprintError("Target CPU utilization must be between 1 and 100 %.")
+    if asm not in ("keep", "remove"):
+        raise FootprintError("ASM must be 'keep' or 'remove'.")
+    node = None
+    if node_cores not in (None, "") or node_mem_gib not in (None, ""):
+        node = (parse_positive(node_cores, "Node CPU", "cores"), parse_positive(node_mem_gib, "Node memory", "GiB"))
+
+    min_rep = int(parse_positive(min_replicas, "Minimum replicas", "pods"))
+    if min_rep != parse_positive(min_replicas, "Minimum replicas", "pods") or min_rep > 1000:
+        raise FootprintError("Minimum replicas must be a whole number from 1 to 1000.")
+    roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
+    traffic_sites = list(scen.get("sites_with_traffic") or [])
+    rows = _baseline_rows(rows, traffic_sites)
+    util = [u for u in bundle["utilization"] if u["scenario"] == scenario and u["metric"] == "cpu"
+            and u["status"] in ("ok", "corrected") and (not traffic_sites or u["site"] in traffic_sites)]
+
+    pods: dict[tuple, list[dict]] = {}
+    for r in rows:
+        pods.setdefault((r["component"], r["service"]), []).append(r)
+
+    out_rows, warnings = [], []
+    for (component, service), containers in pods.items():
+        role = roles.get((scen["doc"], service))
+        main = _main_container(containers)
+        base_rep = main.get("replicas")
+        if base_rep is None:
+            base_rep = next((c["replicas"] for c in containers if c.get("replicas") is not None), None)
+        floor = max(main.get("replicas_min") or 1, min_rep)
+        rule, detail, new_rep = _scale_pod(role, component, base_rep, floor, factor, target, main, util, service)
+        if rule.startswith("fixed") and base_rep is None:
+            warnings.append(f"{service}: no replica count printed; left out of totals.")
+        for c in containers:
+            if asm == "remove" and c["is_sidecar"]:
+                continue
+            out_rows.append(_row(c, role, rule, detail, base_rep, new_rep))
+    totals = _totals(out_rows, n_sites)
+    nodes = None
+    if node:
+        after = totals["site"]["after"]
+        nodes = max(math.ceil(_frac(after["cpu_request"]) / node[0]), math.ceil(_frac(after["mem_request"]) / node[1]))
+    if asm == "remove" and not any(r["is_sidecar"] for r in rows):
+        warnings.append("The baseline has no sidecars; 'remove ASM' changes nothing.")
+    return {
+        "inputs": {"scenario": scenario, "target_load": float(total), "unit": unit, "target_cpu_percent": float(target) if target else None,
+                   "sites": n_sites, "failover": bool(failover), "asm": asm,
+                   "node_cores": float(node[0]) if node else None, "node_mem_gib": float(node[1]) if node else None,
+                   "min_replicas": min_rep},
+        "baseline": {"id": scen["id"], "doc": scen["doc"], "title": scen["title"], "short_title": scen.get("short_title") or scen["title"],
+                     "load_per_site": float(base), "load_total": scen.get("load_total"), "unit": unit,
+                     "sites_with_traffic": traffic_sites, "asm": scen.get("asm")},
+        "per_site_load": float(per_site),
+        "scale_factor": float(factor),
+        "rows": out_rows,
+        "totals": totals,
+        "nodes_per_site": nodes,
+        "warnings": warnings,
+        "method": METHOD,
+    }
+
+
+METHOD = (
+    "Management services, stubs and services with no known role keep the baseline replicas (fixed). "
+    "Traffic and database services with observed CPU at a site carrying traffic and a CPU target are sized from "
+    "the cores they used, scaled by the load ratio, divided by CPU request x target (observed-cpu). Other traffic "
+    "and database services scale their replicas with the load ratio (proportional). Replicas round up to whole pods, "
+    "never below the minimum printed in the source or the minimum you set (default 1). Sidecars follow their pod; per-pod requests and limits are unchanged."
+)
+
+
+def _baseline_rows(rows: list[dict], traffic_sites: list[str]) -> list[dict]:
+    """One row per (component, service, container): prefer rows for no site or the first
+    traffic site; a component printed only for another site uses that site's rows."""
+    primary = traffic_sites[0] if traffic_sites else ""
+    chosen: dict[tuple, dict] = {}
+    rank = lambda r: 0 if r["site"] in ("", primary) else 1
+    for r in sorted(rows, key=rank):
+        key = (r["component"], r["service"], r["container"])
+        if key not in chosen:
+            chosen[key] = r
+        elif rank(r) == rank(chosen[key]) and r["site"] == chosen[key]["site"] and r["table_id"] != chosen[key]["table_id"]:
+            pass  # the same pod printed in a second table: the first one stands
+    order = {id(r): i for i, r in enumerate(rows)}
+    return sorted(chosen.values(), key=lambda r: order[id(r)])
+
+
+def _main_container(containers: list[dict]) -> dict:
+    non_sidecar = [c for c in containers if not c["is_sidecar"]] or containers
+    for name in ("app", "mysqlndbcluster"):
+        for c in non_sidecar:
+            if c["container"] == name:
+                return c
+    return max(non_sidecar, key=lambda c: c.get("cpu_request_cores") or c.get("cpu_cores") or 0)
+
+
+def _scale_pod(role, component, base_rep, floor, factor, target, main, util, service):
+    if base_rep is None:
+        return "fixed", "no replica count printed", None
+    if base_rep == 0:
+        return "fixed", "0 replicas in the baseline (service disabled)", 0
+    if role not in ("traffic", "database") or component in ("stub", "simulator"):
+        why = {"management": "management service", "test": "test stub or simulator", None: "role not known"}.get(role, role)
+        return "fixed", why, base_rep
+    obs = [u for u in util if u["service"] == service and u["container"] == main["container"]]
+    request = main.get("cpu_request_cores")
+    if obs and request:
+        t = target
+        printed_target = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
+        if t is None and printed_target:
+            t = _frac(printed_target)
+        if t is not None:
+            used = []
+            for u in obs:
+                if u.get("observed_abs") is not None and u.get("abs_unit") == "cores":
+                    used.append(_frac(u["observed_abs"]))
+                elif u.get("observed_percent") is not None:
+                    basis = main.get("cpu_limit_cores") if u["percent_basis"] == "limit" else request
+                    if basis:
+                        used.append(_frac(u["observed_percent"]) / 100 * base_rep * _frac(basis))
+            if used:
+                peak = max(used)
+                need = peak * factor / (_frac(request) * t / 100)
+                new = max(math.ceil(need), floor)
+                return ("observed-cpu",
+                        f"{float(peak):.3g} cores used at {float(t):g}% target of {float(request):g}-core request", new)
+    return "proportional", f"{base_rep} x {float(factor):.4g}", max(math.ceil(base_rep * factor), floor)
+
+
+def _num(r, *keys):
+    for k in keys:
+        if r.get(k) is not None:
+            return r[k]
+    return None
+
+
+def _row(c, role, rule, detail, base_rep, new_rep):
+    cpu_req = _num(c, "cpu_request_cores", "cpu_cores")
+    cpu_lim = _num(c, "cpu_limit_cores", "cpu_cores")
+    mem_req = _num(c, "mem_request_gib", "mem_gib")
+    mem_lim = _num(c, "mem_limit_gib", "mem_gib")
+    rep_b = c.get("replicas") if c.get("replicas") is not None else base_rep
+    rep_a = new_rep if rep_b is not None else None
+
+    def tot(v, n):
+        return None if v is None or n is None else float(_frac(v) * n)
+
+    return {
+        "component": c["component"], "service": c["service"], "container": c["container"], "is_sidecar": c["is_sidecar"],
+        "group": _group(c), "role": role or "unknown", "rule": rule, "rule_detail": detail,
+        "replicas_before": rep_b, "replicas_after": rep_a,
+        "cpu_request": cpu_req, "cpu_limit": cpu_lim, "mem_request": mem_req, "mem_limit": mem_lim,
+        "cpu_request_before": tot(cpu_req, rep_b), "cpu_request_after": tot(cpu_req, rep_a),
+        "cpu_limit_before": tot(cpu_lim, rep_b), "cpu_limit_after": tot(cpu_lim, rep_a),
+        "mem_request_before": tot(mem_req, rep_b), "mem_request_after": tot(mem_req, rep_a),
+        "mem_limit_before": tot(mem_lim, rep_b), "mem_limit_after": tot(mem_lim, rep_a),
+        "basis": "request/limit" if c.get("cpu_request_cores") is not None else "single value (request/limit not stated)",
+        "table_id": c["table_id"], "source_row": c["row"], "row_label": c["row_label"],
+    }
+
+
+def _group(c) -> str:
+    if c["is_sidecar"]:
+        return "sidecars"
+    return {"app": "application", "cndbtier": "cnDBTier"}.get(c["component"], "other")
+
+
+def _totals(rows: list[dict], n_sites: int) -> dict:
+    keys = ("cpu_request", "cpu_limit", "mem_request", "mem_limit")
+    groups = {g: {"before": dict.fromkeys(keys, 0.0), "after": dict.fromkeys(keys, 0.0), "replicas_before": 0, "replicas_after": 0}
+              for g in GROUPS}
+    for r in rows:
+        g = groups[r["group"]]
+        for k in keys:
+            for when in ("before", "after"):
+                v = r.get(f"{k}_{when}")
+                if v is not None:
+                    g[when][k] = float(_frac(g[when][k]) + _frac(v))
+        if not r["is_sidecar"]:
+            g["replicas_before"] += r["replicas_before"] or 0
+            g["replicas_after"] += r["replicas_after"] or 0
+    site = {when: {k: float(sum(_frac(groups[g][when][k]) for g in GROUPS)) for k in keys} for when in ("before", "after")}
+    deployment = {k: float(_frac(site["after"][k]) * n_sites) for k in keys}
+    return {"groups": groups, "site": site, "deployment": deployment, "sites": n_sites}

@@ -1,0 +1,65 @@
+"""MkDocs hooks: validate data/ before anything renders, then publish the
+browser assets into the built site (never committed, never from a CDN).
+
+* on_config: load and validate data/; a broken row stops the build with a
+  message naming file, row and column.
+* on_post_build: copy Pyodide and Vega from node_modules, the calculators
+  package, and the calculator data bundle into site_dir/assets/.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from macros import state  # noqa: E402
+from macros.datastore import DataError  # noqa: E402
+
+NODE = ROOT / "node_modules"
+VENDOR = {
+    "pyodide": ["pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
+                "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"],
+    "vega": ["vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"],
+}
+
+
+def on_config(config, **kwargs):
+    state.reset()
+    try:
+        state.renderer()
+    except DataError as e:
+        raise PluginError(f"Invalid data: {e}") from None
+    return config
+
+
+def on_post_build(config, **kwargs):
+    site = Path(config["site_dir"])
+    missing = [p for files in VENDOR.values() for p in files if not (NODE / p).exists()]
+    if missing:
+        raise PluginError("Browser packages missing from node_modules (run `npm ci`): " + ", ".join(missing))
+    for folder, files in VENDOR.items():
+        dest = site / "assets" / "vendor" / folder
+        dest.mkdir(parents=True, exist_ok=True)
+        for p in files:
+            shutil.copyfile(NODE / p, dest / Path(p).name)
+    py = site / "assets" / "py"
+    if py.exists():
+        shutil.rmtree(py)
+    (py / "calculators").mkdir(parents=True)
+    files = []
+    for src in sorted((ROOT / "calculators").glob("*.py")):
+        if src.name == "__main__.py":
+            continue
+        shutil.copyfile(src, py / "calculators" / src.name)
+        files.append(f"calculators/{src.name}")
+    (py / "manifest.json").write_text(json.dumps({"files": files}), encoding="utf-8")
+    data = site / "assets" / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    (data / "calculator-bundle.json").write_text(json.dumps(state.renderer().bundle, separators=(",", ":")), encoding="utf-8")

@@ -1,0 +1,55 @@
+"""Build the calculator bundle: the plain-JSON subset of data/ that the
+standard-library calculators read, in CPython and in the browser alike."""
+from __future__ import annotations
+
+import math
+
+from .datastore import Atlas
+
+RESOURCE_COLS = ["doc", "scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
+                 "replicas", "replicas_min", "replicas_max", "cpu_request_cores", "cpu_limit_cores", "cpu_cores",
+                 "mem_request_gib", "mem_limit_gib", "mem_gib", "status"]
+UTIL_COLS = ["doc", "scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "metric",
+             "observed_percent", "observed_abs", "abs_unit", "target_percent", "percent_basis", "status", "raw", "column_label"]
+
+
+def _records(df, cols):
+    out = []
+    for rec in df[cols].to_dict("records"):
+        clean = {}
+        for k, v in rec.items():
+            if v is None or (isinstance(v, float) and math.isnan(v)) or (hasattr(v, "__class__") and str(v) in ("<NA>", "nan")):
+                v = None
+            elif hasattr(v, "item"):
+                v = v.item()
+            clean[k] = v
+        out.append(clean)
+    return out
+
+
+def build(atlas: Atlas) -> dict:
+    """Return the bundle dict: sources, scenarios (flattened load facts), services,
+    resources and utilization rows. Every value comes from data/ unchanged."""
+    scen = []
+    for s in atlas.scenarios:
+        load = s.get("load") or {}
+        scen.append({
+            "id": s["id"], "doc": s["doc"], "section": s.get("section"), "title": s["title"],
+            "short_title": s.get("short_title") or s["title"], "release": s.get("release"),
+            "load_total": load.get("total"), "load_per_site": load.get("per_site"), "load_unit": load.get("unit"),
+            "load_raw": load.get("raw"), "sites_provisioned": s.get("sites_provisioned"),
+            "sites_with_traffic": s.get("sites_with_traffic") or [], "asm": s.get("asm"),
+            "deployment_mode": s.get("deployment_mode"),
+        })
+    res = atlas.frames["resources"]
+    res = res[res["status"].isin(["ok", "corrected"])]
+    util = atlas.frames["utilization"]
+    return {
+        "version": 1,
+        "sources": [{"id": s["id"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
+                    for s in atlas.sources if s["id"] in atlas.docs()],
+        "scenarios": scen,
+        "services": [{"doc": s["doc"], "service": s["service"], "component": s["component"], "role": s["role"]} for s in atlas.services],
+        "resources": _records(res, RESOURCE_COLS),
+        "utilization": _records(util, UTIL_COLS),
+    }

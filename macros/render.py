@@ -1,0 +1,354 @@
+"""Render curated data as page fragments (build time, pandas).
+
+Every text that comes from data/ goes through ``esc`` (HTML) or ``md_esc``
+(Markdown headings) before it reaches a page, so data can never become markup.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from html import escape
+
+import pandas as pd
+
+from calculators import footprint
+from calculators.render import fmt
+
+from .bundle import build as build_bundle
+from .datastore import Atlas
+
+KIND_LABEL = {"resources": "Resource allocation", "utilization": "Utilization", "latency": "Latency",
+              "db_operations": "Database operations", "measurements": "Measurements", "settings": "Settings", "excluded": "Not curated"}
+
+
+def esc(v) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
+        return ""
+    return escape(str(v))
+
+
+def md_esc(text: str) -> str:
+    """Escape text for a Markdown heading: HTML-escape, then backslash Markdown specials."""
+    return re.sub(r"([\\`*_{}\[\]()!|])", r"\\\1", escape(str(text), quote=False))
+
+
+def anchor(tid: str) -> str:
+    return "table-" + re.sub(r"[^a-z0-9]+", "-", tid.lower()).strip("-")
+
+
+def num(v) -> str:
+    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    return esc(fmt(float(v) if not isinstance(v, (int,)) else v))
+
+
+def page_depth_prefix(depth: int) -> str:
+    return "../" * depth
+
+
+class Renderer:
+    """Page fragments for one Atlas; ``bundle`` is built once and reused."""
+
+    def __init__(self, atlas: Atlas):
+        self.a = atlas
+        self.bundle = build_bundle(atlas)
+
+    # ------------------------------------------------------------ helpers
+    def scenario_url(self, sid: str, frm: str = "product") -> str:
+        s = self.a.scenario(sid)
+        return f"{sid}/" if frm == "product" else f"../../products/{s['doc']}/{sid}/"
+
+    def baseline(self, sid: str) -> dict | None:
+        """Totals of the scenario as printed (per site, requests), or None without resource data."""
+        s = next(x for x in self.bundle["scenarios"] if x["id"] == sid)
+        if not s.get("load_per_site") or not any(r["scenario"] == sid for r in self.bundle["resources"]):
+            return None
+        n = max(1, len(s["sites_with_traffic"]))
+        res = footprint.compute(self.bundle, sid, s["load_per_site"] * n)
+        return res
+
+    def efficiency(self, sid: str) -> float | None:
+        """CPU cores requested per 1K of load at one traffic site, or None."""
+        b = self.baseline(sid)
+        if not b:
+            return None
+        return b["totals"]["site"]["before"]["cpu_request"] / b["baseline"]["load_per_site"] * 1000
+
+    # ------------------------------------------------------------ product page
+    def product_page(self, doc: str) -> str:
+        src = self.a.source(doc)
+        scen = [s for s in self.a.scenarios if s["doc"] == doc]
+        out = [f"# {md_esc(src['product'])}", "", esc(src.get("description", "")), ""]
+        out.append(f'<p class="atlas-cite">Source: <em>{esc(src["title"])}</em>, {esc(src["publisher"])}, release {esc(src["release"])}'
+                   + (f', {esc(src["document_id"])}' if src.get("document_id") else "") + (f', {esc(src["date"])}' if src.get("date") else "") + ".</p>")
+        unit = src["load_unit"]
+        out.append("")
+        out.append("## Scenarios")
+        out.append("")
+        out.append('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="scenarios"><thead><tr>'
+                   "<th>Section</th><th>Scenario</th><th>Mode</th><th>Load per site</th><th>Sites (provisioned / with traffic)</th>"
+                   "<th>ASM</th><th>Release</th><th>CPU request, application (cores)</th><th>CPU request, sidecars (cores)</th>"
+                   "<th>CPU request, cnDBTier (cores)</th><th>Memory request, all (GiB)</th>"
+                   f"<th>CPU cores per 1K {esc(unit)}</th></tr></thead><tbody>")
+        for s in scen:
+            b = self.baseline(s["id"])
+            g = b["totals"]["groups"] if b else None
+            load = s["load"]
+            out.append(
+                f'<tr><td>{esc(s["section"])}</td><td><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a></td>'
+                f'<td>{esc(s.get("deployment_mode"))}</td>'
+                f'<td>{num(load.get("per_site"))} {esc(load["unit"]) if load.get("per_site") is not None else "<span class=atlas-missing>not stated</span>"}</td>'
+                f'<td>{esc(s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "?")} / {esc(len(s.get("sites_with_traffic") or []) or "?")}</td>'
+                f'<td>{esc(s["asm"])}</td><td>{esc(s.get("release") or "")}</td>'
+                + ("".join(f"<td>{num(g[k]['before']['cpu_request'])}</td>" for k in ("application", "sidecars", "cnDBTier"))
+                   + f'<td>{num(b["totals"]["site"]["before"]["mem_request"])}</td><td>{num(self.efficiency(s["id"]))}</td>'
+                   if b else '<td colspan="5" class="atlas-missing">no resource data in the source</td>')
+                + "</tr>")
+        out.append("</tbody></table></div>")
+        out.append("")
+        out.append(f'<p class="atlas-note">CPU and memory are the sums of replicas x per-pod request over the scenario\'s '
+                   f'resource-allocation tables for one site carrying traffic; cores per 1K {esc(unit)} divide that CPU by the '
+                   f'load per site. Computed from the curated data, not printed in the guide.</p>')
+        doc_errata = [e for e in self.a.errata if e["doc"] == doc and not e.get("scenario")]
+        if doc_errata:
+            out += ["", "## Errata outside the scenarios", "", self.errata_list(doc_errata)]
+        guidance = self.a.extras.get(doc, {}).get("guidance")
+        if guidance:
+            out += ["", f'See also the [{esc(src["short_name"])} infrastructure rules](guidance/).']
+        return "\n".join(out)
+
+    # ------------------------------------------------------------ scenario page
+    def scenario_page(self, sid: str) -> str:
+        s = self.a.scenario(sid)
+        src = self.a.source(s["doc"])
+        out = [f"# {md_esc(s.get('short_title') or s['title'])}", ""]
+        out.append(f'<p class="atlas-cite">{esc(src["short_name"])} guide, section {esc(s["section"])}: '
+                   f'<q>{esc(s["title"])}</q>. Source: <em>{esc(src["title"])}</em>, release {esc(src["release"])}.</p>')
+        out.append("")
+        out.append(self.facts(s))
+        if s.get("contradictions"):
+            out.append('<div class="admonition warning"><p class="admonition-title">The source contradicts itself</p><ul>')
+            for c in s["contradictions"]:
+                vs = "; ".join(f'{esc(v.get("where") or "")}: <q>{esc(v["text"])}</q>' + (f' (line {esc(v["line"])})' if v.get("line") else "")
+                               for v in c["versions"])
+                out.append(f'<li><strong>{esc(c["field"])}</strong>: {esc(c.get("summary", ""))} {vs}</li>')
+            out.append("</ul></div>")
+        b = self.baseline(sid)
+        if b:
+            out.append("")
+            out.append(f'<p><a class="md-button" href="../../../calculators/footprint/?scenario={esc(sid)}">Scale this footprint in the calculator</a></p>')
+        chart = self.utilization_chart(sid)
+        if chart:
+            out += ["", "## Observed CPU per service", "",
+                    f'<div class="atlas-chart" data-chart-id="util-{esc(sid)}"></div>',
+                    f'<script type="application/json" id="util-{esc(sid)}">{json_for_html(chart)}</script>',
+                    '<p class="atlas-note">Observed CPU at the sites carrying traffic, as printed in the utilization tables '
+                    '(percent of request or limit as each table states; flagged cells left out). The tables below hold every value.</p>']
+        out += ["", "## Tables", ""]
+        for tid in s["tables"]:
+            out.append(self.table_section(s["doc"], tid))
+        return "\n".join(out)
+
+    def facts(self, s: dict) -> str:
+        rows = [("Document section", s["section"]), ("Deployment mode", s.get("deployment_mode")), ("Release", s.get("release"))]
+        load = s["load"]
+        rows.append(("Load", f'{fmt(load["total"]) if load.get("total") is not None else "not stated"} {load["unit"]} in total; '
+                     f'{fmt(load["per_site"]) if load.get("per_site") is not None else "not stated"} {load["unit"]} per site carrying traffic'
+                     f' (printed: “{load["raw"]}”)'))
+        rows.append(("Sites", f'{s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "disputed or not stated"} provisioned; '
+                     f'traffic on {", ".join(s.get("sites_with_traffic") or []) or "not stated"}'))
+        rows.append(("ASM (service mesh)", s["asm"] + (f' — {s["asm_note"]}' if s.get("asm_note") else "")))
+        if s.get("duration"):
+            rows.append(("Duration", s["duration"].get("raw")))
+        if s.get("call_mix"):
+            rows.append(("Call mix", s["call_mix"].get("raw")))
+            if s["call_mix"].get("traffic_ratio"):
+                rows.append(("Traffic ratio", s["call_mix"]["traffic_ratio"]))
+        if s.get("subscribers"):
+            rows.append((s["subscribers"].get("label") or "Subscribers", s["subscribers"].get("raw")))
+        if s.get("software"):
+            rows.append(("Software", ", ".join(f"{k} {v}" for k, v in s["software"].items())))
+        if s.get("hardware"):
+            rows.append(("Hardware", ", ".join(f"{k}: {v}" for k, v in s["hardware"].items())))
+        for n in s.get("notes") or []:
+            rows.append(("Note", n))
+        return ('<table class="atlas-facts"><tbody>' + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows if v is not None)
+                + "</tbody></table>")
+
+    def utilization_chart(self, sid: str) -> dict | None:
+        s = self.a.scenario(sid)
+        u = self.a.rows("utilization", scenario=sid, metric="cpu")
+        u = u[u["status"].isin(["ok", "corrected"]) & u["site"].isin(s.get("sites_with_traffic") or [])]
+        u = u[u["observed_percent"].notna()]
+        if u.empty:
+            return None
+        values = [{"service": r.service + (" (sidecar)" if r.container == "istio-proxy" else "") + ("" if r.container in ("app", "istio-proxy") else f" / {r.container}"),
+                   "percent": float(r.observed_percent), "site": r.site, "component": r.component, "table": r.table_id,
+                   "target": None if pd.isna(r.target_percent) else float(r.target_percent)}
+                  for r in u.itertuples()]
+        values.sort(key=lambda v: -v["percent"])
+        values = values[:40]
+        return {
+            "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+            "description": f"Observed CPU per service, scenario {sid}",
+            "width": "container", "height": {"step": 14},
+            "data": {"values": values},
+            "layer": [
+                {"mark": {"type": "bar", "tooltip": True},
+                 "encoding": {"y": {"field": "service", "type": "nominal", "sort": "-x", "title": None},
+                              "x": {"field": "percent", "type": "quantitative", "title": "Observed CPU (%)"},
+                              "color": {"field": "component", "type": "nominal", "title": "Component"},
+                              "tooltip": [{"field": "service"}, {"field": "site"}, {"field": "percent", "title": "CPU %"},
+                                          {"field": "target", "title": "Target %"}, {"field": "table", "title": "Table"}]}},
+                {"mark": {"type": "tick", "color": "black", "thickness": 2},
+                 "encoding": {"y": {"field": "service", "type": "nominal", "sort": "-x"},
+                              "x": {"field": "target", "type": "quantitative"}}},
+            ],
+        }
+
+    # ------------------------------------------------------------ tables
+    def table_section(self, doc: str, tid: str) -> str:
+        t = self.a.table(doc, tid)
+        src = self.a.source(doc)
+        title = t.get("title") or t.get("caption") or tid
+        label = f"Table {tid}" if not tid.startswith("U-") else f"Uncaptioned table ({tid})"
+        out = [f"### {md_esc(label)}: {md_esc(title)} {{ #{anchor(tid)} }}", ""]
+        cite = (f'<p class="atlas-cite">{esc(src["short_name"])} guide, section {esc(t.get("section") or "front matter")}, '
+                f'{esc(label)}{" “" + esc(t["caption"]) + "”" if t.get("caption") else " (no caption in the source)"}, '
+                f'seed lines {esc(t["lines"][0])}–{esc(t["lines"][1])}'
+                f'{", " + esc(t["segments"]) + " parts merged" if t["segments"] > 1 else ""}. {esc(KIND_LABEL[t["kind"]])}.</p>')
+        out.append(cite)
+        if t.get("note"):
+            out.append(f'<p class="atlas-note">{esc(t["note"])}</p>')
+        errs = [e for e in self.a.errata if e["doc"] == doc and e.get("table_id") == tid]
+        if errs:
+            out.append('<details class="warning atlas-errata"><summary>Errata for this table (' + str(len(errs)) + ")</summary>"
+                       + self.errata_list(errs) + "</details>")
+        if t["kind"] == "excluded":
+            out.append(f'<p class="atlas-missing">Not curated: {esc(t.get("excluded_reason", ""))}</p>')
+        elif t["kind"] == "resources":
+            out.append(self.resources_table(doc, tid))
+        else:
+            out.append(self.pivot_table(doc, t))
+        out.append("")
+        return "\n".join(out)
+
+    def errata_list(self, errs: list[dict]) -> str:
+        items = []
+        for e in errs:
+            reading = f' Reading used: <q>{esc(e["reading"])}</q>.' if e.get("reading") not in (None, "") else ""
+            items.append(f'<li id="{esc(e["id"])}"><strong>{esc(e["id"])}</strong> ({esc(e["kind"])}, {esc(e["where"])}'
+                         + (f', lines {esc(", ".join(str(x) for x in e["lines"][:12]))}{"…" if len(e.get("lines") or []) > 12 else ""}' if e.get("lines") else "")
+                         + f'): printed <code>{esc(e["raw"])}</code>. {esc(e["problem"])} '
+                         f'<em>Action: {esc(e["action"])}.</em>{reading} {esc(e.get("reason", ""))}</li>')
+        return '<ul class="atlas-errata-list">' + "".join(items) + "</ul>"
+
+    def resources_table(self, doc: str, tid: str) -> str:
+        df = self.a.rows("resources", doc=doc, table_id=tid)
+        cols = [("row_label", "Row as printed"), ("site", "Site"), ("service", "Service"), ("container", "Container"),
+                ("replicas", "Replicas"), ("replicas_min", "Min replicas"), ("replicas_max", "Max replicas"),
+                ("cpu_request_cores", "CPU request (cores)"), ("cpu_limit_cores", "CPU limit (cores)"), ("cpu_cores", "CPU (cores, request/limit not stated)"),
+                ("mem_request_gib", "Memory request (GiB)"), ("mem_limit_gib", "Memory limit (GiB)"), ("mem_gib", "Memory (GiB, request/limit not stated)"),
+                ("storage_gib", "Storage (GiB)"), ("status", "Status")]
+        cols = [(k, h) for k, h in cols if k in ("row_label", "service", "container", "status") or df[k].replace("", pd.NA).notna().any()]
+        raw_of = {"replicas": "raw_replicas", "cpu_request_cores": "raw_cpu_request", "cpu_limit_cores": "raw_cpu_limit", "cpu_cores": "raw_cpu",
+                  "mem_request_gib": "raw_mem_request", "mem_limit_gib": "raw_mem_limit", "mem_gib": "raw_mem", "storage_gib": "raw_storage"}
+        h = "".join(f"<th>{esc(x)}</th>" for _, x in cols)
+        body = []
+        for r in df.itertuples():
+            cells = []
+            for k, _ in cols:
+                v = getattr(r, k)
+                if k in raw_of:
+                    raw = getattr(r, raw_of[k])
+                    shown = num(v)
+                    extra = f' <span class="atlas-raw" title="as printed">{esc(raw)}</span>' if raw and raw != shown and raw.replace(" ", "") != shown else ""
+                    cells.append(f"<td>{shown}{extra}</td>")
+                elif k == "status":
+                    cells.append(f'<td>{esc(v)}{" " + esc(r.note) if r.note else ""}</td>')
+                else:
+                    cells.append(f"<td>{esc(v)}</td>")
+            body.append(f'<tr class="atlas-status-{esc(r.status)}">' + "".join(cells) + "</tr>")
+        return (f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="{esc(tid)}"><thead><tr>{h}</tr></thead>'
+                f'<tbody>{"".join(body)}</tbody></table></div>')
+
+    def pivot_table(self, doc: str, t: dict) -> str:
+        """A table in its printed shape: one line per source row, one column per printed column,
+        cells as printed, marked where the data flags or corrects them."""
+        kind = t["kind"]
+        df = self.a.rows(kind, doc=doc, table_id=t["id"])
+        if df.empty:
+            return '<p class="atlas-missing">No rows.</p>'
+        header = t.get("header") or []
+        first = header[0] if header else "Row"
+        col_labels = list(dict.fromkeys(df["column_label"]))
+        if header:
+            order = {h: i for i, h in enumerate(header)}
+            col_labels.sort(key=lambda c: order.get(c, len(order)))
+        value_col = "value" if kind == "settings" else "raw"
+        rows: dict[int, dict] = {}
+        for r in df.itertuples():
+            d = rows.setdefault(r.row, {"label": r.row_label, "cells": {}})
+            d["cells"][r.column_label] = (getattr(r, value_col), r.status, r.note)
+        h = f"<th>{esc(first)}</th>" + "".join(f"<th>{esc(c)}</th>" for c in col_labels if c != first)
+        body = []
+        for _, d in sorted(rows.items()):
+            cells = [f"<td>{esc(d['label'])}</td>"]
+            for c in col_labels:
+                if c == first:
+                    continue
+                v, st, note = d["cells"].get(c, ("", "", ""))
+                mark = f' <span class="atlas-flag atlas-flag-{esc(st)}" title="{esc(st)} {esc(note)}">{"⚠" if st == "flagged" else "✎"}</span>' if st in ("flagged", "corrected") else ""
+                cells.append(f'<td class="atlas-status-{esc(st)}">{esc(v)}{mark}</td>')
+            body.append("<tr>" + "".join(cells) + "</tr>")
+        return (f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="{esc(t["id"])}"><thead><tr>{h}</tr></thead>'
+                f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def json_for_html(obj) -> str:
+    """JSON safe inside <script type="application/json">: '<', '>' and '&' escaped."""
+    return json.dumps(obj).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _home_page(self) -> str:
+    """Products at a glance: scenario counts, load ranges, tables and errata per document."""
+    rows = []
+    for doc in self.a.docs():
+        src = self.a.source(doc)
+        scen = [s for s in self.a.scenarios if s["doc"] == doc]
+        loads = [s["load"]["per_site"] for s in scen if s["load"].get("per_site") is not None]
+        rng = (f"{fmt(min(loads))} to {fmt(max(loads))} {src['load_unit']}" if loads and min(loads) != max(loads)
+               else f"{fmt(loads[0])} {src['load_unit']}" if loads else "not stated")
+        ntab = sum(1 for t in self.a.tables if t["doc"] == doc)
+        nerr = sum(1 for e in self.a.errata if e["doc"] == doc)
+        rows.append(f'<tr><td><a href="products/{esc(doc)}/">{esc(src["product"])}</a></td><td>{len(scen)}</td>'
+                    f'<td>{esc(rng)}</td><td>{ntab}</td><td>{nerr}</td><td>{esc(src["release"])}</td></tr>')
+    return ('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="products"><thead><tr><th>Product</th>'
+            '<th>Scenarios</th><th>Load per site</th><th>Tables</th><th>Errata</th><th>Release</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")
+
+
+def _guidance_page(self, doc: str) -> str:
+    """Structured infrastructure rules (data/<doc>/guidance.yaml), each with its quote and line."""
+    src = self.a.source(doc)
+    rules = self.a.extras.get(doc, {}).get("guidance") or []
+    out = [f"# {md_esc(src['short_name'])} infrastructure rules", "",
+           f'<p class="atlas-cite">From <em>{esc(src["title"])}</em>. Each rule quotes the guide.</p>', ""]
+    topics: dict[str, list] = {}
+    for r in rules:
+        topics.setdefault(r.get("topic") or "General", []).append(r)
+    for topic, items in topics.items():
+        out += [f"## {md_esc(topic)}", ""]
+        out.append('<table class="atlas-data"><thead><tr><th>Setting</th><th>Why</th><th>As printed</th></tr></thead><tbody>')
+        for r in items:
+            cite = r.get("cite") or {}
+            out.append(f'<tr id="{esc(r.get("id", ""))}"><td>{esc(r.get("setting"))}</td><td>{esc(r.get("rationale"))}</td>'
+                       f'<td><q>{esc(cite.get("text"))}</q>{" (line " + esc(cite.get("line")) + ")" if cite.get("line") else ""}</td></tr>')
+        out.append("</tbody></table>")
+        out.append("")
+    return "\n".join(out)
+
+
+Renderer.home_page = _home_page
+Renderer.guidance_page = _guidance_page
