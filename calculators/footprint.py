@@ -70,6 +70,14 @@ def parse_positive(value, name: str, unit: str, *, allow_zero: bool = False) -> 
     return Fraction(value) if isinstance(value, Fraction) else Fraction(text) if text else Fraction(f)
 
 
+def _whole(value, name: str, unit: str, most: int) -> int:
+    """A whole number from 1 to ``most``; raises FootprintError otherwise."""
+    f = parse_positive(value, name, unit)
+    if f.denominator != 1 or f > most:
+        raise FootprintError(f"{name} must be a whole number from 1 to {most}.")
+    return int(f)
+
+
 def scenarios_with_resources(bundle: dict) -> list[dict]:
     """Scenarios that have resource-allocation rows and a numeric load, in bundle order."""
     have = {r["scenario"] for r in bundle["resources"]}
@@ -118,9 +126,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         raise FootprintError(f"Scenario {scenario} has no resource-allocation data.")
     total = parse_positive(target_load, "Target load", unit)
     base_sites = max(1, len(scen.get("sites_with_traffic") or []) or 1)
-    n_sites = base_sites if sites in (None, "") else int(parse_positive(sites, "Number of sites", "sites"))
-    if n_sites != parse_positive(n_sites, "Number of sites", "sites") or n_sites > 64:
-        raise FootprintError("Number of sites must be a whole number from 1 to 64.")
+    n_sites = base_sites if sites in (None, "") else _whole(sites, "Number of sites", "sites", 64)
     if failover and n_sites < 2:
         raise FootprintError("Failover sizing needs at least 2 sites.")
     per_site = total / (n_sites - 1) if failover else total / n_sites
@@ -140,9 +146,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     if node_cores not in (None, "") or node_mem_gib not in (None, ""):
         node = (parse_positive(node_cores, "Node CPU", "cores"), parse_positive(node_mem_gib, "Node memory", "GiB"))
 
-    min_rep = int(parse_positive(min_replicas, "Minimum replicas", "pods"))
-    if min_rep != parse_positive(min_replicas, "Minimum replicas", "pods") or min_rep > 1000:
-        raise FootprintError("Minimum replicas must be a whole number from 1 to 1000.")
+    min_rep = _whole(min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
     traffic_sites = list(scen.get("sites_with_traffic") or [])
     rows = _baseline_rows(rows, traffic_sites)

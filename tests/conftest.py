@@ -1,0 +1,127 @@
+"""Shared fixtures: the validated data, a built site served on 127.0.0.1, and
+Debian's Chromium driven by Playwright with every other address blocked."""
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+SEEDS = ROOT.parent / "shared" / "seeds"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+
+
+def seed(name: str) -> Path:
+    p = SEEDS / name
+    if not p.exists():
+        pytest.fail(f"seed {p} is missing: the tests need ../shared/seeds beside the repository")
+    return p
+
+
+@pytest.fixture(scope="session")
+def atlas():
+    from macros.datastore import load
+    return load()
+
+
+@pytest.fixture(scope="session")
+def bundle(atlas):
+    from macros.bundle import build
+    return build(atlas)
+
+
+def build_site(out: Path, data: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    if data:
+        env["ATLAS_DATA"] = str(data)
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    r = build_site(out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return out
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm", ".mjs": "text/javascript",
+                      ".js": "text/javascript", ".json": "application/json"}
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory: Path, handler=_Handler):
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site):
+    httpd, url = serve(built_site)
+    yield url
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Blocker:
+    """Route handler: lets 127.0.0.1, data: and blob: through, aborts and records the rest."""
+
+    def __init__(self):
+        self.blocked: list[str] = []
+
+    def __call__(self, route):
+        url = route.request.url
+        if url.startswith(("data:", "blob:")) or urlparse(url).hostname == "127.0.0.1":
+            return route.continue_()
+        self.blocked.append(url)
+        return route.abort()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page (cold cache); asserts after the test that nothing left 127.0.0.1."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    blocker = Blocker()
+    ctx.route("**/*", blocker)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.blocker = blocker
+    pg.js_errors = errors
+    yield pg
+    ctx.close()
+    assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked}"
+
+
+def copy_data(tmp_path: Path) -> Path:
+    """A private copy of data/ that a test may break."""
+    dst = tmp_path / "data"
+    shutil.copytree(ROOT / "data", dst)
+    return dst

@@ -1,0 +1,67 @@
+"""The site builds strictly from data/, search finds service names, and bad data stops the build."""
+from __future__ import annotations
+
+import json
+
+import yaml
+
+from conftest import build_site, copy_data
+
+
+def test_build_strict_makes_every_page(built_site, atlas):
+    assert (built_site / "index.html").exists()
+    for s in atlas.scenarios:
+        assert (built_site / "products" / s["doc"] / s["id"] / "index.html").exists(), s["id"]
+    for p in ("assets/vendor/pyodide/pyodide.asm.wasm", "assets/vendor/vega/vega-embed.min.js",
+              "assets/py/calculators/footprint.py", "assets/data/calculator-bundle.json"):
+        assert (built_site / p).exists(), p
+
+
+def test_search_finds_diameter_gateway_on_its_table(built_site):
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    hits = [d["location"] for d in index["docs"] if "Diameter Gateway" in d["text"] and "#table-" in d["location"]]
+    assert "products/bsf/bsf-3-3/#table-3-25" in hits
+
+
+def test_scenario_page_shows_value_without_javascript(built_site):
+    """The table is in the HTML itself: Table 3-25's BSF Management Service row with its 14 replicas."""
+    html = (built_site / "products" / "bsf" / "bsf-3-3" / "index.html").read_text()
+    start = html.index('data-atlas-table="3-25"')
+    row = html[start:].split("BSF Management Service", 1)[1].split("</tr>", 1)[0]
+    assert "<td>14</td>" in row
+
+
+def test_calculator_page_is_prerendered(built_site):
+    html = (built_site / "calculators" / "footprint" / "index.html").read_text()
+    assert 'data-prerendered="true"' in html and 'data-service="BSF Management Service"' in html
+    assert "calculator.js" in html
+    scenario = (built_site / "products" / "bsf" / "bsf-3-3" / "index.html").read_text()
+    assert "pyodide" not in scenario.lower() and "calculator.js" not in scenario
+
+
+def test_bad_row_stops_the_build_with_file_row_column(tmp_path):
+    d = copy_data(tmp_path)
+    p = d / "bsf" / "resources.csv"
+    lines = p.read_text().splitlines()
+    cells = lines[3].split(",")
+    cells[11] = "many"  # replicas of the third data row
+    lines[3] = ",".join(cells)
+    p.write_text("\n".join(lines) + "\n")
+    r = build_site(tmp_path / "out", data=d)
+    assert r.returncode != 0
+    out = r.stdout + r.stderr
+    assert "bsf/resources.csv" in out and "row 4" in out and "column replicas" in out
+
+
+def test_html_in_data_renders_as_text(tmp_path):
+    """Names and notes from data are escaped: a service name holding markup stays text."""
+    d = copy_data(tmp_path)
+    p = d / "bsf" / "scenarios.yaml"
+    items = yaml.safe_load(p.read_text())
+    items[0]["notes"] = ["<img src=x onerror=alert(1)></script>"]
+    p.write_text(yaml.safe_dump(items, allow_unicode=True))
+    out = tmp_path / "out"
+    r = build_site(out, data=d)
+    assert r.returncode == 0, r.stdout + r.stderr
+    html = (out / "products" / "bsf" / "bsf-3-1" / "index.html").read_text()
+    assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;" in html

@@ -1,0 +1,130 @@
+"""Footprint calculator: hand-computed expectations from real BSF scenarios, and bad input."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from calculators import footprint, render, web
+from calculators.footprint import FootprintError, compute
+
+
+def row(res, service, container="app"):
+    return next(r for r in res["rows"] if r["service"] == service and r["container"] == container)
+
+
+def test_baseline_load_reproduces_table_3_25_and_3_26(bundle):
+    """At its own 63K TPS, scenario 3.3 keeps every replica count of Tables 3-25/3-26; CPU requests per site add up to
+    219 application + 126 + 154 sidecar + 264.8 cnDBTier = 763.8 cores (the sum of replicas x request over both tables)."""
+    res = compute(bundle, "bsf-3-3", 63000)
+    assert all(r["replicas_before"] == r["replicas_after"] for r in res["rows"])
+    g = res["totals"]["groups"]
+    assert g["application"]["before"]["cpu_request"] == 219
+    assert g["sidecars"]["before"]["cpu_request"] == 280
+    assert g["cnDBTier"]["before"]["cpu_request"] == pytest.approx(264.8)
+    assert res["totals"]["site"]["after"]["cpu_request"] == pytest.approx(763.8)
+
+
+def test_proportional_doubling_scenario_3_1(bundle):
+    """Scenario 3.1 (Table 3-5, 22K TPS) has no CPU target printed: traffic services double at 44K TPS
+    (BSF Management Service 11 -> 22, Ingress Gateway 9 -> 18, Diameter Gateway 2 -> 4); management stays (Appinfo 2)."""
+    res = compute(bundle, "bsf-3-1", 44000)
+    assert row(res, "BSF Management Service")["replicas_after"] == 22
+    assert row(res, "Ingress Gateway")["replicas_after"] == 18
+    assert row(res, "Diameter Gateway")["replicas_after"] == 4
+    assert row(res, "Diameter Gateway")["rule"] == "proportional"
+    assert row(res, "Appinfo")["replicas_after"] == 2 and row(res, "Appinfo")["rule"] == "fixed"
+
+
+def test_observed_cpu_rule_scenario_3_3(bundle):
+    """Scenario 3.3 at 126K TPS with a 70 % target. Table 3-28 Site1: BSF Management Service 27.72 % of 14 x 4 cores
+    = 15.5232 cores; x2 = 31.0464; / (4 x 0.70) = 11.09 -> 12 replicas. Ingress Gateway 21.32 % x 7 x 4 = 5.9696;
+    x2 / 2.8 = 4.26 -> 5. Diameter Gateway 27.71 % x 15 x 4 = 16.626; x2 / 2.8 = 11.88 -> 12."""
+    res = compute(bundle, "bsf-3-3", 126000, target_cpu_percent=70)
+    assert row(res, "BSF Management Service")["replicas_after"] == 12
+    assert row(res, "BSF Management Service")["rule"] == "observed-cpu"
+    assert row(res, "Ingress Gateway")["replicas_after"] == 5
+    assert row(res, "Diameter Gateway")["replicas_after"] == 12
+    assert row(res, "Diameter Gateway", "istio-proxy")["replicas_after"] == 12
+
+
+def test_absolute_cores_used_scenario_3_2(bundle):
+    """Table 3-18 prints absolute cores: diameter-gateway Site1 uses 14.7 cores at 54K TPS. At 54K with a 50 % target
+    of its 4-core request: 14.7 / 2 = 7.35 -> 8 replicas (Table 3-16 had 8)."""
+    res = compute(bundle, "bsf-3-2", 54000, target_cpu_percent=50)
+    assert row(res, "Diameter Gateway")["replicas_after"] == 8
+    res = compute(bundle, "bsf-3-2", 108000, target_cpu_percent=50)
+    assert row(res, "Diameter Gateway")["replicas_after"] == math.ceil(14.7 * 2 / 2)
+
+
+def test_failover_sizing(bundle):
+    """Two sites with failover: each site is sized for the whole 44K TPS (44000 / (2 - 1)); scenario 3.1's BSF
+    Management Service 11 replicas at 22K per site -> 22."""
+    res = compute(bundle, "bsf-3-1", 44000, sites=2, failover=True)
+    assert res["per_site_load"] == 44000
+    assert row(res, "BSF Management Service")["replicas_after"] == 22
+    assert res["totals"]["deployment"]["cpu_request"] == pytest.approx(2 * res["totals"]["site"]["after"]["cpu_request"])
+
+
+def test_remove_asm_drops_sidecars(bundle):
+    res = compute(bundle, "bsf-3-3", 63000, asm="remove")
+    assert not any(r["is_sidecar"] for r in res["rows"])
+    assert res["totals"]["groups"]["sidecars"]["after"]["cpu_request"] == 0
+
+
+def test_min_replicas_floor(bundle):
+    res = compute(bundle, "bsf-3-3", 6300, min_replicas=2)
+    assert row(res, "Egress Gateway")["replicas_after"] == 2  # 3 x 0.1 = 0.3 -> 1, raised to 2
+
+
+def test_node_count(bundle):
+    """3.3 at its own load requests 763.8 cores and 1449.875 GiB per site; 64-core / 512 GiB nodes: ceil(763.8/64) = 12."""
+    res = compute(bundle, "bsf-3-3", 63000, node_cores=64, node_mem_gib=512)
+    assert res["nodes_per_site"] == 12
+
+
+@pytest.mark.parametrize("load, message", [
+    ("", "empty"), (None, "empty"), ("abc", "must be a number"), ("-5", "greater than zero"), (0, "greater than zero"),
+    ("nan", "finite"), ("inf", "finite"), (1e12, "more than 1000 times"),
+])
+def test_bad_load_raises_documented_error(bundle, load, message):
+    with pytest.raises(FootprintError, match=message):
+        compute(bundle, "bsf-3-3", load)
+
+
+def test_bad_scenario_and_options(bundle):
+    with pytest.raises(FootprintError, match="Unknown scenario"):
+        compute(bundle, "bsf-9-9", 1000)
+    with pytest.raises(FootprintError, match="between 1 and 100"):
+        compute(bundle, "bsf-3-3", 1000, target_cpu_percent=150)
+    with pytest.raises(FootprintError, match="at least 2 sites"):
+        compute(bundle, "bsf-3-3", 1000, sites=1, failover=True)
+    with pytest.raises(FootprintError, match="whole number"):
+        compute(bundle, "bsf-3-3", 1000, sites="1.5")
+
+
+def test_web_entry_returns_message_not_exception(bundle):
+    out = web.run(bundle, {"scenario": "bsf-3-3", "load": "-1"})
+    assert out == {"ok": False, "error": "Target load must be greater than zero (TPS); got -1."}
+    out = web.run(bundle, {"scenario": "bsf-3-3", "load": "80000", "target": "70"})
+    assert out["ok"] and "BSF Management Service" in out["html"]
+
+
+def test_outputs_escape_names_and_match_rows(bundle):
+    res = compute(bundle, "bsf-3-3", 63000)
+    csv_lines = render.result_csv(res).strip().splitlines()
+    assert len(csv_lines) == len(res["rows"]) + 1
+    helm = render.result_helm(res)
+    assert "bsf-management-service:\n  replicaCount: 14" in helm
+    assert 'cpu: "200m"' in helm  # db-infra-monitor-svc 200m in Table 3-26
+    evil = dict(res, rows=[dict(res["rows"][0], service="<img src=x onerror=alert(1)>")])
+    assert "<img" not in render.result_html(evil) and "&lt;img" in render.result_html(evil)
+
+
+def test_every_scalable_scenario_computes(bundle):
+    """Every scenario with resources and a load scales without error, across products."""
+    for s in footprint.scenarios_with_resources(bundle):
+        res = compute(bundle, s["id"], s["load_per_site"] * max(1, len(s["sites_with_traffic"])) * 1.5)
+        for r in res["rows"]:
+            if r["replicas_after"] is not None:
+                assert isinstance(r["replicas_after"], int) and r["replicas_after"] >= 0
