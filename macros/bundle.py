@@ -6,11 +6,11 @@ import math
 
 from .datastore import Atlas
 
-RESOURCE_COLS = ["doc", "scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
+RESOURCE_COLS = ["scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
                  "replicas", "replicas_min", "replicas_max", "cpu_request_cores", "cpu_limit_cores", "cpu_cores",
-                 "mem_request_gib", "mem_limit_gib", "mem_gib", "status"]
-UTIL_COLS = ["doc", "scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "metric",
-             "observed_percent", "observed_abs", "abs_unit", "target_percent", "percent_basis", "status", "raw", "column_label"]
+                 "mem_request_gib", "mem_limit_gib", "mem_gib"]
+UTIL_COLS = ["scenario", "site", "service", "container", "metric", "observed_percent", "observed_abs", "abs_unit",
+             "target_percent", "percent_basis", "status"]
 
 
 def _records(df, cols):
@@ -44,6 +44,8 @@ def build(atlas: Atlas) -> dict:
     res = atlas.frames["resources"]
     res = res[res["status"].isin(["ok", "corrected"])]
     util = atlas.frames["utilization"]
+    # the calculators read observed CPU only, and never a flagged or missing value
+    util = util[(util["metric"] == "cpu") & util["status"].isin(["ok", "corrected"])]
     return {
         "version": 1,
         "sources": [{"id": s["id"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
