@@ -110,6 +110,13 @@ class Renderer:
         out.append(f'<p class="atlas-note">CPU and memory are the sums of replicas x per-pod request over the scenario\'s '
                    f'resource-allocation tables for one site carrying traffic; cores per 1K {esc(unit)} divide that CPU by the '
                    f'load per site. Computed from the curated data, not printed in the guide.</p>')
+        listed = {tid for x in scen for tid in x["tables"]}
+        loose = [t for t in self.a.tables if t["doc"] == doc and t["id"] not in listed]
+        if loose:
+            out += ["", "## Tables outside the scenarios", "",
+                    '<p class="atlas-note">Tables of the guide that belong to no single scenario (front matter, shared '
+                    'parameters, alarm and configuration tables of sections with several runs).</p>', ""]
+            out += [self.table_section(doc, t["id"]) for t in loose]
         doc_errata = [e for e in self.a.errata if e["doc"] == doc and not e.get("scenario")]
         if doc_errata:
             out += ["", "## Errata outside the scenarios", "", self.errata_list(doc_errata)]

@@ -65,3 +65,12 @@ def test_html_in_data_renders_as_text(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     html = (out / "products" / "bsf" / "bsf-3-1" / "index.html").read_text()
     assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;" in html
+
+
+def test_every_curated_table_is_on_a_page(built_site, atlas):
+    """Each table of tables.yaml has its own anchored section on its product or scenario page."""
+    from macros.render import anchor
+    for doc in atlas.docs():
+        html = "".join(p.read_text() for p in (built_site / "products" / doc).rglob("index.html"))
+        missing = [t["id"] for t in atlas.tables if t["doc"] == doc and f'id="{anchor(t["id"])}"' not in html]
+        assert missing == [], f"{doc}: tables on no page: {missing}"
