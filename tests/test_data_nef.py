@@ -1,28 +1,17 @@
 """Values of data/nef/ checked against the NEF Benchmarking Model B chapter (seed 001, NEF 24.2.0)."""
-import csv
 from pathlib import Path
 
 import pytest
 import yaml
 
+from datafiles import DocData
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "nef"
 SEED = ROOT.parent / "shared" / "seeds" / "001_569f3fab605cd54a.txt"
 
-
-def rows(kind):
-    with open(OUT / f"{kind}.csv", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-def load(name):
-    return yaml.safe_load((OUT / f"{name}.yaml").read_text(encoding="utf-8"))
-
-
-def one(kind, **match):
-    hits = [r for r in rows(kind) if all(r[k] == v for k, v in match.items())]
-    assert len(hits) == 1, (kind, match, len(hits))
-    return hits[0]
+_DATA = DocData("nef")
+rows, load, one = _DATA.rows, _DATA.load, _DATA.one
 
 
 def scenario(sid):

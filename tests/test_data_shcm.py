@@ -1,29 +1,18 @@
 """Values of data/shcm/ checked against the Sh Cache Microservice benchmark book (seed 004)."""
-import csv
 import re
 from pathlib import Path
 
 import pytest
 import yaml
 
+from datafiles import DocData
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "shcm"
 SEED = ROOT.parent / "shared" / "seeds" / "004_6889d9f3f75cb5bf.txt"
 
-
-def rows(kind):
-    with open(OUT / f"{kind}.csv", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
-def load(name):
-    return yaml.safe_load((OUT / f"{name}.yaml").read_text(encoding="utf-8"))
-
-
-def one(kind, **match):
-    hits = [r for r in rows(kind) if all(r[k] == v for k, v in match.items())]
-    assert len(hits) == 1, (kind, match, len(hits))
-    return hits[0]
+_DATA = DocData("shcm")
+rows, load, one = _DATA.rows, _DATA.load, _DATA.one
 
 
 def test_rhino_performance_test_1():
