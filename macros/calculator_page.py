@@ -1,13 +1,15 @@
-"""The footprint calculator's form and its prerendered default result.
+"""Calculator pages: the form, the shell the browser script drives, and the
+prerendered result computed at build time by the same calculators.web.run
+the browser calls in Pyodide.
 
-The result shown before any JavaScript runs is computed here, at build time,
-by the same calculators.web.run the browser calls in Pyodide.
+``shell(r, name, form_html, params)`` is shared by every calculator; a
+calculator adds a function here that builds its form and default params.
 """
 from __future__ import annotations
 
 import base64
-import json
 from html import escape
+from urllib.parse import urlencode
 
 from calculators import footprint as fp, web
 
@@ -16,44 +18,76 @@ from .render import json_for_html
 DEFAULT_SCENARIO = "bsf-3-3"
 
 
-def defaults(bundle: dict) -> dict:
-    """Default inputs: the BSF 63K TPS scenario (or the first scalable one) at its own load."""
-    scen = fp.scenarios_with_resources(bundle)
-    s = next((x for x in scen if x["id"] == DEFAULT_SCENARIO), scen[0])
-    n = max(1, len(s["sites_with_traffic"]))
-    load = s["load_per_site"] * n
-    return {"scenario": s["id"], "load": f"{load:g}", "target": "", "sites": str(n), "failover": "", "asm": "keep",
-            "node_cores": "", "node_mem": "", "min_replicas": "1"}
-
-
 def _data_url(mime: str, text: str) -> str:
     return f"data:{mime};charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
+def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -> str:
+    """Wrap a calculator form with status, message, downloads, chart and the prerendered result."""
+    res = web.run(r.bundle, {"calc": name, **params})
+    if not res["ok"]:
+        raise RuntimeError(f"default {name} calculation failed: {res['error']}")
+    links = " · ".join(
+        f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(k.upper() if len(k) <= 4 else k)}</a>'
+        for k, d in res["downloads"].items())
+    permalink = urlencode({k: v for k, v in params.items() if v})
+    chart = ""
+    if res.get("chart"):
+        chart = (f'<div class="atlas-chart" data-chart-id="calc-chart"></div>'
+                 f'<script type="application/json" id="calc-chart">{json_for_html(res["chart"])}</script>')
+    else:
+        chart = '<div class="atlas-chart" data-chart-id="calc-chart" hidden></div>'
+    return f"""
+<div id="atlas-calculator" class="atlas-calculator" data-calculator="{escape(name)}" data-timeout-ms="{timeout_ms}">
+<form class="atlas-form" method="get" action="./" novalidate>
+{form_html}
+  <button type="submit" class="md-button md-button--primary" id="calc-run">Compute</button>
+</form>
+<div id="atlas-calc-status" class="atlas-status" role="status" aria-live="polite">Showing the result computed when this site was built, for the default inputs. The interactive calculator needs JavaScript; it runs Python (Pyodide) loaded from this site.</div>
+<div id="atlas-calc-message" class="atlas-message" role="alert" hidden></div>
+<div class="atlas-downloads">Download: <span id="atlas-calc-downloads">{links}</span> · <a id="calc-permalink" href="?{escape(permalink)}">Permalink</a></div>
+{chart}
+<div id="atlas-calc-result" data-prerendered="true">{res['html']}</div>
+</div>
+"""
+
+
+def scenario_options(bundle: dict, scenarios: list[dict], selected: str, extra_attrs=None) -> str:
+    """<option>s grouped by product; ``extra_attrs(s)`` adds data- attributes."""
+    names = {s["id"]: s["short_name"] for s in bundle["sources"]}
+    by_doc: dict[str, list[dict]] = {}
+    for s in scenarios:
+        by_doc.setdefault(s["doc"], []).append(s)
+    out = []
+    for doc, items in by_doc.items():
+        out.append(f'<optgroup label="{escape(names.get(doc, doc))}">')
+        for s in items:
+            sel = " selected" if s["id"] == selected else ""
+            attrs = extra_attrs(s) if extra_attrs else ""
+            out.append(f'<option value="{escape(s["id"])}"{attrs}{sel}>{escape(names.get(doc, doc))} {escape(s.get("section") or "")}: '
+                       f'{escape(s.get("short_title") or s["title"])}</option>')
+        out.append("</optgroup>")
+    return "".join(out)
+
+
+def footprint_defaults(bundle: dict) -> dict:
+    """Default inputs: the BSF 63K TPS scenario (or the first scalable one) at its own load."""
+    scen = fp.scenarios_with_resources(bundle)
+    s = next((x for x in scen if x["id"] == DEFAULT_SCENARIO), scen[0])
+    n = max(1, len(s["sites_with_traffic"]))
+    return {"scenario": s["id"], "load": f"{s['load_per_site'] * n:g}", "target": "", "sites": str(n), "failover": "",
+            "asm": "keep", "min_replicas": "1", "node_cores": "", "node_mem": ""}
+
+
 def footprint(r) -> str:
     bundle = r.bundle
-    d = defaults(bundle)
-    res = web.run(bundle, d)
-    if not res["ok"]:
-        raise RuntimeError(f"default footprint failed: {res['error']}")
-    by_doc: dict[str, list[dict]] = {}
-    for s in fp.scenarios_with_resources(bundle):
-        by_doc.setdefault(s["doc"], []).append(s)
-    names = {s["id"]: s["short_name"] for s in bundle["sources"]}
-    opts = []
-    for doc, items in by_doc.items():
-        opts.append(f'<optgroup label="{escape(names.get(doc, doc))}">')
-        for s in items:
-            sel = " selected" if s["id"] == d["scenario"] else ""
-            opts.append(f'<option value="{escape(s["id"])}" data-unit="{escape(s["load_unit"] or "")}" '
-                        f'data-load="{s["load_per_site"]:g}" data-sites="{max(1, len(s["sites_with_traffic"]))}"{sel}>'
-                        f'{escape(names.get(doc, doc))} {escape(s["section"] or "")}: {escape(s["short_title"])}</option>')
-        opts.append("</optgroup>")
-    unit = res["inputs"]["unit"]
-    return f"""
-<div id="atlas-calculator" class="atlas-calculator" data-calculator="footprint" data-timeout-ms="60000">
-<form class="atlas-form" method="get" action="./" novalidate>
-  <label>Baseline scenario <select name="scenario" id="calc-scenario">{''.join(opts)}</select></label>
+    d = footprint_defaults(bundle)
+    scen = fp.scenarios_with_resources(bundle)
+    unit = next(s["load_unit"] for s in scen if s["id"] == d["scenario"])
+    opts = scenario_options(bundle, scen, d["scenario"], lambda s: (
+        f' data-unit="{escape(s["load_unit"] or "")}" data-load="{s["load_per_site"]:g}" data-sites="{max(1, len(s["sites_with_traffic"]))}"'))
+    form = f"""
+  <label>Baseline scenario <select name="scenario" id="calc-scenario" data-sets-load="load" data-sets-sites="sites">{opts}</select></label>
   <label><span>Target load, total (<span class="atlas-unit">{escape(unit)}</span>)</span> <input name="load" id="calc-load" type="text" inputmode="decimal" value="{escape(d['load'])}" required></label>
   <label>Sites carrying traffic <input name="sites" id="calc-sites" type="number" min="1" max="64" step="1" value="{escape(d['sites'])}"></label>
   <label class="atlas-check"><input name="failover" id="calc-failover" type="checkbox" value="1"> Size each site to absorb a lost site (georedundant failover)</label>
@@ -61,14 +95,5 @@ def footprint(r) -> str:
   <label>ASM sidecars <select name="asm" id="calc-asm"><option value="keep" selected>keep as in the baseline</option><option value="remove">remove</option></select></label>
   <label>Minimum replicas per scaled service <input name="min_replicas" id="calc-min" type="number" min="1" max="1000" step="1" value="1"></label>
   <label>Worker node CPU (cores, optional) <input name="node_cores" id="calc-node-cores" type="text" inputmode="decimal" value=""></label>
-  <label>Worker node memory (GiB, optional) <input name="node_mem" id="calc-node-mem" type="text" inputmode="decimal" value=""></label>
-  <button type="submit" class="md-button md-button--primary" id="calc-run">Compute</button>
-</form>
-<div id="atlas-calc-status" class="atlas-status" role="status" aria-live="polite">Showing the result computed when this site was built, for the default inputs. The interactive calculator needs JavaScript; it loads Python (Pyodide) from this site.</div>
-<div id="atlas-calc-message" class="atlas-message" role="alert" hidden></div>
-<div class="atlas-downloads">Download: <a id="calc-dl-csv" download="footprint.csv" href="{_data_url('text/csv', res['csv'])}">CSV</a> · <a id="calc-dl-helm" download="footprint-values.yaml" href="{_data_url('application/yaml', res['helm'])}">Helm values (YAML)</a> · <a id="calc-permalink" href="?{escape('&'.join(f'{k}={v}' for k, v in d.items() if v))}">Permalink</a></div>
-<div class="atlas-chart" data-chart-id="calc-chart"></div>
-<script type="application/json" id="calc-chart">{json_for_html(res['chart'])}</script>
-<div id="atlas-calc-result" data-prerendered="true">{res['html']}</div>
-</div>
-"""
+  <label>Worker node memory (GiB, optional) <input name="node_mem" id="calc-node-mem" type="text" inputmode="decimal" value=""></label>"""
+    return shell(r, "footprint", form, d)

@@ -1,91 +1,116 @@
-/* Footprint calculator page: boots Pyodide in a module worker, keeps the
- * page responsive, shows progress, gives up with a visible message after a
- * time-out, and keeps the build-time (prerendered) result until a new one is
- * computed. All result markup is produced and escaped by Python. */
+/* Calculator pages: boot Pyodide in a module worker, keep the page responsive,
+ * show progress, give up with a visible message after a time-out, and keep
+ * the build-time (prerendered) result until a new one is computed. Works for
+ * every calculator: the form's named fields are the parameters, the root's
+ * data-calculator names the Python calculator. All result markup is produced
+ * and escaped by Python; this script only moves it into the page. */
 (function () {
   "use strict";
   var script = document.currentScript;
   var root = document.getElementById("atlas-calculator");
   if (!root || !script) return;
   var base = new URL("./", script.src);
+  var calcName = root.getAttribute("data-calculator");
   var form = root.querySelector("form");
   var statusEl = document.getElementById("atlas-calc-status");
   var msgEl = document.getElementById("atlas-calc-message");
   var resultEl = document.getElementById("atlas-calc-result");
   var chartEl = root.querySelector('.atlas-chart[data-chart-id="calc-chart"]');
   var runBtn = document.getElementById("calc-run");
-  var FIELDS = ["scenario", "load", "target", "sites", "failover", "asm", "min_replicas", "node_cores", "node_mem"];
   var timeoutMs = Number(root.getAttribute("data-timeout-ms")) || 60000;
   var override = new URLSearchParams(location.search).get("atlas_timeout_ms");
   if (override && /^\d+$/.test(override)) timeoutMs = Number(override);
-  var state = "booting", started = performance.now(), stage = "Starting", worker = null, seq = 0, pendingFromUrl = null;
+  var state = "booting", started = performance.now(), stage = "Starting", worker = null, seq = 0, pending = null;
   var blobUrls = [];
 
+  function fields() {
+    return Array.prototype.filter.call(form.elements, function (el) {
+      return el.name && el.type !== "file" && el.type !== "submit" && el.type !== "button";
+    });
+  }
   function setState(s) { state = s; root.setAttribute("data-state", s); }
   function status(text) { statusEl.textContent = text; }
   function message(text) {
-    if (!text) { msgEl.hidden = true; msgEl.textContent = ""; return; }
-    msgEl.hidden = false; msgEl.textContent = text;
+    msgEl.hidden = !text;
+    msgEl.textContent = text || "";
   }
   function params() {
-    var p = {};
-    FIELDS.forEach(function (k) {
-      var el = form.elements[k];
-      if (!el) return;
-      p[k] = el.type === "checkbox" ? (el.checked ? "1" : "") : String(el.value).trim();
+    var p = { calc: calcName };
+    fields().forEach(function (el) {
+      p[el.name] = el.type === "checkbox" ? (el.checked ? "1" : "") : String(el.value).trim();
     });
     return p;
   }
   function query(p) {
     var q = new URLSearchParams();
-    FIELDS.forEach(function (k) { if (p[k]) q.set(k, p[k]); });
+    fields().forEach(function (el) {
+      if (!el.hasAttribute("data-no-permalink") && p[el.name]) q.set(el.name, p[el.name]);
+    });
     return q.toString();
   }
-  function syncUnit() {
-    var opt = form.elements.scenario.selectedOptions[0];
-    if (opt) root.querySelector(".atlas-unit").textContent = opt.getAttribute("data-unit");
+  function syncUnit(select) {
+    var opt = select.selectedOptions[0];
+    var unit = root.querySelector(".atlas-unit");
+    if (opt && unit && opt.hasAttribute("data-unit")) unit.textContent = opt.getAttribute("data-unit");
   }
   function applyUrl() {
     var q = new URLSearchParams(location.search);
-    var keys = FIELDS.filter(function (k) { return q.has(k); });
+    var names = fields().map(function (el) { return el.name; });
+    var keys = names.filter(function (k) { return q.has(k); });
     if (!keys.length) return null;
     var problems = [];
-    var sc = q.get("scenario");
-    if (sc !== null) {
-      var ok = Array.prototype.some.call(form.elements.scenario.options, function (o) { return o.value === sc; });
-      if (!ok) problems.push("unknown scenario “" + sc + "”");
-    }
+    fields().forEach(function (el) {
+      if (el.tagName === "SELECT" && q.has(el.name)) {
+        var v = q.get(el.name);
+        var ok = Array.prototype.some.call(el.options, function (o) { return o.value === v; });
+        if (!ok) problems.push("unknown " + el.name + " “" + v + "”");
+      }
+    });
     if (problems.length) {
       message("This link could not be used (" + problems.join("; ") + "); showing the default inputs.");
       return null;
     }
-    keys.forEach(function (k) {
-      var el = form.elements[k];
-      if (!el) return;
-      if (el.type === "checkbox") el.checked = /^(1|true|on|yes)$/i.test(q.get(k));
-      else el.value = q.get(k);
+    fields().forEach(function (el) {
+      if (!q.has(el.name)) return;
+      if (el.type === "checkbox") el.checked = /^(1|true|on|yes)$/i.test(q.get(el.name));
+      else el.value = q.get(el.name);
+      if (el.tagName === "SELECT") syncUnit(el);
     });
-    syncUnit();
     return params();
+  }
+  function setDownloads(downloads) {
+    blobUrls.forEach(URL.revokeObjectURL); blobUrls = [];
+    var holder = document.getElementById("atlas-calc-downloads");
+    if (!holder) return;
+    holder.textContent = "";
+    Object.keys(downloads || {}).forEach(function (k, i) {
+      var d = downloads[k];
+      var url = URL.createObjectURL(new Blob([d.text], { type: d.mime }));
+      blobUrls.push(url);
+      if (i) holder.appendChild(document.createTextNode(" · "));
+      var a = document.createElement("a");
+      a.id = "calc-dl-" + k; a.href = url; a.download = d.filename;
+      a.textContent = k.length <= 4 ? k.toUpperCase() : k;
+      holder.appendChild(a);
+    });
   }
   function show(res, fromUrl) {
     if (!res.ok) {
-      message((fromUrl ? "This link's inputs were not valid: " : "") + res.error + (fromUrl ? " The result below is for the default inputs." : " The result below is unchanged."));
+      message((fromUrl ? "This link's inputs were not valid: " : "") + res.error +
+        (fromUrl ? " The result below is for the default inputs." : " The result below is unchanged."));
       return;
     }
     message("");
     resultEl.innerHTML = res.html;
     resultEl.setAttribute("data-prerendered", "false");
-    blobUrls.forEach(URL.revokeObjectURL); blobUrls = [];
-    var csv = URL.createObjectURL(new Blob([res.csv], { type: "text/csv" }));
-    var helm = URL.createObjectURL(new Blob([res.helm], { type: "application/yaml" }));
-    blobUrls.push(csv, helm);
-    document.getElementById("calc-dl-csv").href = csv;
-    document.getElementById("calc-dl-helm").href = helm;
+    setDownloads(res.downloads);
     var q = query(params());
     document.getElementById("calc-permalink").href = "?" + q;
     history.replaceState(null, "", "?" + q + location.hash);
-    if (window.atlasCharts && chartEl) window.atlasCharts.draw(chartEl, res.chart);
+    if (chartEl) {
+      chartEl.hidden = !res.chart;
+      if (res.chart && window.atlasCharts) window.atlasCharts.draw(chartEl, res.chart);
+    }
     root.setAttribute("data-result-seq", String(seq));
     status("Computed in your browser by Python (Pyodide) at " + new Date().toLocaleTimeString() + ".");
   }
@@ -93,13 +118,11 @@
     setState("failed");
     if (worker) { worker.terminate(); worker = null; }
     status("The interactive calculator is unavailable: " + text + " The result below was computed when the site was built, for the default inputs.");
-    message("");
     runBtn.disabled = true;
   }
   function tick() {
     if (state !== "booting") return;
-    var s = (performance.now() - started) / 1000;
-    status(stage + "… " + s.toFixed(0) + " s");
+    status(stage + "… " + ((performance.now() - started) / 1000).toFixed(0) + " s");
     if (performance.now() - started > timeoutMs) {
       fail("Python did not finish loading within " + Math.round(timeoutMs / 1000) + " s.");
       return;
@@ -108,23 +131,44 @@
   }
   function run(p, fromUrl) {
     if (state === "failed") return;
-    if (state !== "ready") { pendingFromUrl = { p: p, fromUrl: fromUrl }; status("Your inputs will be computed as soon as Python has loaded."); return; }
+    if (state !== "ready") { pending = { p: p, fromUrl: fromUrl }; status("Your inputs will be computed as soon as Python has loaded."); return; }
     seq += 1;
     root.setAttribute("data-busy", "true");
     worker.postMessage({ type: "run", id: seq, params: p, fromUrl: fromUrl });
   }
 
   form.addEventListener("submit", function (ev) { ev.preventDefault(); run(params(), false); });
-  form.elements.scenario.addEventListener("change", function () {
-    var opt = form.elements.scenario.selectedOptions[0];
-    syncUnit();
-    form.elements.load.value = String(Number(opt.getAttribute("data-load")) * Number(opt.getAttribute("data-sites")));
-    form.elements.sites.value = opt.getAttribute("data-sites");
+  fields().forEach(function (el) {
+    if (el.tagName !== "SELECT" || !el.hasAttribute("data-sets-load")) return;
+    el.addEventListener("change", function () {
+      var opt = el.selectedOptions[0];
+      syncUnit(el);
+      var load = form.elements[el.getAttribute("data-sets-load")];
+      var sites = form.elements[el.getAttribute("data-sets-sites")];
+      var n = Number(opt.getAttribute("data-sites") || 1);
+      if (load && opt.hasAttribute("data-load")) load.value = String(Number(opt.getAttribute("data-load")) * n);
+      if (sites && opt.hasAttribute("data-sites")) sites.value = String(n);
+    });
+  });
+  Array.prototype.forEach.call(form.querySelectorAll("input[type=file][data-into]"), function (input) {
+    input.addEventListener("change", function () {
+      var target = form.elements[input.getAttribute("data-into")];
+      var file = input.files && input.files[0];
+      var max = Number(input.getAttribute("data-max-bytes")) || 1048576;
+      if (!file || !target) return;
+      if (file.size > max) { message("“" + file.name + "” is " + file.size + " bytes; the limit is " + max + " bytes. Nothing was read."); input.value = ""; return; }
+      file.arrayBuffer().then(function (buf) {
+        var text;
+        try { text = new TextDecoder("utf-8", { fatal: true }).decode(buf); } catch (e) { text = null; }
+        if (text === null || text.indexOf("\u0000") !== -1) { message("“" + file.name + "” is not a UTF-8 text file. Nothing was read."); input.value = ""; return; }
+        target.value = text;
+        message("");
+      });
+    });
   });
   var fromUrl = applyUrl();
   if (typeof Worker === "undefined") { fail("this browser cannot run Web Workers."); return; }
   setState("booting");
-  runBtn.disabled = false;
   try {
     worker = new Worker(new URL("pyworker.mjs", base), { type: "module" });
   } catch (e) { fail("the worker could not start (" + e.message + ")."); return; }
@@ -135,8 +179,7 @@
       setState("ready");
       root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
       status("Python is ready. Change the inputs and press Compute.");
-      if (pendingFromUrl) { var x = pendingFromUrl; pendingFromUrl = null; run(x.p, x.fromUrl); }
-      else if (fromUrl) run(fromUrl, true);
+      if (pending) { var x = pending; pending = null; run(x.p, x.fromUrl); }
       return;
     }
     if (m.type === "boot-error") { fail("Python could not be loaded (" + m.message + ")."); return; }
@@ -147,6 +190,6 @@
     }
   };
   worker.onerror = function (ev) { fail("the worker failed (" + (ev.message || "unknown error") + ")."); };
-  if (fromUrl) pendingFromUrl = { p: fromUrl, fromUrl: true };
+  if (fromUrl) pending = { p: fromUrl, fromUrl: true };
   tick();
 })();
