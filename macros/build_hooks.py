@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from macros import state  # noqa: E402
+from macros import extensions, state  # noqa: E402
 from macros.datastore import DataError  # noqa: E402
 
 NODE = ROOT / "node_modules"
@@ -63,3 +63,5 @@ def on_post_build(config, **kwargs):
     data = site / "assets" / "data"
     data.mkdir(parents=True, exist_ok=True)
     (data / "calculator-bundle.json").write_text(json.dumps(state.renderer().bundle, separators=(",", ":")), encoding="utf-8")
+    for _, fn in extensions.each("post_build"):
+        fn(config, state.renderer(), site)

@@ -13,6 +13,11 @@ UTIL_COLS = ["scenario", "site", "service", "container", "metric", "observed_per
              "target_percent", "percent_basis", "status"]
 
 
+def records(df, cols):
+    """DataFrame rows as plain dicts (NaN/NA -> None, numpy scalars -> Python)."""
+    return _records(df, cols)
+
+
 def _records(df, cols):
     out = []
     for rec in df[cols].to_dict("records"):
@@ -46,7 +51,7 @@ def build(atlas: Atlas) -> dict:
     util = atlas.frames["utilization"]
     # the calculators read observed CPU only, and never a flagged or missing value
     util = util[(util["metric"] == "cpu") & util["status"].isin(["ok", "corrected"])]
-    return {
+    out = {
         "version": 1,
         "sources": [{"id": s["id"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
                     for s in atlas.sources if s["id"] in atlas.docs()],
@@ -55,3 +60,11 @@ def build(atlas: Atlas) -> dict:
         "resources": _records(res, RESOURCE_COLS),
         "utilization": _records(util, UTIL_COLS),
     }
+    from .extensions import each
+    for mod, fn in each("bundle"):
+        extra = fn(atlas)
+        clash = set(extra) & set(out)
+        if clash:
+            raise ValueError(f"{mod.__name__}.bundle() redefines bundle keys {sorted(clash)}")
+        out.update(extra)
+    return out

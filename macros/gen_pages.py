@@ -6,12 +6,38 @@ import sys
 from pathlib import Path
 
 import mkdocs_gen_files
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from macros import state  # noqa: E402
+
+SECTIONS = {"calculators": "Calculators", "data": "Data", "tools": "Tools", "about": "About"}
+
+
+def static_nav(docs: Path) -> list[str]:
+    """Nav lines for the hand-written pages: one section per folder (SECTIONS order),
+    pages ordered by their front matter's nav_order, then title."""
+    groups: dict[str, list[tuple]] = {}
+    for md in sorted(docs.rglob("*.md")):
+        rel = md.relative_to(docs)
+        if rel.as_posix() == "index.md" or rel.parts[0] == "assets":
+            continue
+        meta = {}
+        text = md.read_text(encoding="utf-8")
+        if text.startswith("---\n"):
+            meta = yaml.safe_load(text.split("---\n", 2)[1]) or {}
+        folder = rel.parts[0] if len(rel.parts) > 1 else meta.get("nav_section", "tools")
+        title = meta.get("title") or md.stem.replace("-", " ").capitalize()
+        groups.setdefault(folder, []).append((meta.get("nav_order", 50), title, rel.as_posix()))
+    lines = []
+    for folder in sorted(groups, key=lambda f: (list(SECTIONS).index(f) if f in SECTIONS else 99, f)):
+        lines.append(f"* {SECTIONS.get(folder, folder.capitalize())}")
+        lines += [f"    * [{t}]({path})" for _, t, path in sorted(groups[folder])]
+    return lines
+
 
 r = state.renderer()
 a = r.a
@@ -32,7 +58,6 @@ for doc in a.docs():
             f.write(f'---\ntitle: "{src["short_name"]} {s["section"]}"\ncharts: true\n---\n{{{{ scenario_page("{s["id"]}") }}}}\n')
         label = (s.get("short_title") or s["title"]).replace("[", "(").replace("]", ")")
         nav.append(f"        * [{s['section']} {label}](products/{doc}/{s['id']}.md)")
-nav += ["* Calculators", "    * [Footprint scaling](calculators/footprint.md)",
-        "* About", "    * [Data model and method](about/data.md)"]
+nav += static_nav(ROOT / "docs")
 with mkdocs_gen_files.open("SUMMARY.md", "w") as f:
     f.write("\n".join(nav) + "\n")

@@ -238,6 +238,9 @@ class Renderer:
             out.append(self.resources_table(doc, tid))
         else:
             out.append(self.pivot_table(doc, t))
+        from .extensions import each
+        for _, fn in each("table_addon"):
+            out.append(fn(self, doc, t))
         out.append("")
         return "\n".join(out)
 

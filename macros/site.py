@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from macros import calculator_page, state  # noqa: E402
+from macros import calculator_page, extensions, state  # noqa: E402
 
 
 def define_env(env):
@@ -37,3 +37,7 @@ def define_env(env):
     @env.macro
     def guidance_page(doc: str) -> str:
         return r.guidance_page(doc) if hasattr(r, "guidance_page") else ""
+
+    for _, fn in extensions.each("macros"):
+        for name, macro in fn(r).items():
+            env.macro(macro, name)
