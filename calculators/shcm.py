@@ -1,0 +1,383 @@
+"""ShCM (Sh Cache Microservice) sizing: how many Rhino nodes carry a target load,
+from the CPU that one node's ShCM JVM used in a benchmark test.
+
+Standard library only: this module runs unchanged in CPython and in Pyodide.
+
+Data: the bundle keys ``shcm_tests`` (one record per row of table
+T-rhino-performance, 'Rhino Performance', tests 1..7: SPS, RPS, CPU (average)
+as printed in percent and read as cores, heap, server configuration, and the
+client latency p50/p99/max of table T-client-latency) and ``shcm_info`` (the
+node hardware of table T-hardware, the server configurations of
+T-server-configs, the load-profile sentences of T-load-profile, errata).
+Units: load in RPS (requests per second) or SPS (sessions per second), CPU in
+cores (100 % = one core, shcm-E003) and in percent of the node's vCPUs.
+
+Method:
+
+* One Rhino node is the c5.2xlarge of T-hardware: V = 8 vCPU (read from the
+  printed sentence '(8 vCPUs, 16gb RAM)').
+* The baseline test measured load L (its printed SPS or RPS, in the unit you
+  choose) with the ShCM JVM using k cores on average (CPU (average) / 100).
+* **At the measured CPU**: nodes = ceil(T / L).
+* **At a CPU ceiling C (percent of the node's V vCPUs)**: a node is assumed to
+  carry L x (V x C / 100) / k, so nodes = ceil(T x k / (L x V x C / 100)).
+  Linear extrapolation from one test, a planning estimate.
+* **No SPS/RPS conversion is made.** The guide says 1 SPS = 1.8 RPS, which its
+  own 84 % GET / 11 % PUT / 5 % SUBSCRIBE mix contradicts (shcm-E006); the
+  result tables print both SPS and RPS with RPS = 1.8 x SPS. The calculator scales
+  the target against the figure printed *in the same unit*, so the ratio never
+  enters the result; the RPS figure is only as right as the printed RPS.
+* **Spares (N+k)**: added on top, as a user input.
+
+Limits the result states: the CPU is the ShCM JVM's only, not the host's; in
+configurations A and C Cassandra runs on the same server, so its CPU is not in
+the figure and the ceiling leaves it unaccounted; configuration B puts Cassandra
+on three other servers that are not sized here; config A's latency collapsed at
+1200 SPS (test 3) at 330 % CPU, so CPU is not the only limit (shcm-E020).
+
+Errors: every bad input raises ``ShcmError`` (a ValueError) with a message that
+says what is wrong: unknown test; a target that is empty, non-numeric,
+NaN/infinite, zero or negative; an unknown unit; a ceiling outside (0, 100]; a
+spare count that is not a whole number from 0 to MAX_SPARE; a result above
+MAX_NODES; a test or node whose needed figures are missing from the data.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+from fractions import Fraction
+from html import escape
+
+from . import web
+
+MAX_SPARE = 64
+"""Most spare nodes accepted (a Benchmark Atlas limit, not a vendor figure)."""
+MAX_NODES = 10000
+"""A result above 10,000 nodes is refused: the guide tested one Rhino node; a
+Benchmark Atlas limit, not a vendor figure."""
+DEFAULT_SCENARIO = "shcm-test-1"
+UNITS = {"RPS": ("rps", "requests per second"), "SPS": ("sps", "sessions per second")}
+COLOCATED = ("A", "C")
+
+
+class ShcmError(ValueError):
+    """Bad input to the ShCM calculator; the message says what and why."""
+
+
+def _frac(x) -> Fraction:
+    return Fraction(str(x))
+
+
+def _number(value, name: str, unit: str) -> Fraction:
+    """A positive, finite number (int, float, or text such as '1800' or '1,800') as an exact Fraction."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise ShcmError(f"{name} is empty: enter a number in {unit}.")
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, Fraction)):
+        raise ShcmError(f"{name} must be a number in {unit}.")
+    text = value.strip().replace(",", "").replace("_", "") if isinstance(value, str) else str(value)
+    try:
+        f = float(text) if not isinstance(value, Fraction) else float(value)
+    except (ValueError, OverflowError):
+        raise ShcmError(f"{name} must be a number in {unit}, not {value!r}.") from None
+    if math.isnan(f) or math.isinf(f):
+        raise ShcmError(f"{name} must be a finite number in {unit}.")
+    if f <= 0:
+        raise ShcmError(f"{name} must be greater than zero ({unit}); got {value}.")
+    return value if isinstance(value, Fraction) else Fraction(text)
+
+
+def _ceiling(value) -> Fraction | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    c = _number(value, "CPU ceiling", "percent")
+    if c > 100:
+        raise ShcmError(f"CPU ceiling must be at most 100 percent of the node's vCPUs; got {value}.")
+    return c
+
+
+def _spare(value) -> int:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return 0
+    if isinstance(value, str):
+        value = value.strip()
+    try:
+        f = Fraction(str(value)) if not isinstance(value, bool) else None
+    except (ValueError, ZeroDivisionError):
+        f = None
+    if f is None or f.denominator != 1 or f < 0 or f > MAX_SPARE:
+        raise ShcmError(f"Spare nodes must be a whole number from 0 to {MAX_SPARE}; got {value!r}.")
+    return int(f)
+
+
+def _ceil(x: Fraction) -> int:
+    return -((-x.numerator) // x.denominator)
+
+
+def _fmt(v, places: int = 3) -> str:
+    """Numbers for people: whole numbers with thousands separators, others up to ``places`` decimals; None as an em dash."""
+    if v is None:
+        return "—"
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return f"{v.numerator:,}"
+    if isinstance(v, int):
+        return f"{v:,}"
+    f = float(v)
+    if f.is_integer():
+        return f"{int(f):,}"
+    return f"{f:,.{places}f}".rstrip("0").rstrip(".")
+
+
+def _cite(m: dict, column: bool = True) -> str:
+    s = f"Table {m['table_id']}, row {m['row']}"
+    return s + (f", column '{m['column_label']}'" if column and m.get("column_label") else "")
+
+
+def tests(bundle: dict) -> list[dict]:
+    """The benchmark tests of T-rhino-performance (bundle ``shcm_tests``), in order."""
+    return list(bundle.get("shcm_tests") or [])
+
+
+def defaults(bundle: dict) -> dict:
+    """Default inputs: test 1 (config A) at its own measured RPS, no ceiling, no spare."""
+    ts = tests(bundle)
+    t = next((x for x in ts if x["id"] == DEFAULT_SCENARIO), ts[0])
+    rps = t["metrics"].get("rps")
+    return {"scenario": t["id"], "target": _fmt(_frac(rps["value"])).replace(",", "") if rps else "", "unit": "RPS",
+            "ceiling": "", "spare": "0"}
+
+
+def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_percent=None, spare=0) -> dict:
+    """Size the Rhino nodes for ``target`` from benchmark test ``scenario``.
+
+    Arguments:
+        bundle: the calculator bundle (needs ``shcm_tests`` and ``shcm_info``).
+        scenario: a ShCM test id, 'shcm-test-1' .. 'shcm-test-7'.
+        target: total load, in ``unit`` (> 0).
+        unit: 'RPS' (requests per second) or 'SPS' (sessions per second).
+        cpu_ceiling_percent: highest ShCM JVM CPU per node you accept, percent of
+            the node's vCPUs (0 < C <= 100); None sizes at the measured load.
+        spare: spare nodes added on top (N+k), 0..MAX_SPARE.
+
+    Returns a dict: ``inputs``; ``test`` (id, number, titles, config letter and
+    description with cites); ``node`` (hardware text, instance, vcpu, cite);
+    ``figures`` (measured values used, with table/row/column cites); ``load`` (the
+    test's load in the chosen unit), ``other_unit`` (the same test's load in the
+    other unit, for information), ``cores`` (JVM cores used), ``node_percent``
+    (cores / vCPU, percent); ``nodes_at_measured``; ``rate_at_ceiling`` and
+    ``nodes_at_ceiling`` (None without a ceiling); ``needed``, ``total`` (+ spare);
+    ``cpu_all``/``cpu_after_loss`` (expected JVM CPU per node, percent of vCPUs);
+    ``config_max`` (the highest load tested on the same configuration, with its
+    latency); ``warnings``; ``notes``.
+
+    Raises ShcmError for an unknown test or unit, missing figures and any invalid number.
+    """
+    t = next((x for x in tests(bundle) if x["id"] == scenario), None)
+    if t is None:
+        raise ShcmError(f"Unknown scenario {scenario!r}: choose ShCM test 1 to 7.")
+    u = str(unit or "").strip().upper()
+    if u not in UNITS:
+        raise ShcmError(f"Unknown unit {unit!r}: use RPS or SPS.")
+    metric = UNITS[u][0]
+    other_u = "SPS" if u == "RPS" else "RPS"
+    m = t["metrics"]
+    for need in (metric, "cpu_cores"):
+        if need not in m:
+            raise ShcmError(f"Test {t['test']} has no {need} figure in the data; it cannot be sized.")
+    info = bundle.get("shcm_info") or {}
+    node = info.get("node") or {}
+    if not node.get("vcpu"):
+        raise ShcmError("The node's vCPU count is not in the data (table T-hardware); the ceiling cannot be applied.")
+    value = _number(target, "Target load", u)
+    ceiling = _ceiling(cpu_ceiling_percent)
+    k = _spare(spare)
+
+    load, cores, vcpu = _frac(m[metric]["value"]), _frac(m["cpu_cores"]["value"]), Fraction(node["vcpu"])
+    node_percent = cores / vcpu * 100
+    at_measured = _ceil(value / load)
+    rate_ceiling = at_ceiling = None
+    if ceiling is not None:
+        rate_ceiling = load * (vcpu * ceiling / 100) / cores
+        at_ceiling = _ceil(value / rate_ceiling)
+    needed = at_ceiling if at_ceiling is not None else at_measured
+    total = needed + k
+    if total > MAX_NODES:
+        raise ShcmError(f"The target needs {total:,} Rhino nodes, above the {MAX_NODES:,} this calculator accepts: "
+                        f"the guide tested one node. Check the target ({_fmt(value)} {u}).")
+    cpu_all = value / (total * load) * node_percent
+    cpu_loss = value / (needed * load) * node_percent
+
+    conf = (t.get("config") or {}).get("value")
+    configs = info.get("configs") or {}
+    conf_info = configs.get(conf) if conf else None
+    same = [x for x in tests(bundle) if (x.get("config") or {}).get("value") == conf and metric in x["metrics"]]
+    top = max(same, key=lambda x: _frac(x["metrics"][metric]["value"])) if same else None
+    figures = []
+    for key, label in (("sps", "Load, sessions per second"), ("rps", "Load, requests per second"),
+                       ("cpu_percent", "ShCM JVM CPU (average), as printed"), ("cpu_cores", "ShCM JVM CPU (average), cores"),
+                       ("heap_avg", "Heap (average)"), ("duration", "Duration")):
+        if key in m:
+            x = m[key]
+            figures.append({"key": key, "label": label, "value": _frac(x["value"]), "unit": x["unit"], "raw": x["raw"],
+                            "cite": _cite(x)})
+    lat = t.get("latency") or {}
+    for stat in ("p50", "p99", "max"):
+        if stat in lat:
+            x = lat[stat]
+            figures.append({"key": "latency_" + stat, "label": f"Client latency {stat}", "value": _frac(x["value_ms"]), "unit": "ms",
+                            "raw": None, "cite": f"Table {x['table_id']}, row {x['row']}"})
+
+    warnings, notes = [], []
+    errata = info.get("errata") or {}
+    if ceiling is not None and ceiling > node_percent:
+        warnings.append(f"The ceiling of {_fmt(ceiling)}% is {_fmt(ceiling / node_percent, 2)} x the {_fmt(node_percent, 2)}% "
+                        f"of the node's {_fmt(vcpu)} vCPUs that the ShCM JVM used in test {t['test']}: the per-node rate is "
+                        f"extrapolated linearly from {_fmt(load)} to {_fmt(rate_ceiling)} {u}, a planning estimate: "
+                        "across the guide's tests CPU did not rise in proportion to load.")
+    per_node = rate_ceiling if rate_ceiling is not None else load
+    if top is not None and per_node > _frac(top["metrics"][metric]["value"]):
+        tl = (top.get("latency") or {})
+        lat_txt = (f" (client latency p50 {_fmt(_frac(tl['p50']['value_ms']))} ms, p99 {_fmt(_frac(tl['p99']['value_ms']))} ms)"
+                   if "p50" in tl and "p99" in tl else "")
+        warnings.append(f"Each node would carry {_fmt(per_node)} {u}, above the highest load tested on server config {conf}: "
+                        f"{_fmt(_frac(top['metrics'][metric]['value']))} {u} in test {top['test']}{lat_txt}.")
+    if conf in COLOCATED:
+        warnings.append(f"Server config {conf} colocates Cassandra with Rhino on the same server: the CPU figure is the ShCM JVM's "
+                        "only, so Cassandra's CPU on the same vCPUs is not counted and the ceiling leaves it unaccounted.")
+    elif conf:
+        notes.append(f"Server config {conf} runs Cassandra on separate servers; only the Rhino nodes are sized here, not the Cassandra cluster.")
+    for eid in ("shcm-E003", "shcm-E006", "shcm-E020"):
+        if eid in errata:
+            notes.append(f"{eid}: {errata[eid]['problem']}")
+    return {
+        "inputs": {"scenario": scenario, "target": value, "unit": u, "cpu_ceiling_percent": ceiling, "spare": k},
+        "test": {"id": t["id"], "test": t["test"], "title": t["title"], "short_title": t["short_title"], "config": conf,
+                 "config_cite": f"Table {t['config']['table_id']}, row {t['config']['row']}" if t.get("config") else None,
+                 "config_text": conf_info["value"] if conf_info else None,
+                 "config_text_cite": f"Table {conf_info['table_id']}, row {conf_info['row']}" if conf_info else None},
+        "node": {"text": node.get("value"), "instance": node.get("instance"), "vcpu": vcpu,
+                 "cite": f"Table {node.get('table_id')}, row {node.get('row')}"},
+        "figures": figures, "metric": metric, "load": load, "other_unit": other_u,
+        "other_load": _frac(m[UNITS[other_u][0]]["value"]) if UNITS[other_u][0] in m else None,
+        "cores": cores, "node_percent": node_percent, "nodes_at_measured": at_measured,
+        "rate_at_ceiling": rate_ceiling, "nodes_at_ceiling": at_ceiling, "needed": needed, "total": total,
+        "cpu_all": cpu_all, "cpu_after_loss": cpu_loss,
+        "config_max": {"test": top["test"], "load": _frac(top["metrics"][metric]["value"])} if top else None,
+        "warnings": warnings, "notes": notes,
+    }
+
+
+def _rows(res: dict) -> list[tuple]:
+    """(section, key, label, value, unit, source) for HTML and CSV alike."""
+    i, t, n, u = res["inputs"], res["test"], res["node"], res["inputs"]["unit"]
+    out = [
+        ("input", "scenario", "Baseline test", f"Test {t['test']} ({t['id']})", "", ""),
+        ("input", "target", "Target load", i["target"], u, "your input"),
+        ("input", "cpu_ceiling_percent", "CPU ceiling per node", i["cpu_ceiling_percent"], "percent of vCPUs",
+         "your input" if i["cpu_ceiling_percent"] is not None else "none: sized at the measured load"),
+        ("input", "spare", "Spare nodes (N+k)", i["spare"], "count", "your input"),
+        ("measured", "node", "Rhino node", n["text"], "", n["cite"]),
+        ("measured", "vcpu", "vCPUs per node", n["vcpu"], "vCPU", n["cite"] + " (read from the sentence)"),
+    ]
+    if t["config"]:
+        out.append(("measured", "config", "Server config", t["config"] + (f": {t['config_text']}" if t["config_text"] else ""), "",
+                    t["config_cite"] + (f"; {t['config_text_cite']}" if t["config_text_cite"] else "")))
+    for f in res["figures"]:
+        src = f["cite"] + (f" (printed '{f['raw']}')" if f.get("raw") is not None else "")
+        out.append(("measured", f["key"], f["label"], f["value"], f["unit"], src))
+    out.append(("computed", "node_percent", "JVM CPU as share of the node", res["node_percent"], "percent of vCPUs",
+                f"{_fmt(res['cores'])} cores / {_fmt(n['vcpu'])} vCPU"))
+    out.append(("result", "nodes_at_measured", "Rhino nodes at the measured load", res["nodes_at_measured"], "count",
+                f"ceil({_fmt(i['target'])} / {_fmt(res['load'])})"))
+    if res["rate_at_ceiling"] is not None:
+        out.append(("computed", "rate_at_ceiling", "Load per node at the ceiling", res["rate_at_ceiling"], u,
+                    f"{_fmt(res['load'])} x ({_fmt(n['vcpu'])} x {_fmt(i['cpu_ceiling_percent'])}%) / {_fmt(res['cores'])} cores (linear extrapolation)"))
+        out.append(("result", "nodes_at_ceiling", "Rhino nodes at the ceiling", res["nodes_at_ceiling"], "count",
+                    f"ceil({_fmt(i['target'])} / {_fmt(res['rate_at_ceiling'])})"))
+    out.append(("result", "total", "Rhino nodes to deploy", res["total"], "count", f"{res['needed']:,} for the load + {i['spare']} spare"))
+    out.append(("result", "cpu_all", "Expected JVM CPU per node, all in service", res["cpu_all"], "percent of vCPUs",
+                f"{_fmt(i['target'])} / ({res['total']:,} x {_fmt(res['load'])}) x {_fmt(res['node_percent'], 2)}%"))
+    if i["spare"]:
+        out.append(("result", "cpu_after_loss", f"Expected JVM CPU per node with {i['spare']} lost", res["cpu_after_loss"],
+                    "percent of vCPUs", f"{_fmt(i['target'])} / ({res['needed']:,} x {_fmt(res['load'])}) x {_fmt(res['node_percent'], 2)}%"))
+    return out
+
+
+def result_html(res: dict) -> str:
+    """The result as an HTML fragment (every text escaped)."""
+    i, t = res["inputs"], res["test"]
+    u = i["unit"]
+    how = (f"at a CPU ceiling of {_fmt(i['cpu_ceiling_percent'])}% of the node's vCPUs"
+           if res["rate_at_ceiling"] is not None else f"at the measured load ({_fmt(res['load'])} {u} per node)")
+    parts = [f'<div class="atlas-result" data-scenario="{escape(t["id"])}">',
+             f'<p class="atlas-summary"><strong data-key="total">{res["total"]:,} Rhino node(s)</strong> '
+             f'({res["needed"]:,} for {_fmt(i["target"])} {escape(u)} {escape(how)}, + {i["spare"]} spare), each a '
+             f'{escape(res["node"]["instance"] or "node")} of {_fmt(res["node"]["vcpu"])} vCPU. Baseline: test {t["test"]}, '
+             f'server config {escape(t["config"] or "—")}. A planning estimate, not a vendor figure.</p>']
+    if res["warnings"]:
+        parts.append('<ul class="atlas-warnings">' + "".join(f"<li>{escape(w)}</li>" for w in res["warnings"]) + "</ul>")
+    names = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
+    parts.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-shcm"><thead><tr><th>Kind</th><th>Item</th>'
+                 '<th>Value</th><th>Unit</th><th>Source / how</th></tr></thead><tbody>')
+    for sec, key, label, value, unit, src in _rows(res):
+        v = value if isinstance(value, str) else _fmt(value)
+        parts.append(f'<tr data-key="{escape(key)}"><td>{escape(names[sec])}</td><td>{escape(label)}</td>'
+                     f'<td class="atlas-num">{escape(v)}</td><td>{escape(unit)}</td><td>{escape(src)}</td></tr>')
+    parts.append("</tbody></table></div>")
+    if res["notes"]:
+        parts.append('<p>Notes from the guide and its errata:</p><ul class="atlas-notes">'
+                     + "".join(f"<li>{escape(x)}</li>" for x in res["notes"]) + "</ul>")
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def result_csv(res: dict) -> str:
+    """One line per input, measured figure and result: section, key, item, value, unit, source."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["scenario", "section", "key", "item", "value", "unit", "source"])
+    for sec, key, label, value, unit, src in _rows(res):
+        v = value if isinstance(value, str) else ("" if value is None else _fmt(value, 6).replace(",", ""))
+        w.writerow([res["test"]["id"], sec, key, label, v, unit, src])
+    for x in res["warnings"]:
+        w.writerow([res["test"]["id"], "warning", "", x, "", "", ""])
+    return buf.getvalue()
+
+
+def result_chart(res: dict) -> dict:
+    """Vega-Lite spec: load capacity against the number of Rhino nodes (measured and at the ceiling), with the target."""
+    u, target = res["inputs"]["unit"], float(res["inputs"]["target"])
+    counts = sorted({0, res["needed"], res["total"], res["nodes_at_measured"]} | ({res["nodes_at_ceiling"]} if res["nodes_at_ceiling"] else set()))
+    series = [(f"at the measured CPU ({_fmt(res['node_percent'], 1)}% of vCPUs)", res["load"])]
+    if res["rate_at_ceiling"] is not None:
+        series.append((f"at the {_fmt(res['inputs']['cpu_ceiling_percent'])}% ceiling (extrapolated)", res["rate_at_ceiling"]))
+    values = [{"nodes": n, "capacity": float(n * rate), "series": name} for name, rate in series for n in counts]
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+        "description": f"{u} capacity against the number of Rhino nodes, with the target",
+        "width": "container", "height": 220,
+        "layer": [
+            {"data": {"values": values}, "mark": {"type": "line", "point": True, "tooltip": True},
+             "encoding": {"x": {"field": "nodes", "type": "quantitative", "title": "Rhino nodes", "axis": {"tickMinStep": 1}},
+                          "y": {"field": "capacity", "type": "quantitative", "title": f"Capacity ({u})"},
+                          "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}},
+            {"data": {"values": [{"target": target, "label": f"target {_fmt(target)} {u}"}]},
+             "mark": {"type": "rule", "strokeDash": [4, 4], "tooltip": True},
+             "encoding": {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}},
+        ],
+    }
+
+
+def run_web(bundle: dict, params: dict) -> dict:
+    """Form parameters (strings) -> ``{html, chart, downloads: {csv}, inputs}``; raises ShcmError for bad input."""
+    res = compute(bundle, params.get("scenario") or "", params.get("target"), unit=params.get("unit") or "RPS",
+                  cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0)
+    i = res["inputs"]
+    return {"html": result_html(res), "chart": result_chart(res),
+            "inputs": {"scenario": i["scenario"], "target": _fmt(i["target"], 6).replace(",", ""), "unit": i["unit"],
+                       "ceiling": "" if i["cpu_ceiling_percent"] is None else _fmt(i["cpu_ceiling_percent"], 6),
+                       "spare": str(i["spare"])},
+            "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"shcm-{res['test']['id']}.csv"}}}
+
+
+web.register("shcm", run_web, ShcmError)

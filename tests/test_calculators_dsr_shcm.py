@@ -1,0 +1,267 @@
+"""DSR (DA-MP / SS7-MP) and ShCM (Rhino node) calculators: hand-computed expectations from named
+table rows of the guides, documented errors for bad input, and one Pyodide run per calculator."""
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+
+import pytest
+
+from calculators import dsr, shcm, web
+from calculators.dsr import DsrError
+from calculators.shcm import ShcmError
+
+CALC_READY = '#atlas-calculator[data-state="ready"], #atlas-calculator[data-state="failed"]'
+
+
+# ------------------------------------------------------------------ bundle
+
+def test_bundle_carries_cited_figures(bundle):
+    """Table 3-1 row 1 (Relay, 12 vCPU): 288K MPS, 16 DA-MPs (caption), CPU peak 19 %, profile 30K_MPS;
+    T-rhino-performance row 1 (test 1): 1800 RPS, 280 % = 2.8 cores, config A; T-hardware: 8 vCPUs."""
+    run = next(r for r in bundle["dsr_runs"] if r["id"] == "dsr-relay-12vcpu")
+    m = run["metrics"]
+    assert (m["mps_achieved"]["value"], m["mps_achieved"]["table_id"], m["mps_achieved"]["row"]) == (288000, "3-1", 1)
+    assert m["da_mp_count"]["value"] == 16 and m["cpu_peak"]["value"] == 19 and m["da_mp_vcpu"]["value"] == 12
+    assert "mps_achieved_per_da_mp" not in m  # not printed in Table 3-1: computed by the calculator, never stored
+    assert run["settings"]["DA-MP Profile"]["value"] == "30K_MPS"
+    t1 = next(t for t in bundle["shcm_tests"] if t["id"] == "shcm-test-1")
+    assert t1["metrics"]["rps"]["value"] == 1800 and t1["metrics"]["cpu_cores"]["value"] == 2.8
+    assert t1["metrics"]["cpu_cores"]["table_id"] == "T-rhino-performance" and t1["metrics"]["cpu_cores"]["row"] == 1
+    assert t1["config"]["value"] == "A"
+    assert bundle["shcm_info"]["node"]["vcpu"] == 8 and bundle["shcm_info"]["node"]["instance"] == "c5.2xlarge"
+    assert set(bundle["shcm_info"]["configs"]) == {"A", "B", "C"}
+
+
+# ------------------------------------------------------------------ DSR
+
+def test_relay_12vcpu_at_measured_rate(bundle):
+    """Table 3-1 row 1: 288,000 MPS on 16 DA-MPs = 18,000 MPS per DA-MP (derived) at 19 % CPU.
+    At its own 288K MPS and no ceiling: 288000 / 18000 = 16 DA-MPs, 16 x 12 vCPU = 192 vCPU."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 288000)
+    assert res["how"] == "derived" and res["rate"] == 18000 and res["cpu_peak"] == 19
+    assert res["kind"] == "DA-MP" and res["total"] == 16 and res["vcpu_total"] == 192
+    assert res["cpu_all"] == 19 and res["warnings"] == []
+
+
+def test_relay_12vcpu_at_ceiling_with_spare(bundle):
+    """Table 3-1 row 1 at 1,000,000 MPS, 60 % ceiling, N+1: 18000 x 60 / 19 = 56,842.1 MPS per DA-MP;
+    1e6 / 56842.1 = 17.59 -> 18, + 1 spare = 19 DA-MPs = 228 vCPU. At the measured rate: 1e6 / 18000 = 55.6 -> 56.
+    CPU per DA-MP: 1e6 x 19 / (19 x 18000) = 55.56 %, with one lost 1e6 x 19 / (18 x 18000) = 58.64 %.
+    56,842 MPS is above the 30K named by profile '30K_MPS': ceil(1e6 / 30000) = 34 DA-MPs at that rate."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 1_000_000, cpu_ceiling_percent=60, spare=1)
+    assert res["rate_at_ceiling"] == Fraction(18000 * 60, 19)
+    assert (res["mps_at_measured"], res["mps_at_ceiling"], res["needed"], res["total"]) == (56, 18, 18, 19)
+    assert res["vcpu_total"] == 228
+    assert float(res["cpu_all"]) == pytest.approx(55.556, abs=1e-3)
+    assert float(res["cpu_after_loss"]) == pytest.approx(58.642, abs=1e-3)
+    assert res["profile"]["rate"] == 30000
+    assert any("34 DA-MPs" in w for w in res["warnings"])
+    assert any("14-53%" in w for w in res["warnings"])  # measured DA-MP CPU peaks over the sizable runs
+    assert any(n.startswith("dsr-E036") for n in res["notes"])  # 'overload' case at 19 % CPU
+    # above 36,000 MPS per DA-MP, the highest of any run (Table 3-1 row 2: 576,000 / 16)
+    assert any("highest rate per DA-MP of any run in the guide (36,000 MPS" in w for w in res["warnings"])
+
+
+def test_relay_18vcpu_exact_boundary(bundle):
+    """Table 3-1 row 3 (18 vCPU Large): 560,000 / 16 = 35,000 MPS per DA-MP at 28 % CPU. At a 56 % ceiling a
+    DA-MP carries exactly 70,000, so 560,000 MPS needs exactly 8 DA-MPs (exact fractions: no 8.000001 -> 9),
+    8 x 18 = 144 vCPU."""
+    res = dsr.compute(bundle, "dsr-relay-18vcpu", "560,000", cpu_ceiling_percent="56")
+    assert res["rate"] == 35000 and res["rate_at_ceiling"] == 70000
+    assert res["total"] == 8 and res["vcpu_total"] == 144
+
+
+def test_printed_per_da_mp_rate_table_3_8_and_3_19(bundle):
+    """Table 3-8 (FABR + Relay) prints '288K (18K/MP)' at 38 % CPU: 288,000 MPS at a 38 % ceiling = 16 DA-MPs.
+    Table 3-19 (RSA) prints '30K (15K/MP)' at 53 % CPU: 100,000 MPS at a 50 % ceiling:
+    15000 x 50 / 53 = 14,150.9 per DA-MP -> 7.07 -> 8 DA-MPs (ceiling below the measured peak: warned)."""
+    res = dsr.compute(bundle, "dsr-fabr-udr", 288000, cpu_ceiling_percent=38)
+    assert res["how"] == "printed" and res["rate"] == 18000 and res["total"] == 16
+    res = dsr.compute(bundle, "dsr-rsa", 100000, cpu_ceiling_percent=50)
+    assert res["rate"] == 15000 and res["cpu_peak"] == 53 and res["total"] == 8
+    assert any("below the measured CPU peak" in w for w in res["warnings"])
+
+
+def test_vstp_sized_in_ss7_mps(bundle):
+    """Table 3-10 row 1 (SFAPP + MNP + GTT): 18K MPS per SS7-MP at 22 % CPU, 8 vCPU SS7-MP. 100,000 MPS at a 44 %
+    ceiling: 36,000 per SS7-MP -> 2.78 -> 3, + 1 spare = 4 SS7-MPs, 32 vCPU. The weighting rule dsr-G24 is noted."""
+    res = dsr.compute(bundle, "dsr-vstp-sfapp-mnp-gtt", 100000, cpu_ceiling_percent=44, spare=1)
+    assert res["kind"] == "SS7-MP" and res["rate"] == 18000 and res["rate_at_ceiling"] == 36000
+    assert res["total"] == 4 and res["vcpu_total"] == 32
+    # 36,000 per SS7-MP is above 20,000, the highest per-SS7-MP rate of Table 3-10 (rows 3-6, 8, 10)
+    assert any("highest rate per SS7-MP of any run in the guide (20,000 MPS" in w for w in res["warnings"])
+    assert any(n.startswith("dsr-G24") for n in res["notes"])
+    assert dsr.cpu_range(bundle, "SS7-MP") == (2, 56) and dsr.cpu_range(bundle, "DA-MP") == (14, 53)
+
+
+def test_home_sms_sizes_ss7_mps_only(bundle):
+    """Table 3-10 row 13 prints '10K/SS7 (2 MPs) 20K /Proxy MP' (dsr-E050): SS7-MPs are sized at 10,000 MPS each."""
+    res = dsr.compute(bundle, "dsr-vstp-home-sms-mo-fsm", 30000)
+    assert res["rate"] == 10000 and res["total"] == 3
+    assert any(f["key"] == "mps_achieved_per_proxy_mp" and f["value"] == 20000 for f in res["figures"])
+
+
+def test_runs_without_per_mp_figure_are_not_sizable(bundle):
+    """Table 3-5 (FABR-SDS) prints no DA-MP count (dsr-E037); Table 3-12 (PDRA) prints only SBR MPS (dsr-E049)."""
+    ns = {x["id"]: x["reason"] for x in dsr.not_sizable(bundle)}
+    assert set(ns) == {"dsr-fabr-sds", "dsr-pdra-1-sbr-s-1-sbr-b", "dsr-pdra-4-sbr-s-4-sbr-b"}
+    assert "dsr-E037" in ns["dsr-fabr-sds"] and "dsr-E049" in ns["dsr-pdra-1-sbr-s-1-sbr-b"]
+    with pytest.raises(DsrError, match="cannot be sized.*dsr-E037"):
+        dsr.compute(bundle, "dsr-fabr-sds", 100000)
+    assert all(r["id"] not in ns for r in dsr.sizable_runs(bundle))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"target_mps": ""}, "empty"),
+    ({"target_mps": None}, "empty"),
+    ({"target_mps": "abc"}, "must be a number"),
+    ({"target_mps": "nan"}, "finite"),
+    ({"target_mps": float("inf")}, "finite"),
+    ({"target_mps": 0}, "greater than zero"),
+    ({"target_mps": "-5"}, "greater than zero"),
+    ({"target_mps": "1e12"}, "above the 10,000"),
+    ({"target_mps": 1000, "cpu_ceiling_percent": "0"}, "greater than zero"),
+    ({"target_mps": 1000, "cpu_ceiling_percent": 101}, "at most 100"),
+    ({"target_mps": 1000, "cpu_ceiling_percent": "x"}, "must be a number"),
+    ({"target_mps": 1000, "spare": -1}, "whole number from 0"),
+    ({"target_mps": 1000, "spare": "1.5"}, "whole number from 0"),
+    ({"target_mps": 1000, "spare": 65}, "whole number from 0"),
+])
+def test_dsr_bad_input(bundle, kwargs, message):
+    with pytest.raises(DsrError, match=message):
+        dsr.compute(bundle, "dsr-relay-12vcpu", **kwargs)
+
+
+def test_dsr_unknown_scenario_and_web_error(bundle):
+    with pytest.raises(DsrError, match="Unknown scenario"):
+        dsr.compute(bundle, "bsf-3-3", 1000)
+    out = web.run(bundle, {"calc": "dsr", "scenario": "nope", "target": "1"})
+    assert out["ok"] is False and "Unknown scenario" in out["error"]
+    assert issubclass(DsrError, ValueError)
+
+
+def test_dsr_web_outputs(bundle):
+    """The web entry point returns escaped HTML, a CSV with the cited figures and a layered Vega-Lite chart."""
+    out = web.run(bundle, {"calc": "dsr", "scenario": "dsr-relay-12vcpu", "target": "1000000", "ceiling": "60", "spare": "1"})
+    assert out["ok"] and 'data-key="total"' in out["html"] and "19 DA-MPs" in out["html"]
+    assert "dsr-fabr-sds" in out["html"]  # the not-sizable list is on every result
+    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(out["downloads"]["csv"]["text"]))}
+    assert rows["total"]["value"] == "19" and rows["mps_achieved"]["value"] == "288000"
+    assert rows["mps_achieved"]["source"].startswith("Table 3-1, row 1")
+    assert out["downloads"]["csv"]["filename"] == "dsr-dsr-relay-12vcpu.csv"
+    assert [layer["mark"]["type"] for layer in out["chart"]["layer"]] == ["line", "rule"]
+    assert out["inputs"] == {"scenario": "dsr-relay-12vcpu", "target": "1000000", "ceiling": "60", "spare": "1"}
+
+
+# ------------------------------------------------------------------ ShCM
+
+def test_shcm_test1_at_measured_load(bundle):
+    """T-rhino-performance row 1 (test 1, config A): 1800 RPS at 280 % = 2.8 cores = 35 % of 8 vCPU.
+    1800 RPS without a ceiling: 1 node. Config A colocates Cassandra: warned."""
+    res = shcm.compute(bundle, "shcm-test-1", 1800)
+    assert res["load"] == 1800 and res["cores"] == Fraction("2.8") and res["node_percent"] == 35
+    assert res["total"] == 1
+    assert any("colocates Cassandra" in w for w in res["warnings"])
+
+
+def test_shcm_test1_at_ceiling_with_spare(bundle):
+    """Test 1 at 10,000 RPS and a 60 % ceiling: 1800 x (8 x 0.60) / 2.8 = 3,085.7 RPS per node; 10000 / 3085.7 = 3.24
+    -> 4 nodes, + 1 spare = 5. Above config A's highest tested load (2160 RPS, test 3): warned."""
+    res = shcm.compute(bundle, "shcm-test-1", "10000", unit="RPS", cpu_ceiling_percent=60, spare=1)
+    assert res["rate_at_ceiling"] == Fraction(1800 * 48, 28)
+    assert (res["nodes_at_measured"], res["nodes_at_ceiling"], res["total"]) == (6, 4, 5)
+    assert res["config_max"] == {"test": 3, "load": 2160}
+    assert any("highest load tested on server config A" in w for w in res["warnings"])
+
+
+def test_shcm_sps_and_rps_agree_without_conversion(bundle):
+    """Test 1 in SPS: 1000 SPS per node at the measured 35 %; 5000 SPS at a 35 % ceiling = exactly 5 nodes.
+    The same load in the test's own RPS (9000) gives the same 5 nodes: no 1.8 ratio is applied (shcm-E006)."""
+    a = shcm.compute(bundle, "shcm-test-1", 5000, unit="SPS", cpu_ceiling_percent=35)
+    b = shcm.compute(bundle, "shcm-test-1", 9000, unit="rps", cpu_ceiling_percent=35)
+    assert a["rate_at_ceiling"] == 1000 and a["total"] == 5 and b["total"] == 5
+    assert any(n.startswith("shcm-E006") for n in a["notes"])
+
+
+def test_shcm_test5_config_b(bundle):
+    """Test 5 (config B, 1200 SPS / 2160 RPS, 320 % = 3.2 cores = 40 %): 21,600 RPS at 80 %:
+    2160 x 6.4 / 3.2 = 4,320 per node -> exactly 5 nodes. Config B has Cassandra on its own servers: no colocation warning."""
+    res = shcm.compute(bundle, "shcm-test-5", 21600, cpu_ceiling_percent=80)
+    assert res["node_percent"] == 40 and res["rate_at_ceiling"] == 4320 and res["total"] == 5
+    assert not any("colocates" in w for w in res["warnings"])
+    assert any("Cassandra on separate servers" in n for n in res["notes"])
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"target": ""}, "empty"),
+    ({"target": "many"}, "must be a number"),
+    ({"target": "NaN"}, "finite"),
+    ({"target": -1}, "greater than zero"),
+    ({"target": "1e9"}, "above the 10,000"),
+    ({"target": 1000, "unit": "TPS"}, "Unknown unit"),
+    ({"target": 1000, "cpu_ceiling_percent": 150}, "at most 100"),
+    ({"target": 1000, "cpu_ceiling_percent": -10}, "greater than zero"),
+    ({"target": 1000, "spare": "2.5"}, "whole number from 0"),
+])
+def test_shcm_bad_input(bundle, kwargs, message):
+    with pytest.raises(ShcmError, match=message):
+        shcm.compute(bundle, "shcm-test-1", **kwargs)
+
+
+def test_shcm_unknown_test_and_web(bundle):
+    with pytest.raises(ShcmError, match="Unknown scenario"):
+        shcm.compute(bundle, "shcm-test-9", 1000)
+    out = web.run(bundle, {"calc": "shcm", "scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80"})
+    assert out["ok"] and "5 Rhino node(s)" in out["html"]
+    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(out["downloads"]["csv"]["text"]))}
+    assert rows["total"]["value"] == "5" and rows["cpu_cores"]["value"] == "3.2"
+    assert rows["cpu_cores"]["source"].startswith("Table T-rhino-performance, row 5")
+    assert web.run(bundle, {"calc": "shcm", "scenario": "shcm-test-1", "target": "0"})["ok"] is False
+
+
+def test_calculators_are_standard_library_only():
+    import ast
+    from pathlib import Path
+    for name in ("dsr", "shcm"):
+        tree = ast.parse((Path(__file__).resolve().parent.parent / "calculators" / f"{name}.py").read_text())
+        mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and n.level == 0}
+        assert mods <= {"__future__", "csv", "io", "math", "re", "fractions", "html"}, (name, mods)
+
+
+def test_pages_are_prerendered(built_site):
+    html = (built_site / "calculators" / "dsr" / "index.html").read_text()
+    assert 'data-calculator="dsr"' in html and 'data-prerendered="true"' in html and "16 DA-MPs" in html
+    html = (built_site / "calculators" / "shcm" / "index.html").read_text()
+    assert 'data-calculator="shcm"' in html and "1 Rhino node(s)" in html
+
+
+# ------------------------------------------------------------------ browser
+
+def _result(page, key):
+    return page.locator(f'#atlas-calc-result tr[data-key="{key}"] td.atlas-num').inner_text()
+
+
+@pytest.mark.browser
+def test_dsr_computes_in_pyodide_from_permalink(page, site_url):
+    """Table 3-1 row 3 (18 vCPU): 560K MPS at a 56 % ceiling = 8 DA-MPs, + 1 spare = 9 (prerendered default: 16)."""
+    page.goto(site_url + "/calculators/dsr/?scenario=dsr-relay-18vcpu&target=560000&ceiling=56&spare=1", wait_until="load")
+    assert _result(page, "total") == "16"
+    page.wait_for_selector(CALC_READY, timeout=90000)
+    assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
+    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
+    assert _result(page, "total") == "9" and _result(page, "vcpu_total") == "162"
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_shcm_computes_in_pyodide_from_permalink(page, site_url):
+    """Test 5 (config B): 21,600 RPS at an 80 % ceiling = 5 Rhino nodes (prerendered default: 1)."""
+    page.goto(site_url + "/calculators/shcm/?scenario=shcm-test-5&target=21600&unit=RPS&ceiling=80", wait_until="load")
+    assert _result(page, "total") == "1"
+    page.wait_for_selector(CALC_READY, timeout=90000)
+    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
+    assert _result(page, "total") == "5" and _result(page, "rate_at_ceiling") == "4,320"
+    assert page.js_errors == []
