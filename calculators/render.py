@@ -74,6 +74,10 @@ def result_html(res: dict) -> str:
             v = r.get(k)
             if k == "rule":
                 cells.append(f'<td title="{escape(r["rule_detail"] or "")}">{escape(v)}</td>')
+            elif k == "table_id" and r.get("added"):
+                src = "" if r.get("source_scenario") in (None, "") else f"{escape(str(r['source_scenario']))} "
+                where = f"Table {escape(str(v))}, row {fmt(r['source_row'])}" if r.get("source_row") is not None else escape(str(v))
+                cells.append(f"<td>added sidecar: {src}{where}</td>")
             elif k == "table_id":
                 cells.append(f"<td>Table {escape(str(v))}, row {fmt(r['source_row'])}</td>")
             else:
@@ -87,7 +91,7 @@ def result_csv(res: dict) -> str:
     """One CSV line per service and container with before/after replicas and resources."""
     cols = ["scenario", "component", "service", "container", "is_sidecar", "role", "rule", "rule_detail", "replicas_before",
             "replicas_after", "cpu_request", "cpu_limit", "mem_request", "mem_limit", "cpu_request_before", "cpu_request_after",
-            "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label"]
+            "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label", "source_scenario", "added"]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)

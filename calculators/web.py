@@ -30,7 +30,8 @@ def footprint_web(bundle: dict, params: dict) -> dict:
         failover=_flag(params.get("failover")),
         asm=params.get("asm") or "keep",
         node_cores=params.get("node_cores") or None, node_mem_gib=params.get("node_mem") or None,
-        min_replicas=params.get("min_replicas") or 1)
+        min_replicas=params.get("min_replicas") or 1, asm_from=params.get("asm_from") or None,
+        sidecar_cpu=params.get("sidecar_cpu") or None, sidecar_mem=params.get("sidecar_mem") or None)
     return {"html": render.result_html(res), "chart": render.result_chart(res), "inputs": res["inputs"],
             "downloads": {"csv": {"text": render.result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
                           "helm": {"text": render.result_helm(res), "mime": "application/yaml",

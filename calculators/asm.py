@@ -1,0 +1,364 @@
+"""ASM (Istio service mesh) overhead: what the istio-proxy sidecars cost in each benchmark.
+
+Standard library only: this module runs unchanged in CPython and in Pyodide.
+
+Inputs: the calculator bundle (``resources`` rows with ``is_sidecar``,
+``utilization`` CPU rows, ``util_rows`` memory rows, ``scenario_facts``).
+Units: CPU in cores, memory in GiB (requests); observed memory in the unit
+the source prints (GB or GiB), used only as a share; load in the scenario's
+unit (TPS, MPS, SPS or RPS); "per 1K" = per 1,000 of that unit.
+
+1. Overhead, for every ASM-enabled scenario (asm 'enabled' or 'partial' with
+   sidecar rows): per service (component + service) and in total, the
+   sidecars' requested CPU and memory (replicas x per-container request, or
+   the single value where the source does not say request or limit) as a
+   share of everything the scenario's resource tables request, over every
+   printed row (all components, all sites printed). Per 1K of load: the
+   tables' request divided by the load they serve: the load of all traffic
+   sites when the rows carry sites, else one site's load (resource tables
+   without a site are taken as one site's allocation, as in the footprint
+   calculator). Observed share, where measured: at the first site carrying
+   traffic, sidecar use / use of every container with an observation (cores
+   printed, else percent x replicas x request, or limit where the data says
+   the percentage is of the limit).
+2. Comparison of an ASM-on and an ASM-off scenario of the same product, per
+   1K of load, with every difference between the two runs (call mix, sites,
+   release, duration, deployment mode, load) listed: it is not a controlled
+   experiment.
+3. What-if, through ``footprint.compute``: the ASM-off scenario with sidecars
+   added (sized from the ASM-on scenario, per service, else its median), and
+   the ASM-on scenario with them removed, at the user's load.
+
+Errors: ``AsmError`` (a ValueError) for an unknown scenario, an ASM-off
+scenario that has sidecars or belongs to another product, and a bad load
+(footprint errors are re-raised as AsmError with the same message).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+
+from . import footprint as fp, web
+from .render import fmt
+
+
+class AsmError(ValueError):
+    """Bad input to the ASM overhead calculator; the message says what and why."""
+
+
+def _f(x) -> Fraction:
+    return Fraction(str(x))
+
+
+def _num(r, *keys):
+    for k in keys:
+        if r.get(k) is not None:
+            return r[k]
+    return None
+
+
+def asm_on_ids(bundle: dict) -> list[str]:
+    """Scenario ids with asm 'enabled' or 'partial' and at least one sidecar resource row."""
+    have = {r["scenario"] for r in bundle["resources"] if r["is_sidecar"]}
+    return [s["id"] for s in bundle["scenarios"] if s.get("asm") in ("enabled", "partial") and s["id"] in have]
+
+
+def _scenario(bundle, sid):
+    s = next((x for x in bundle["scenarios"] if x["id"] == sid), None)
+    if s is None:
+        raise AsmError(f"Unknown scenario {sid!r}.")
+    return s
+
+
+def load_served(bundle: dict, s: dict, rows: list[dict]) -> tuple[float | None, str]:
+    """The load the scenario's resource rows serve, and how it was chosen (see module docstring)."""
+    n = max(1, len(s.get("sites_with_traffic") or []))
+    if any(r["site"] for r in rows):
+        if s.get("load_total"):
+            return float(s["load_total"]), "total load (the tables print sites)"
+        if s.get("load_per_site"):
+            return float(_f(s["load_per_site"]) * n), f"load per site x {n} traffic site(s) (the tables print sites)"
+        return None, "no numeric load"
+    if s.get("load_per_site"):
+        return float(s["load_per_site"]), "one site's load (the tables print no site)"
+    return None, "no numeric load"
+
+
+def overhead(bundle: dict, sid: str) -> dict:
+    """Sidecar share of requested CPU/memory per service and in total for scenario ``sid``;
+    observed share where measured; per 1K of load. Raises AsmError for an unknown scenario."""
+    s = _scenario(bundle, sid)
+    rows = [r for r in bundle["resources"] if r["scenario"] == sid]
+    per: dict[tuple, dict] = {}
+    tot = {"cpu_side": Fraction(0), "cpu_all": Fraction(0), "mem_side": Fraction(0), "mem_all": Fraction(0)}
+    tables = set()
+    for r in rows:
+        if r.get("replicas") is None:
+            continue
+        tables.add(r["table_id"])
+        cpu = _num(r, "cpu_request_cores", "cpu_cores")
+        mem = _num(r, "mem_request_gib", "mem_gib")
+        svc = per.setdefault((r["component"], r["service"]), {"component": r["component"], "service": r["service"],
+                                                               "cpu_side": Fraction(0), "cpu_all": Fraction(0),
+                                                               "mem_side": Fraction(0), "mem_all": Fraction(0), "sources": []})
+        for k, v in (("cpu", cpu), ("mem", mem)):
+            if v is None:
+                continue
+            amount = _f(v) * r["replicas"]
+            svc[f"{k}_all"] += amount
+            tot[f"{k}_all"] += amount
+            if r["is_sidecar"]:
+                svc[f"{k}_side"] += amount
+                tot[f"{k}_side"] += amount
+        src = f"{r['table_id']}/{r['row']}"
+        if src not in svc["sources"]:
+            svc["sources"].append(src)
+    load, load_how = load_served(bundle, s, rows)
+    share = lambda a, b: float(a / b * 100) if b else None
+    per1k = lambda a: float(a / _f(load) * 1000) if load else None
+    services = []
+    for v in per.values():
+        if not v["cpu_side"] and not v["mem_side"]:
+            continue
+        services.append({"component": v["component"], "service": v["service"], "sources": v["sources"],
+                         "cpu_sidecar": float(v["cpu_side"]), "cpu_total": float(v["cpu_all"]), "cpu_share": share(v["cpu_side"], v["cpu_all"]),
+                         "mem_sidecar": float(v["mem_side"]), "mem_total": float(v["mem_all"]), "mem_share": share(v["mem_side"], v["mem_all"])})
+    obs = _observed(bundle, s, rows)
+    for v in services:
+        for m in ("cpu", "memory"):
+            v[f"observed_{m}_share"] = obs.get(m, {}).get("by_service", {}).get(v["service"])
+    return {"scenario": sid, "doc": s["doc"], "title": s.get("short_title") or s["title"], "asm": s.get("asm"),
+            "unit": s.get("load_unit"), "load": load, "load_how": load_how, "tables": sorted(tables),
+            "services": services,
+            "cpu_sidecar": float(tot["cpu_side"]), "cpu_total": float(tot["cpu_all"]), "cpu_share": share(tot["cpu_side"], tot["cpu_all"]),
+            "mem_sidecar": float(tot["mem_side"]), "mem_total": float(tot["mem_all"]), "mem_share": share(tot["mem_side"], tot["mem_all"]),
+            "cpu_sidecar_per_1k": per1k(tot["cpu_side"]), "cpu_total_per_1k": per1k(tot["cpu_all"]),
+            "mem_sidecar_per_1k": per1k(tot["mem_side"]), "mem_total_per_1k": per1k(tot["mem_all"]),
+            "observed": obs}
+
+
+def _observed(bundle, s, rows) -> dict:
+    """Observed sidecar share of CPU and memory at the first traffic site, where the source measures sidecars."""
+    site = (s.get("sites_with_traffic") or ["site1"])[0]
+    res = {}
+
+    def pod(service, container):
+        c = [r for r in rows if r["service"] == service and r["container"] == container and r["site"] in (site, "")]
+        return c[0] if c else None
+
+    mem_rows = [dict(zip(bundle["util_rows"]["cols"], x)) for x in (bundle.get("util_rows") or {"rows": []})["rows"]
+                if x[0] == s["id"]] if bundle.get("util_rows") else []
+    for metric, urows, keys in (("cpu", [u for u in bundle["utilization"] if u["scenario"] == s["id"] and u["metric"] == "cpu"],
+                                 (("cpu_request_cores", "cpu_cores"), ("cpu_limit_cores", "cpu_cores"))),
+                                ("memory", [u for u in mem_rows if u["metric"] == "memory"],
+                                 (("mem_request_gib", "mem_gib"), ("mem_limit_gib", "mem_gib")))):
+        urows = [u for u in urows if u["site"] == site and u.get("status", "ok") in ("ok", "corrected")]
+        if not any(u["container"] == "istio-proxy" for u in urows):
+            continue
+        side = total = Fraction(0)
+        units = set()
+        per_svc: dict[str, list] = {}
+        for u in urows:
+            if u.get("observed_abs") is not None:
+                v = _f(u["observed_abs"])
+                units.add(u.get("abs_unit"))
+            elif u.get("observed_percent") is not None:
+                p = pod(u["service"], u["container"])
+                basis = _num(p, *keys[1]) if p and u["percent_basis"] == "limit" else _num(p, *keys[0]) if p else None
+                if p is None or basis is None or p.get("replicas") is None:
+                    continue
+                v = _f(u["observed_percent"]) / 100 * p["replicas"] * _f(basis)
+                units.add("cores" if metric == "cpu" else "GiB")
+            else:
+                continue
+            total += v
+            acc = per_svc.setdefault(u["service"], [Fraction(0), Fraction(0)])
+            acc[1] += v
+            if u["container"] == "istio-proxy":
+                side += v
+                acc[0] += v
+        if total and len(units) == 1:
+            res[metric] = {"site": site, "sidecar": float(side), "total": float(total), "unit": units.pop(),
+                           "by_service": {k: float(a / t * 100) for k, (a, t) in per_svc.items() if t and a},
+                           "share": float(side / total * 100),
+                           "sidecar_per_1k": float(side / _f(s["load_per_site"]) * 1000) if s.get("load_per_site") else None}
+    return res
+
+
+def _facts(bundle, sid) -> dict:
+    return next((f for f in bundle.get("scenario_facts") or [] if f["id"] == sid), {})
+
+
+def differences(bundle: dict, on: str, off: str) -> list[dict]:
+    """What differs between the two runs besides ASM: [{what, on, off, differs}]."""
+    a, b = _scenario(bundle, on), _scenario(bundle, off)
+    fa, fb = _facts(bundle, on), _facts(bundle, off)
+    items = [("Call mix", fa.get("call_mix"), fb.get("call_mix")),
+             ("Sites carrying traffic", ", ".join(a.get("sites_with_traffic") or []), ", ".join(b.get("sites_with_traffic") or [])),
+             ("Sites provisioned", fa.get("sites_provisioned"), fb.get("sites_provisioned")),
+             ("Release", a.get("release"), b.get("release")),
+             ("Duration", fa.get("duration"), fb.get("duration")),
+             ("Deployment mode", a.get("deployment_mode"), b.get("deployment_mode")),
+             ("Load", a.get("load_raw"), b.get("load_raw")),
+             ("ASM", a.get("asm"), b.get("asm"))]
+    return [{"what": w, "on": x, "off": y, "differs": (x or None) != (y or None)} for w, x, y in items]
+
+
+def compare(bundle: dict, on: str, off: str) -> dict:
+    """ASM-on against ASM-off of the same product, per 1K of load. Raises AsmError when
+    ``on`` has no sidecars, ``off`` has some, or they belong to different products."""
+    a, b = _scenario(bundle, on), _scenario(bundle, off)
+    if on not in asm_on_ids(bundle):
+        raise AsmError(f"{on} is not an ASM-enabled scenario with sidecar data.")
+    if any(r["scenario"] == off and r["is_sidecar"] for r in bundle["resources"]) or off in asm_on_ids(bundle):
+        raise AsmError(f"{off} runs with sidecars; choose an ASM-off scenario.")
+    if a["doc"] != b["doc"]:
+        raise AsmError(f"{on} and {off} belong to different products ({a['doc']}, {b['doc']}); compare runs of one product.")
+    if not any(r["scenario"] == off for r in bundle["resources"]):
+        raise AsmError(f"{off} has no resource-allocation data.")
+    oa, ob = overhead(bundle, on), overhead(bundle, off)
+    keys = ("cpu_total_per_1k", "mem_total_per_1k", "cpu_sidecar_per_1k", "mem_sidecar_per_1k")
+    diff = {k: (oa[k] - ob[k]) if oa[k] is not None and ob[k] is not None else None for k in keys}
+    return {"on": oa, "off": ob, "diff": diff, "differences": differences(bundle, on, off)}
+
+
+def whatif(bundle: dict, on: str, off: str, load=None) -> dict:
+    """Add ASM to ``off`` (sized from ``on``) and remove it from ``on`` via footprint.compute, at ``load``
+    (total, the scenarios' unit; None = each scenario's own load). Returns the per-site request deltas."""
+    out = {}
+    for sid, change, extra in ((off, "add", {"asm_from": on}), (on, "remove", {})):
+        s = _scenario(bundle, sid)
+        n = max(1, len(s.get("sites_with_traffic") or []))
+        x = load if load not in (None, "") else (s["load_per_site"] * n if s.get("load_per_site") else None)
+        try:
+            keep = fp.compute(bundle, sid, x)
+            changed = fp.compute(bundle, sid, x, asm=change, **extra)
+        except fp.FootprintError as e:
+            raise AsmError(f"What-if on {sid}: {e}") from None
+        k, c = keep["totals"]["site"]["after"], changed["totals"]["site"]["after"]
+        out[change] = {"scenario": sid, "load": keep["inputs"]["target_load"], "unit": keep["inputs"]["unit"],
+                       "cpu_before": k["cpu_request"], "cpu_after": c["cpu_request"], "cpu_delta": float(_f(c["cpu_request"]) - _f(k["cpu_request"])),
+                       "mem_before": k["mem_request"], "mem_after": c["mem_request"], "mem_delta": float(_f(c["mem_request"]) - _f(k["mem_request"])),
+                       "sidecars": sum(1 for r in changed["rows"] if r["is_sidecar"]), "source": changed["inputs"]["asm_from"]}
+    return out
+
+
+def overview(bundle: dict) -> list[dict]:
+    return [overhead(bundle, sid) for sid in asm_on_ids(bundle)]
+
+
+def defaults(bundle: dict) -> dict:
+    on_ids = asm_on_ids(bundle)
+    on = "bsf-3-2" if "bsf-3-2" in on_ids else on_ids[0]
+    doc = _scenario(bundle, on)["doc"]
+    offs = [s["id"] for s in fp.scenarios_with_resources(bundle) if s["doc"] == doc and s["id"] not in on_ids
+            and not any(r["scenario"] == s["id"] and r["is_sidecar"] for r in bundle["resources"])]
+    return {"on": on, "off": offs[0] if offs else "", "load": ""}
+
+
+# ---------------------------------------------------------------- output
+
+def _pct(v):
+    return "—" if v is None else f"{v:.1f} %"
+
+
+def to_html(ov: list[dict], cmp: dict, wi: dict) -> str:
+    p = ['<div class="atlas-result atlas-asm">', "<h3>Sidecar share of requested resources, every ASM-enabled scenario</h3>",
+         '<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-overview"><thead><tr><th>Scenario</th><th>Sidecar CPU (cores)</th>'
+         '<th>All CPU (cores)</th><th>Sidecar share of CPU</th><th>Sidecar memory (GiB)</th><th>All memory (GiB)</th><th>Sidecar share of memory</th>'
+         '<th>Sidecar CPU per 1K load (cores)</th><th>Observed sidecar share of CPU / memory</th><th>Source tables</th></tr></thead><tbody>']
+    for o in ov:
+        obs = " / ".join(_pct(o["observed"][m]["share"]) if m in o["observed"] else "not measured" for m in ("cpu", "memory"))
+        p.append(f'<tr data-scenario="{escape(o["scenario"])}"><td>{escape(o["scenario"])}</td><td>{fmt(o["cpu_sidecar"])}</td>'
+                 f'<td>{fmt(o["cpu_total"])}</td><td>{_pct(o["cpu_share"])}</td><td>{fmt(o["mem_sidecar"])}</td><td>{fmt(o["mem_total"])}</td>'
+                 f'<td>{_pct(o["mem_share"])}</td><td>{fmt(o["cpu_sidecar_per_1k"])} per 1K {escape(o["unit"] or "")}</td><td>{obs}</td>'
+                 f'<td>{escape(", ".join(o["tables"]))}</td></tr>')
+    p.append("</tbody></table></div>")
+    a, b = cmp["on"], cmp["off"]
+    p.append(f'<h3>{escape(a["scenario"])} (ASM on) against {escape(b["scenario"])} (ASM off), per 1K {escape(a["unit"] or "")}</h3>')
+    p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-compare"><thead><tr><th>Per 1K of load</th>'
+             f'<th>{escape(a["scenario"])} (on)</th><th>{escape(b["scenario"])} (off)</th><th>On − off</th></tr></thead><tbody>')
+    for k, label in (("cpu_total_per_1k", "CPU request, all (cores)"), ("cpu_sidecar_per_1k", "CPU request, sidecars (cores)"),
+                     ("mem_total_per_1k", "Memory request, all (GiB)"), ("mem_sidecar_per_1k", "Memory request, sidecars (GiB)")):
+        p.append(f'<tr data-key="{k}"><td>{label}</td><td>{fmt(_r(a[k]))}</td><td>{fmt(_r(b[k]))}</td><td>{fmt(_r(cmp["diff"][k]))}</td></tr>')
+    p.append(f'<tr><td>Load the tables serve</td><td>{fmt(a["load"])} ({escape(a["load_how"])})</td><td>{fmt(b["load"])} ({escape(b["load_how"])})</td><td></td></tr>')
+    p.append("</tbody></table></div>")
+    p.append('<p class="atlas-caveat"><strong>Not a controlled experiment.</strong> The two runs differ in more than ASM:</p>'
+             '<table class="atlas-rows atlas-asm-differences"><thead><tr><th>What</th><th>ASM on</th><th>ASM off</th><th>Differs</th></tr></thead><tbody>')
+    for d in cmp["differences"]:
+        p.append(f'<tr><td>{escape(d["what"])}</td><td>{escape(str(d["on"] if d["on"] not in (None, "") else "not stated"))}</td>'
+                 f'<td>{escape(str(d["off"] if d["off"] not in (None, "") else "not stated"))}</td><td>{"yes" if d["differs"] else "no"}</td></tr>')
+    p.append("</tbody></table>")
+    p.append("<h3>What-if on a footprint (per site, requests)</h3>")
+    p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-whatif"><thead><tr><th>Change</th><th>Scenario at load</th>'
+             '<th>CPU before (cores)</th><th>CPU after (cores)</th><th>Δ CPU</th><th>Memory before (GiB)</th><th>Memory after (GiB)</th><th>Δ memory</th></tr></thead><tbody>')
+    for change, w in wi.items():
+        label = f"add ASM (sized from {escape(w['source'] or '')})" if change == "add" else "remove ASM"
+        p.append(f'<tr data-change="{change}"><td>{label}</td><td>{escape(w["scenario"])} at {fmt(w["load"])} {escape(w["unit"])}</td>'
+                 f'<td>{fmt(w["cpu_before"])}</td><td>{fmt(w["cpu_after"])}</td><td>{fmt(w["cpu_delta"])}</td>'
+                 f'<td>{fmt(w["mem_before"])}</td><td>{fmt(w["mem_after"])}</td><td>{fmt(w["mem_delta"])}</td></tr>')
+    p.append("</tbody></table></div>")
+    p.append(f'<h3>Per service: {escape(a["scenario"])}</h3>')
+    p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-services"><thead><tr><th>Component</th><th>Service</th>'
+             '<th>Sidecar CPU (cores)</th><th>Pod CPU (cores)</th><th>Sidecar share of CPU</th><th>Sidecar memory (GiB)</th>'
+             '<th>Pod memory (GiB)</th><th>Sidecar share of memory</th><th>Observed sidecar share of CPU / memory</th>'
+             '<th>Source (table/row)</th></tr></thead><tbody>')
+    for v in a["services"]:
+        p.append(f'<tr data-service="{escape(v["service"])}"><td>{escape(v["component"])}</td><td>{escape(v["service"])}</td>'
+                 f'<td>{fmt(v["cpu_sidecar"])}</td><td>{fmt(v["cpu_total"])}</td><td>{_pct(v["cpu_share"])}</td><td>{fmt(v["mem_sidecar"])}</td>'
+                 f'<td>{fmt(v["mem_total"])}</td><td>{_pct(v["mem_share"])}</td>'
+                 f'<td>{_pct(v["observed_cpu_share"])} / {_pct(v["observed_memory_share"])}</td><td>{escape(", ".join(v["sources"]))}</td></tr>')
+    p.append("</tbody></table></div></div>")
+    return "".join(p)
+
+
+def _r(v):
+    return None if v is None else round(v, 4)
+
+
+def to_csv(ov: list[dict]) -> str:
+    import csv
+    import io
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
+                "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent", "load", "load_unit", "sources",
+                "observed_cpu_sidecar_share_percent", "observed_memory_sidecar_share_percent"])
+    for o in ov:
+        for v in o["services"]:
+            w.writerow([o["scenario"], v["component"], v["service"], v["cpu_sidecar"], v["cpu_total"], _r(v["cpu_share"]),
+                        v["mem_sidecar"], v["mem_total"], _r(v["mem_share"]), o["load"], o["unit"], " ".join(v["sources"]),
+                        _r(v["observed_cpu_share"]), _r(v["observed_memory_share"])])
+        w.writerow([o["scenario"], "", "TOTAL", o["cpu_sidecar"], o["cpu_total"], _r(o["cpu_share"]), o["mem_sidecar"], o["mem_total"],
+                    _r(o["mem_share"]), o["load"], o["unit"], " ".join(o["tables"]),
+                    _r(o["observed"].get("cpu", {}).get("share")), _r(o["observed"].get("memory", {}).get("share"))])
+    return buf.getvalue()
+
+
+def chart(ov: list[dict]) -> dict:
+    values = []
+    for o in ov:
+        for m, label in (("cpu_share", "CPU request"), ("mem_share", "memory request")):
+            if o[m] is not None:
+                values.append({"scenario": o["scenario"], "what": label, "share": round(o[m], 2)})
+    return {"$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+            "description": "Sidecar share of requested CPU and memory per ASM-enabled scenario",
+            "width": "container", "height": 26 * max(1, len(ov)), "data": {"values": values},
+            "mark": {"type": "bar", "tooltip": True},
+            "encoding": {"y": {"field": "scenario", "type": "nominal", "title": None, "sort": None},
+                         "yOffset": {"field": "what"},
+                         "x": {"field": "share", "type": "quantitative", "title": "Sidecar share (%)"},
+                         "color": {"field": "what", "type": "nominal", "title": None}}}
+
+
+def run_web(bundle: dict, params: dict) -> dict:
+    d = defaults(bundle)
+    on, off = params.get("on") or d["on"], params.get("off") or d["off"]
+    cmp = compare(bundle, on, off)
+    wi = whatif(bundle, on, off, params.get("load") or None)
+    ov = overview(bundle)
+    return {"html": to_html(ov, cmp, wi), "chart": chart(ov), "inputs": {"on": on, "off": off, "load": params.get("load") or ""},
+            "downloads": {"csv": {"text": to_csv(ov), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
+
+
+web.register("asm", run_web, AsmError)

@@ -1,0 +1,83 @@
+"""ASM overhead and over-target calculators in Debian's Chromium (Pyodide), one test each: a known result,
+the permalink restores it, the CSV download holds the rows shown, nothing requested outside 127.0.0.1
+(the ``page`` fixture fails the test otherwise)."""
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+CALC_READY = '#atlas-calculator[data-state="ready"], #atlas-calculator[data-state="failed"]'
+
+
+def computed(page, seq: int):
+    page.wait_for_selector(CALC_READY, timeout=90000)
+    assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
+    page.wait_for_selector(f'#atlas-calculator[data-result-seq="{seq}"]', timeout=30000)
+    assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "false"
+
+
+def download_csv(page) -> list[list[str]]:
+    with page.expect_download() as d:
+        page.click("#calc-dl-csv")
+    return list(csv.reader(io.StringIO(Path(d.value.path()).read_text(encoding="utf-8"))))
+
+
+def asm_values(page) -> tuple[str, str, str]:
+    per1k = page.locator('table.atlas-asm-compare tr[data-key="cpu_total_per_1k"] td')
+    remove = page.locator('table.atlas-asm-whatif tr[data-change="remove"] td').nth(4).inner_text()
+    return per1k.nth(1).inner_text(), per1k.nth(2).inner_text(), remove
+
+
+def test_asm_calculator(page, site_url):
+    """bsf-3-3 (on) against bsf-3-1 (off): 763.8 cores / 63K TPS = 12.124 per 1K, 251 / 22K = 11.409; removing
+    ASM from 3.3 frees 280 cores (126 + 154, Tables 3-25/3-26). Default (prerendered) is bsf-3-2."""
+    page.goto(site_url + "/calculators/asm/?on=bsf-3-3&off=bsf-3-1", wait_until="load")
+    computed(page, 1)
+    assert asm_values(page) == ("12.124", "11.409", "-280")
+    shown = page.locator("table.atlas-asm-overview tbody tr").count()
+    assert page.locator('table.atlas-asm-overview tr[data-scenario="bsf-3-2"] td').nth(3).inner_text() == "35.6 %"
+    rows = download_csv(page)
+    totals = [r for r in rows[1:] if r[2] == "TOTAL"]
+    assert len(totals) == shown
+    assert ["bsf-3-2", "", "TOTAL", "167.0", "469.7"] == totals[[r[0] for r in totals].index("bsf-3-2")][:5]
+    link = page.get_attribute("#calc-permalink", "href")
+    assert "on=bsf-3-3" in link and "off=bsf-3-1" in link
+    page.goto(site_url + "/calculators/asm/" + link, wait_until="load")
+    computed(page, 1)
+    assert asm_values(page) == ("12.124", "11.409", "-280")
+    assert page.js_errors == []
+
+
+def test_overtarget_calculator(page, site_url):
+    """Policy only, memory at 90 %: Policy 3.3.1 Table 3-188 row 1, ndbappmysqld site3 89%/80% with 5 replicas
+    -> HPA asks 6. Your CSV: 50 replicas at 90 % of 75 % -> 60; a bad line 3 is reported."""
+    page.goto(site_url + "/calculators/over-target/?product=policy&mem_threshold=90", wait_until="load")
+    computed(page, 1)
+    sel = '#atlas-calc-result tr[data-scenario="policy-3-3-1"][data-service="ndbappmysqld"][data-site="site3"] td'
+    assert page.locator(sel).nth(9).inner_text() == "6"
+    assert page.locator('#atlas-calc-result tr[data-scenario^="nef-"]').count() == 0
+    shown_cpu = page.locator("table.atlas-cpu-flags tbody tr").count()
+    shown_mem = page.locator("table.atlas-mem-flags tbody tr").count()
+    page.set_input_files("#calc-csv-file", files=[{"name": "mine.csv", "mimeType": "text/csv", "buffer":
+                         b"name,replicas,cpu_request,observed,target\ngw,50,4,90%,75\nbad,x,4,50%,80\n"}])
+    page.wait_for_function("document.querySelector('#calc-csv').value.includes('gw,50')")
+    page.click("#calc-run")
+    page.wait_for_selector('#atlas-calculator[data-result-seq="2"]', timeout=30000)
+    assert page.locator('table.atlas-own tr[data-service="gw"] td').nth(6).inner_text() == "60"
+    assert page.inner_text('#atlas-own-problems li[data-line="3"]').startswith("Line 3: replicas")
+    rows = download_csv(page)
+    assert sum(r[0] == "cpu" for r in rows) == shown_cpu and sum(r[0] == "memory" for r in rows) == shown_mem
+    assert ["cpu", "over", "policy", "policy-3-3-1", "3-188", "1"] == next(
+        r for r in rows if r[3] == "policy-3-3-1" and r[7] == "site3")[:6]
+    assert any(r[0] == "own-cpu" and r[6] == "gw" and r[-1] == "60" for r in rows)
+    link = page.get_attribute("#calc-permalink", "href")
+    assert "product=policy" in link and "mem_threshold=90" in link and "csv" not in link
+    page.goto(site_url + "/calculators/over-target/" + link, wait_until="load")
+    computed(page, 1)
+    assert page.locator(sel).nth(9).inner_text() == "6"
+    assert page.locator("table.atlas-cpu-flags tbody tr").count() == shown_cpu
+    assert page.js_errors == []

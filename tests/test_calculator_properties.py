@@ -1,0 +1,115 @@
+"""Property tests (hypothesis) for the footprint, ASM and over-target calculators: monotone in the load,
+whole non-negative replicas, and only the documented exception for bad input. Examples are kept few so the
+file runs in seconds."""
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from calculators import asm, footprint, overtarget as ot
+from calculators.asm import AsmError
+from calculators.footprint import FootprintError
+from calculators.overtarget import OverTargetError
+
+FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module")
+def scalable(bundle):
+    return [s["id"] for s in footprint.scenarios_with_resources(bundle)]
+
+
+def _check_rows(res):
+    for r in res["rows"]:
+        n = r["replicas_after"]
+        if n is not None:
+            assert isinstance(n, int) and not isinstance(n, bool) and n >= 0
+        for k in ("cpu_request_after", "mem_request_after", "cpu_limit_after", "mem_limit_after"):
+            v = r[k]
+            assert v is None or (math.isfinite(v) and v >= 0)
+    for k, v in res["totals"]["deployment"].items():
+        assert math.isfinite(v) and v >= 0
+
+
+@FAST
+@given(data=st.data(), a=st.floats(0.01, 50), b=st.floats(0.01, 50), target=st.one_of(st.none(), st.integers(1, 100)),
+       asm_mode=st.sampled_from(["keep", "remove", "add"]), failover=st.booleans())
+def test_footprint_never_shrinks_when_load_grows(bundle, scalable, data, a, b, target, asm_mode, failover):
+    sid = data.draw(st.sampled_from(scalable))
+    s = next(x for x in bundle["scenarios"] if x["id"] == sid)
+    sites = max(2, len(s["sites_with_traffic"]))
+    extra = {}
+    if asm_mode == "add" and not footprint.asm_scenarios(bundle, s["doc"]):
+        extra = {"sidecar_cpu": "1", "sidecar_mem": "1"}
+    lo, hi = sorted((a, b))
+    base = s["load_per_site"] * sites
+    kw = dict(target_cpu_percent=target, sites=sites, failover=failover, asm=asm_mode, **extra)
+    r1 = footprint.compute(bundle, sid, base * lo, **kw)
+    r2 = footprint.compute(bundle, sid, base * hi, **kw)
+    _check_rows(r1)
+    _check_rows(r2)
+    for x, y in zip(r1["rows"], r2["rows"]):
+        assert (x["service"], x["container"]) == (y["service"], y["container"])
+        if x["replicas_after"] is not None:
+            assert y["replicas_after"] >= x["replicas_after"], (sid, x["service"])
+    for k in ("cpu_request", "mem_request"):
+        assert r2["totals"]["deployment"][k] >= r1["totals"]["deployment"][k] - 1e-9
+
+
+BAD_LOADS = st.one_of(
+    st.floats(max_value=0), st.just(float("nan")), st.just(float("inf")), st.just(float("-inf")),
+    st.text(alphabet="abcxyz-+!% ", min_size=0, max_size=6), st.none(), st.booleans(),
+)
+
+
+@FAST
+@given(load=BAD_LOADS)
+def test_footprint_bad_load_raises_documented_error(bundle, load):
+    with pytest.raises(FootprintError):
+        footprint.compute(bundle, "bsf-3-3", load)
+
+
+@FAST
+@given(target=st.one_of(st.floats(max_value=0), st.floats(min_value=100.001, max_value=1e9), st.just("x")),
+       sites=st.one_of(st.integers(max_value=0), st.integers(min_value=65), st.just("1.5")))
+def test_footprint_bad_options_raise_documented_error(bundle, target, sites):
+    with pytest.raises(FootprintError):
+        footprint.compute(bundle, "bsf-3-3", 63000, target_cpu_percent=target)
+    with pytest.raises(FootprintError):
+        footprint.compute(bundle, "bsf-3-3", 63000, sites=sites)
+
+
+@FAST
+@given(cur=st.integers(0, 10000), o1=st.integers(0, 500), o2=st.integers(0, 500), target=st.integers(1, 100))
+def test_hpa_desired_whole_and_monotone(cur, o1, o2, target):
+    lo, hi = sorted((o1, o2))
+    d1, d2 = ot.hpa_desired(cur, lo, target), ot.hpa_desired(cur, hi, target)
+    assert isinstance(d1, int) and d1 >= 0 and d2 >= d1
+
+
+@FAST
+@given(text=st.text(max_size=300))
+def test_own_csv_only_documented_errors(text):
+    try:
+        own, problems = ot.parse_own("name,replicas,cpu_request,observed,target\n" + text)
+    except OverTargetError:
+        return
+    for o in own:
+        assert isinstance(o["desired"], int) and o["desired"] >= 0 and math.isfinite(o["observed"])
+    assert all(isinstance(p["line"], int) and p["line"] >= 2 for p in problems)
+
+
+@FAST
+@given(load=st.floats(0.05, 20))
+def test_asm_whatif_remove_never_adds(bundle, load):
+    w = asm.whatif(bundle, "bsf-3-3", "bsf-3-1", 63000 * load)
+    assert w["remove"]["cpu_delta"] <= 0 and w["add"]["cpu_delta"] >= 0
+
+
+@FAST
+@given(on=st.text(max_size=10), off=st.text(max_size=10))
+def test_asm_bad_scenarios_raise_documented_error(bundle, on, off):
+    with pytest.raises(AsmError):
+        asm.compare(bundle, on, off)

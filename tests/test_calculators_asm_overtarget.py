@@ -1,0 +1,251 @@
+"""ASM overhead, over-target flags, footprint 'add ASM' and NEF scenario-wide CPU, and the CLI:
+hand-computed expectations from real scenarios (scenario, table and row named in each test)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from calculators import asm, footprint, overtarget as ot, web
+from calculators.__main__ import main as cli
+from calculators.asm import AsmError
+from calculators.footprint import FootprintError
+from calculators.overtarget import OverTargetError
+
+
+def row(res, service, container="app"):
+    return next(r for r in res["rows"] if r["service"] == service and r["container"] == container)
+
+
+# ------------------------------------------------------------------ ASM overhead
+
+def test_bsf_3_2_sidecar_share_of_requested_cpu(bundle):
+    """BSF scenario 3.2: sidecar CPU requests 86 cores (Table 3-16) + 81 (Table 3-17) = 167 of 469.7 cores
+    requested by both tables: 35.55 %; per 1K TPS at the 54K TPS the (site-less) tables serve: 167 / 54 = 3.0926."""
+    o = asm.overhead(bundle, "bsf-3-2")
+    assert o["cpu_sidecar"] == 167 and o["cpu_total"] == pytest.approx(469.7)
+    assert o["cpu_share"] == pytest.approx(167 / 469.7 * 100)
+    assert o["tables"] == ["3-16", "3-17"] and o["load"] == 54000
+    assert o["cpu_sidecar_per_1k"] == pytest.approx(167 / 54)
+    assert o["observed"]["cpu"]["unit"] == "cores" and o["observed"]["cpu"]["site"] == "site1"  # Table 3-18/3-19 print cores
+
+
+def test_bsf_3_2_observed_sidecar_share_per_service(bundle):
+    """Table 3-18 row 1, Site1: diameter-gateway uses 14.7 cores, its Istio sidecar 2.76 cores:
+    2.76 / 17.46 = 15.81 % of the pod's observed CPU."""
+    o = asm.overhead(bundle, "bsf-3-2")
+    dg = next(v for v in o["services"] if v["service"] == "Diameter Gateway")
+    assert dg["observed_cpu_share"] == pytest.approx(2.76 / (14.7 + 2.76) * 100)
+
+
+def test_bsf_3_3_sidecars_per_service(bundle):
+    """Scenario 3.3, Table 3-25 row 2: BSF Management Service 14 replicas, sidecar 2 cores -> 28 sidecar cores
+    next to 14 x 4 = 56 application cores (Table 3-25): 28 / 84 = 33.3 %."""
+    o = asm.overhead(bundle, "bsf-3-3")
+    svc = next(v for v in o["services"] if v["service"] == "BSF Management Service")
+    assert svc["cpu_sidecar"] == 28 and svc["cpu_total"] == 84
+    assert svc["cpu_share"] == pytest.approx(100 / 3)
+    assert o["cpu_sidecar"] == 280  # 126 (Table 3-25) + 154 (Table 3-26)
+
+
+def test_every_asm_scenario_has_an_overhead(bundle):
+    ids = asm.asm_on_ids(bundle)
+    assert {"bsf-3-2", "bsf-3-3", "policy-3-2-2"} <= set(ids)
+    for o in asm.overview(bundle):
+        assert 0 < o["cpu_share"] < 100
+
+
+def test_compare_normalised_per_1k_with_differences(bundle):
+    """bsf-3-3 (ASM on) requests 763.8 cores for 63K TPS = 12.124 per 1K; bsf-3-1 (ASM off) 251 for 22K = 11.409;
+    difference 0.7147 cores per 1K TPS. Both runs are release 25.2.200 and ~72 hours; the call mix differs."""
+    c = asm.compare(bundle, "bsf-3-3", "bsf-3-1")
+    assert c["on"]["cpu_total_per_1k"] == pytest.approx(763.8 / 63)
+    assert c["off"]["cpu_total_per_1k"] == pytest.approx(251 / 22)
+    assert c["diff"]["cpu_total_per_1k"] == pytest.approx(763.8 / 63 - 251 / 22)
+    d = {x["what"]: x for x in c["differences"]}
+    assert not d["Release"]["differs"] and not d["Duration"]["differs"]
+    assert d["Call mix"]["differs"] and d["ASM"]["differs"]
+
+
+def test_compare_rejects_bad_pairs(bundle):
+    with pytest.raises(AsmError, match="different products"):
+        asm.compare(bundle, "bsf-3-3", "policy-3-1-1")
+    with pytest.raises(AsmError, match="runs with sidecars"):
+        asm.compare(bundle, "bsf-3-3", "bsf-3-2")
+    with pytest.raises(AsmError, match="not an ASM-enabled"):
+        asm.compare(bundle, "bsf-3-1", "bsf-3-1")
+    with pytest.raises(AsmError, match="Unknown scenario"):
+        asm.compare(bundle, "nope", "bsf-3-1")
+
+
+def test_whatif_remove_and_add(bundle):
+    """Removing ASM from 3.3 at its own 63K TPS frees the 280 sidecar cores (126 + 154, Tables 3-25/3-26).
+    Adding ASM to 3.1 sized from 3.3: Diameter Gateway (2 replicas, Table 3-5 row 12) gets 3.3's 2-core sidecar."""
+    w = asm.whatif(bundle, "bsf-3-3", "bsf-3-1")
+    assert w["remove"]["cpu_delta"] == -280 and w["remove"]["cpu_before"] == pytest.approx(763.8)
+    assert w["add"]["cpu_delta"] > 0 and w["add"]["source"] == "bsf-3-3"
+    with pytest.raises(AsmError, match="greater than zero"):
+        asm.whatif(bundle, "bsf-3-3", "bsf-3-1", "-1")
+
+
+def test_asm_web_and_csv(bundle):
+    out = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
+    assert out["ok"], out
+    assert "bsf-3-2,,TOTAL,167.0,469.7," in out["downloads"]["csv"]["text"]
+    assert out["chart"]["data"]["values"]
+    bad = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "policy-3-1-1"})
+    assert not bad["ok"] and "different products" in bad["error"]
+
+
+# ------------------------------------------------------------------ footprint: add ASM, NEF
+
+def test_footprint_add_asm_per_service_from_chosen_scenario(bundle):
+    """bsf-3-1 has no sidecars. Adding them from bsf-3-3: Diameter Gateway keeps 2 replicas at 22K TPS and gets a
+    sidecar of 2 cores request (bsf-3-3's Diameter Gateway istio-proxy row in Table 3-25), 4 cores in total."""
+    res = footprint.compute(bundle, "bsf-3-1", 22000, asm="add", asm_from="bsf-3-3")
+    sc = row(res, "Diameter Gateway", "istio-proxy")
+    src = next(r for r in bundle["resources"] if r["scenario"] == "bsf-3-3" and r["service"] == "Diameter Gateway" and r["is_sidecar"])
+    assert sc["added"] and sc["table_id"] == src["table_id"] == "3-25" and sc["source_scenario"] == "bsf-3-3"
+    assert sc["cpu_request"] == src["cpu_request_cores"] and sc["replicas_after"] == 2
+    assert sc["replicas_before"] == 0 and sc["cpu_request_before"] == 0
+    assert res["totals"]["groups"]["sidecars"]["before"]["cpu_request"] == 0
+
+
+def test_footprint_add_asm_user_size(bundle):
+    """A user size of 0.5 cores / 0.25 GiB per sidecar on bsf-3-1 at 22K TPS: every app and cnDBTier pod gets one,
+    so sidecar CPU = 0.5 x the replicas of those pods."""
+    res = footprint.compute(bundle, "bsf-3-1", 22000, asm="add", sidecar_cpu="0.5", sidecar_mem="0.25")
+    pods = sum(r["replicas_after"] or 0 for r in res["rows"] if not r["is_sidecar"] and r["component"] in ("app", "cndbtier")
+               and r["container"] == footprint._main_container([x for x in res["rows"] if x["service"] == r["service"]
+                                                                 and not x["is_sidecar"]])["container"])
+    assert res["totals"]["groups"]["sidecars"]["after"]["cpu_request"] == pytest.approx(0.5 * pods)
+    assert row(res, "Ingress Gateway", "istio-proxy")["replicas_after"] == 9  # Table 3-5 row 6
+
+
+def test_footprint_add_asm_errors(bundle):
+    with pytest.raises(FootprintError, match="No ASM-enabled scenario"):
+        footprint.compute(bundle, "nef-me-1", 2500, asm="add")
+    with pytest.raises(FootprintError, match="not an ASM-enabled scenario"):
+        footprint.compute(bundle, "bsf-3-1", 22000, asm="add", asm_from="policy-3-2-2")
+    with pytest.raises(FootprintError, match="'keep', 'remove' or 'add'"):
+        footprint.compute(bundle, "bsf-3-1", 22000, asm="maybe")
+    with pytest.raises(FootprintError, match="Sidecar memory"):
+        footprint.compute(bundle, "bsf-3-1", 22000, asm="add", sidecar_cpu="1")
+
+
+def test_nef_scenario_wide_cpu(bundle):
+    """NEF ME scenario 1: Average CPU Total ~60 % (Table 3-5 row 1) against Target CPU 70 % (Table 3-3 row 5).
+    At 5000 TPS (2 x 2500): NEF Ingress Gateway 4 replicas (Table 3-1 row 1) x 2 x 60/70 = 6.86 -> 7;
+    ME 2 x 2 x 60/70 = 3.43 -> 4; Expiry Auditor (management) stays 2. With your 60 % target: 4 x 2 = 8."""
+    res = footprint.compute(bundle, "nef-me-1", 5000)
+    assert row(res, "NEF Ingress Gateway")["replicas_after"] == 7
+    assert row(res, "NEF Ingress Gateway")["rule"] == "scenario-cpu"
+    assert row(res, "ME")["replicas_after"] == 4
+    assert row(res, "Expiry Auditor")["replicas_after"] == 2 and row(res, "Expiry Auditor")["rule"] == "fixed"
+    assert any("does not say which pods" in w for w in res["warnings"])
+    assert row(footprint.compute(bundle, "nef-me-1", 5000, target_cpu_percent=60), "NEF Ingress Gateway")["replicas_after"] == 8
+
+
+# ------------------------------------------------------------------ over-target
+
+def test_hpa_formula_example():
+    """Kubernetes HPA: 50 replicas at 90 % against 75 %: ceil(50 x 1.2) = 60; 1.1 is inside the 0.1 tolerance."""
+    assert ot.hpa_desired(50, 90, 75) == 60
+    assert ot.hpa_desired(5, 88, 80) == 5
+    assert ot.hpa_desired(10, 50, 80) == 7  # ceil(10 x 0.625)
+    with pytest.raises(OverTargetError):
+        ot.hpa_desired(-1, 50, 80)
+
+
+def test_policy_rows_over_target(bundle):
+    """Policy 3.3.1 Table 3-188 row 1, ndbappmysqld: 89%/80% at site3 and 88%/80% at site1, 5 replicas
+    (Table 3-186 row 1). Site3: 89/80 = 1.1125 -> ceil(5 x 1.1125) = 6. Site1: 88/80 = 1.1, inside the 0.1
+    tolerance: stays 5."""
+    res = ot.compute(bundle)
+    by = {(e["scenario"], e["service"], e["site"]): e for e in res["cpu"]}
+    s3 = by[("policy-3-3-1", "ndbappmysqld", "site3")]
+    assert (s3["status"], s3["replicas"], s3["replicas_table"], s3["replicas_row"], s3["desired"]) == ("over", 5, "3-186", 1, 6)
+    assert (s3["table_id"], s3["row"]) == ("3-188", 1)
+    assert by[("policy-3-3-1", "ndbappmysqld", "site1")]["desired"] == 5
+    # Policy 3.2.7 Table 3-142 row 16: ue-service 58%/30%; its resource row (Table 3-140 row 10) is flagged: no count
+    ue = by[("policy-3-2-7", "ue-service", "site1")]
+    assert ue["status"] == "over" and ue["replicas"] is None and ue["desired"] is None
+    # near, relative: Policy 3.2.1 Table 3-70 row 11, udr-connector 46%/50% (0.92 >= 0.9), 7 replicas stay 7
+    near = by[("policy-3-2-1", "udr-connector", "site1")]
+    assert near["status"] == "near" and near["desired"] == 7
+    # NEF TI 1: ~69 % against 70 % (Table 3-21 row 1), scenario-wide
+    assert by[("nef-ti-1", "(scenario-wide; pods not stated)", "")]["status"] == "near"
+
+
+def test_flagged_values_never_used(bundle):
+    """Policy 3.3.2 Table 3-196 row 3 prints ndbmtd 22530%/80% (flagged impossible): never flagged here."""
+    res = ot.compute(bundle, "policy")
+    assert not any(e["scenario"] == "policy-3-3-2" and e["service"] == "ndbmtd" for e in res["cpu"])
+    assert all(e["doc"] == "policy" for e in res["cpu"])
+
+
+def test_memory_threshold(bundle):
+    """Policy 3.4.4 Table 3-235 row 10: ndbmtd/mysqlndbcluster memory 93.1 % at site1 is over a 90 % threshold."""
+    res = ot.compute(bundle, mem_threshold="90")
+    assert any(e["scenario"] == "policy-3-4-4" and e["row"] == 10 and e["observed"] == 93.1 for e in res["memory"])
+    assert all(e["observed"] >= 90 for e in res["memory"])
+    assert len(ot.compute(bundle, mem_threshold="50")["memory"]) >= len(res["memory"])
+    for bad in ("0", "101", "abc", "", "nan"):
+        with pytest.raises(OverTargetError):
+            ot.compute(bundle, mem_threshold=bad)
+    with pytest.raises(OverTargetError, match="Unknown product"):
+        ot.compute(bundle, "zzz")
+
+
+def test_own_csv_reports_bad_lines_and_evaluates_the_rest():
+    text = ("name,replicas,cpu_request,observed,target\n"
+            "gw,50,4,90%,75\n"          # line 2: 60 replicas
+            "bad,x,4,50%,80\n"          # line 3: replicas
+            "cores,10,2,18 cores,80\n"  # line 4: 18 / (10 x 2) = 90 % of 80 -> 1.125 -> 12
+            "nounit,3,1,50,80\n"        # line 5: no unit
+            "short,1\n"                 # line 6: fields
+            "low,4,1,10%,80\n")         # line 7: ok, HPA scales in to ceil(4 x 0.125) = 1
+    own, problems = ot.parse_own(text)
+    assert [p["line"] for p in problems] == [3, 5, 6]
+    got = {o["name"]: o for o in own}
+    assert got["gw"]["desired"] == 60 and got["gw"]["status"] == "over"
+    assert got["cores"]["observed"] == pytest.approx(90) and got["cores"]["desired"] == 12
+    assert got["low"]["status"] == "ok" and got["low"]["desired"] == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a" * (ot.MAX_BYTES + 1), "limit is 1,048,576 bytes"),
+    ("name,replicas\x00\x01\x02", "binary"),
+    ("\x01\x02\x03\x04\x05\x06" * 10, "binary"),
+    ("foo,bar\n1,2\n", "header"),
+    ("", "empty"),
+])
+def test_own_csv_rejects_garbage(text, message):
+    with pytest.raises(OverTargetError, match=message):
+        ot.parse_own(text)
+
+
+def test_overtarget_web(bundle):
+    out = web.run(bundle, {"calc": "overtarget", "product": "policy", "mem_threshold": "90",
+                           "csv": "name,replicas,cpu_request,observed,target\ngw,50,4,90%,75\nbad\n"})
+    assert out["ok"], out
+    assert "Line 3:" in out["html"] and 'href="../../products/policy/policy-3-3-1/#table-3-188"' in out["html"]
+    lines = out["downloads"]["csv"]["text"].splitlines()
+    assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,60" in lines
+    assert web.run(bundle, {"calc": "overtarget", "mem_threshold": "x"})["ok"] is False
+
+
+# ------------------------------------------------------------------ CLI
+
+def test_cli_footprint_csv_and_json(bundle, tmp_path, capsys):
+    f = tmp_path / "bundle.json"
+    f.write_text(json.dumps(bundle))
+    assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "126000", "--target", "70", "--format", "json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert row(res, "BSF Management Service")["replicas_after"] == 12  # as test_calculators.test_observed_cpu_rule_scenario_3_3
+    assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "80000", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.startswith("scenario,component,service")
+    assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "-1"]) == 2
+    assert "greater than zero" in capsys.readouterr().err
+    assert cli(["--bundle", str(f), "overtarget", "--product", "policy", "--format", "csv"]) == 0
+    assert "policy-3-3-1" in capsys.readouterr().out
