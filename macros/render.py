@@ -141,6 +141,10 @@ class Renderer:
                                for v in c["versions"])
                 out.append(f'<li><strong>{esc(c["field"])}</strong>: {esc(c.get("summary", ""))} {vs}</li>')
             out.append("</ul></div>")
+        loose_errata = [e for e in self.a.errata if e.get("scenario") == sid and not e.get("table_id")]
+        if loose_errata:
+            out.append('<details class="warning atlas-errata"><summary>Errata for this scenario outside its tables ('
+                       + str(len(loose_errata)) + ")</summary>" + self.errata_list(loose_errata) + "</details>")
         b = self.baseline(sid)
         if b:
             out.append("")

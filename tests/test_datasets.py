@@ -1,0 +1,314 @@
+"""Datasets: the downloads hold exactly the curated data, the package validates,
+checksums match, and the dictionary, errata and coverage pages cover everything."""
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import posixpath
+import re
+from html import unescape
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import ROOT
+
+KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
+RECORDS = ["scenarios", "errata", "tables"]
+
+
+def _norm(v):
+    """A cell as a comparable Python value: missing is None, numbers are floats."""
+    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, float)) or hasattr(v, "item"):
+        return float(v)
+    return None if v == "" else str(v)
+
+
+def _rows(df: pd.DataFrame, cols) -> list[tuple]:
+    return [tuple(_norm(v) for v in r) for r in df[list(cols)].itertuples(index=False, name=None)]
+
+
+def _schema_fields(kind):
+    return [f["name"] for f in json.loads((ROOT / "data" / "schemas" / f"{kind}.schema.json").read_text())["fields"]]
+
+
+def _raw_csv(path: Path) -> list[dict]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def _html(site: Path, url_path: str) -> str:
+    return (site / url_path.strip("/") / "index.html").read_text(encoding="utf-8")
+
+
+def _resolve(page_dir: str, href: str) -> tuple[str, str]:
+    """(path relative to the site root, fragment) of a relative href on the page at page_dir/."""
+    path, _, frag = unescape(href).partition("#")
+    return posixpath.normpath(posixpath.join(page_dir, path)), frag
+
+
+# ------------------------------------------------------------------ CSV and JSON
+@pytest.mark.parametrize("kind", KINDS)
+def test_csv_download_is_the_data(built_site, atlas, kind):
+    """csv/<kind>.csv parses (pandas, the schema's types) to the same rows and values as data/<doc>/<kind>.csv."""
+    from macros.datastore import _validate_csv
+    got = _validate_csv(built_site / "downloads" / "csv" / f"{kind}.csv", kind)
+    want = atlas.frames[kind]
+    assert list(got.columns) == _schema_fields(kind)
+    assert len(got) == len(want) > 0
+    assert sorted(set(got["doc"])) == sorted(set(want["doc"]))
+    assert _rows(got, want.columns) == _rows(want, want.columns)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_json_download_is_the_data(built_site, atlas, kind):
+    got = pd.read_json(built_site / "downloads" / "json" / f"{kind}.json", dtype=False, precise_float=True)
+    want = atlas.frames[kind]
+    assert list(got.columns) == _schema_fields(kind)
+    assert _rows(got, want.columns) == _rows(want, want.columns)
+
+
+def test_csv_and_json_hold_bsf_table_3_25_management_service(built_site):
+    """BSF guide, Table 3-25 (scenario 3.3), BSF Management Service: 14 replicas, CPU request 4 cores, memory request 1 GiB."""
+    df = pd.read_csv(built_site / "downloads" / "csv" / "resources.csv", dtype=str, keep_default_na=False)
+    row = df[(df.doc == "bsf") & (df.table_id == "3-25") & (df.service == "BSF Management Service") & (df.container == "app")]
+    assert len(row) == 1
+    assert (row.iloc[0].scenario, row.iloc[0].replicas, float(row.iloc[0].cpu_request_cores), float(row.iloc[0].mem_request_gib)) \
+        == ("bsf-3-3", "14", 4.0, 1.0)
+    js = json.loads((built_site / "downloads" / "json" / "resources.json").read_text())
+    rec = next(r for r in js if r["doc"] == "bsf" and r["table_id"] == "3-25" and r["service"] == "BSF Management Service"
+               and r["container"] == "app")
+    assert rec["replicas"] == 14 and rec["cpu_request_cores"] == 4 and rec["is_sidecar"] is False and rec["cpu_cores"] is None
+
+
+def test_record_tables_cover_every_scenario_erratum_and_table(built_site, atlas):
+    sc = pd.read_csv(built_site / "downloads" / "csv" / "scenarios.csv", dtype=str, keep_default_na=False)
+    assert list(sc["scenario"]) == [s["id"] for s in atlas.scenarios]
+    bsf33 = sc[sc.scenario == "bsf-3-3"].iloc[0]
+    assert bsf33.load_unit == "TPS" and bsf33.tables.split(";") == atlas.scenario("bsf-3-3")["tables"]
+    er = pd.read_csv(built_site / "downloads" / "csv" / "errata.csv", dtype=str, keep_default_na=False)
+    assert list(er["erratum"]) == [e["id"] for e in atlas.errata]
+    e1 = er[er.erratum == "bsf-E001"].iloc[0]
+    assert (e1.table_id, e1.raw, e1.action, e1.reading) == ("3-6", "ndbappmysql", "read-as", "ndbappmysqld")
+    tb = json.loads((built_site / "downloads" / "json" / "tables.json").read_text())
+    assert [(t["doc"], t["table_id"]) for t in tb] == [(t["doc"], t["id"]) for t in atlas.tables]
+    t325 = next(t for t in tb if t["doc"] == "bsf" and t["table_id"] == "3-25")
+    assert t325["kind"] == "resources" and t325["data_rows"] == 24 and t325["data_files"] == "resources:24"
+    # every data row of every kind is counted in exactly one table
+    assert sum(t["data_rows"] for t in tb) == sum(len(df) for df in atlas.frames.values())
+
+
+# ------------------------------------------------------------------ workbook
+def test_workbook_one_sheet_per_table_frozen_header_units(built_site, atlas):
+    from openpyxl import load_workbook
+
+    from macros.pages_datasets import schema
+    wb = load_workbook(built_site / "downloads" / "benchmark-atlas.xlsx", read_only=False)
+    assert set(KINDS + RECORDS) <= set(wb.sheetnames)
+    for kind in KINDS + RECORDS:
+        ws = wb[kind]
+        assert ws.freeze_panes == "A2", kind
+        header = [c.value for c in ws[1]]
+        fields = schema(kind)["fields"]
+        assert [h.split(" [")[0] for h in header] == [f["name"] for f in fields]
+        for h, f in zip(header, fields):
+            if f["type"] in ("integer", "number"):
+                assert re.search(r"(_cores|_gib|_percent|_ms|_ms_max|ops_per_second|_hours)$|\[.+\]$", h), (kind, h)
+    assert "replicas [pods]" in [c.value for c in wb["resources"][1]]
+    assert "cpu_request_cores" in [c.value for c in wb["resources"][1]]
+    assert "value [unit in column unit]" in [c.value for c in wb["measurements"][1]]
+    for kind in KINDS:
+        ws = wb[kind]
+        want = atlas.frames[kind]
+        got = [tuple(_norm(v) for v in row) for row in ws.iter_rows(min_row=2, values_only=True)]
+        assert got == _rows(want, want.columns), kind
+    rows = list(wb["resources"].iter_rows(min_row=2, values_only=True))
+    names = [f["name"] for f in schema("resources")["fields"]]
+    mgmt = [dict(zip(names, r)) for r in rows]
+    mgmt = [r for r in mgmt if r["doc"] == "bsf" and r["table_id"] == "3-25" and r["service"] == "BSF Management Service"]
+    assert sorted((r["container"], r["replicas"], r["cpu_request_cores"]) for r in mgmt) == [("app", 14, 4), ("istio-proxy", 14, 2)]
+    assert "copyright" in " ".join(str(c.value) for row in wb["about"].iter_rows() for c in row if c.value)
+
+
+# ------------------------------------------------------------------ data package and checksums
+def test_datapackage_validates_with_frictionless(built_site, atlas):
+    import frictionless
+    path = built_site / "downloads" / "datapackage.json"
+    report = frictionless.validate(str(path))
+    assert report.valid, report.flatten(["taskName", "rowNumber", "fieldName", "type", "note"])[:10]
+    assert len(report.tasks) == len(KINDS + RECORDS)
+    rows = {t.name: t.stats["rows"] for t in report.tasks}
+    assert rows["resources"] == len(atlas.frames["resources"]) and rows["errata"] == len(atlas.errata)
+    pkg = json.loads(path.read_text())
+    for r in pkg["resources"]:
+        if r["name"] in KINDS:
+            assert [f["name"] for f in r["schema"]["fields"]] == _schema_fields(r["name"])
+        for f in r["schema"]["fields"]:
+            if f["type"] in ("integer", "number"):
+                assert f.get("unit"), (r["name"], f["name"])
+        assert r["hash"] == "sha256:" + hashlib.sha256((path.parent / r["path"]).read_bytes()).hexdigest()
+    res = next(r for r in pkg["resources"] if r["name"] == "resources")
+    assert next(f for f in res["schema"]["fields"] if f["name"] == "mem_request_gib")["unit"] == "GiB"
+    # rights: facts quoted from the vendors' guides; no open licence claimed
+    assert "copyright" in pkg["rights"] and "Oracle" in pkg["rights"]
+    assert all(lic["name"] not in ("CC-BY-4.0", "CC0-1.0", "ODC-BY-1.0", "ODbL-1.0", "PDDL-1.0") for lic in pkg["licenses"])
+    titles = {s["title"] for s in pkg["sources"]}
+    assert {s["title"] for s in atlas.sources if s["id"] in atlas.docs()} == titles
+
+
+def test_datapackage_catches_a_changed_file(built_site, tmp_path):
+    """The validation is real: a row number of 0 in a copy breaks the schema (minimum 1) and the hash."""
+    import shutil
+
+    import frictionless
+    d = tmp_path / "downloads"
+    shutil.copytree(built_site / "downloads", d)
+    p = d / "csv" / "db_operations.csv"
+    lines = p.read_text().splitlines()
+    cells = lines[1].split(",")
+    cells[3] = "0"
+    lines[1] = ",".join(cells)
+    p.write_text("\n".join(lines) + "\n")
+    report = frictionless.validate(str(d / "datapackage.json"))
+    assert not report.valid
+    types = {e[0] for e in report.flatten(["type"])}
+    assert "constraint-error" in types, types
+
+
+def test_checksums_match_every_download(built_site):
+    root = built_site / "downloads"
+    sums = {}
+    for line in (root / "SHA256SUMS").read_text().splitlines():
+        digest, name = line.split("  ", 1)
+        sums[name] = digest
+    files = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and p.name != "SHA256SUMS"}
+    assert set(sums) == files
+    for name, digest in sums.items():
+        assert hashlib.sha256((root / name).read_bytes()).hexdigest() == digest, name
+    page = _html(built_site, "data/datasets")
+    for name in ("benchmark-atlas.xlsx", "datapackage.json", "csv/resources.csv", "json/errata.json"):
+        assert re.search(rf'downloads/{re.escape(name)}" download>[^<]*</a></td><td>{(root / name).stat().st_size}</td>'
+                         rf'<td><code class="atlas-sha256">{sums[name]}</code>', page), name
+
+
+def test_datasets_page_links_every_download(built_site):
+    page = _html(built_site, "data/datasets")
+    hrefs = {_resolve("data/datasets", h)[0] for h in re.findall(r'href="([^"]+)"', page) if "downloads/" in h}
+    for name in KINDS + RECORDS:
+        assert f"downloads/csv/{name}.csv" in hrefs and f"downloads/json/{name}.json" in hrefs
+    assert {"downloads/benchmark-atlas.xlsx", "downloads/datapackage.json", "downloads/SHA256SUMS"} <= hrefs
+    for h in hrefs:
+        assert (built_site / h).is_file(), h
+
+
+# ------------------------------------------------------------------ per-table downloads
+def _table_link(html: str, tid: str) -> str:
+    start = html.index(f'data-atlas-table="{tid}"')
+    m = re.search(r'<a class="atlas-download-table" href="([^"]+)"', html[start:])
+    return m.group(1)
+
+
+def test_scenario_table_download_holds_exactly_that_table(built_site):
+    """BSF 3.3, Table 3-25: 24 rows (12 services x app and istio-proxy); BSF Management Service app replicas 14."""
+    html = _html(built_site, "products/bsf/bsf-3-3")
+    path, _ = _resolve("products/bsf/bsf-3-3", _table_link(html, "3-25"))
+    assert path == "downloads/tables/bsf/3-25.csv"
+    got = pd.read_csv(built_site / path, dtype=str, keep_default_na=False)
+    assert len(got) == 24
+    assert list(got.columns) == _schema_fields("resources")
+    mgmt = got[(got.service == "BSF Management Service") & (got.container == "app")].iloc[0]
+    assert (mgmt.replicas, mgmt.cpu_request_cores, mgmt.row_label) == ("14", "4", "BSF Management Service")
+    want = [r for r in _raw_csv(ROOT / "data" / "bsf" / "resources.csv") if r["table_id"] == "3-25"]
+    assert got.to_dict("records") == want
+
+
+def test_every_rendered_table_links_its_own_rows(built_site, atlas):
+    """On every product and scenario page, each download link under a table resolves, and the file holds the rows of
+    data/<doc>/<kind>.csv for that table, in the same columns."""
+    raw = {(doc, kind): _raw_csv(ROOT / "data" / doc / f"{kind}.csv")
+           for doc in atlas.docs() for kind in KINDS if (ROOT / "data" / doc / f"{kind}.csv").exists()}
+    pages = [f"products/{d}" for d in atlas.docs()] + [f"products/{s['doc']}/{s['id']}" for s in atlas.scenarios]
+    seen = set()
+    for page in pages:
+        html = _html(built_site, page)
+        doc = page.split("/")[1]
+        for href, n in re.findall(r'<a class="atlas-download-(?:table|extra)" href="([^"]+)" download data-rows="(\d+)"', html):
+            path, _ = _resolve(page, href)
+            assert (built_site / path).is_file(), (page, href)
+            if path in seen:
+                continue
+            seen.add(path)
+            stem = path.rsplit("/", 1)[1][:-4]
+            tid_file, _, kind = stem.partition(".")
+            t = next(t for t in atlas.tables if t["doc"] == doc and re.sub(r"[^A-Za-z0-9_-]+", "-", t["id"]) == tid_file)
+            kind = kind or t["kind"]
+            got = _raw_csv(built_site / path)
+            assert got == [r for r in raw[(doc, kind)] if r["table_id"] == t["id"]], path
+            assert len(got) == int(n) > 0
+    curated = {(doc, t) for doc, kind in raw for t in {r["table_id"] for r in raw[(doc, kind)]}}
+    assert len(seen) >= len(curated)
+    # a table whose values the curation split over two kinds: NEF Table 3-5 (measurements, with latency rows)
+    html = _html(built_site, "products/nef/" + next(s["id"] for s in atlas.scenarios if s["doc"] == "nef" and "3-5" in s["tables"]))
+    assert "downloads/tables/nef/3-5.latency.csv" in html and "downloads/tables/nef/3-5.csv" in html
+
+
+# ------------------------------------------------------------------ pages
+def test_coverage_page_lists_every_table_of_every_document(built_site, atlas):
+    html = _html(built_site, "data/coverage")
+    for doc in atlas.docs():
+        tables = yaml.safe_load((ROOT / "data" / doc / "tables.yaml").read_text())
+        seg = html.split(f'data-atlas-table="coverage-{doc}"', 1)[1].split("</table>", 1)[0]
+        ids = [unescape(x) for x in re.findall(r"<tr[^>]*><td>([^<]*)</td>", seg)]
+        assert ids == [t["id"] for t in tables], doc
+        assert f"{len(tables)} tables" in html
+    bsf = html.split('data-atlas-table="coverage-bsf"', 1)[1].split("</table>", 1)[0]
+    row = bsf.split("<td>3-25</td>", 1)[1].split("</tr>", 1)[0]
+    assert "data/bsf/resources.csv</code>: 24 rows" in row and 'href="../../products/bsf/bsf-3-3/#table-3-25"' in row
+    front = bsf.split("<td>U-front-1</td>", 1)[1].split("</tr>", 1)[0]
+    assert "excluded: Table of contents" in front
+    links = set(re.findall(r'href="(\.\./\.\./products/[^"#]+)#(table-[^"]*)"', html))
+    assert len(links) >= sum(1 for t in atlas.tables if t["kind"] != "excluded")
+    for href in links:
+        path, _ = _resolve("data/coverage", href[0])
+        target = (built_site / path / "index.html").read_text()
+        assert f'id="{href[1]}"' in target, href
+
+
+def test_errata_page_links_resolve_to_anchors(built_site, atlas):
+    html = _html(built_site, "data/errata")
+    table = html.split('data-atlas-table="errata"', 1)[1].split("</table>", 1)[0]
+    links = re.findall(r'<td style="white-space:nowrap"><a href="([^"]+)">([a-z]+-E\d{3})</a></td>', table)
+    assert [e for _, e in links] == [e["id"] for doc in atlas.docs() for e in atlas.errata if e["doc"] == doc]
+    cache: dict[str, str] = {}
+    for href, eid in links:
+        path, frag = _resolve("data/errata", href)
+        assert frag == eid
+        if path not in cache:
+            cache[path] = (built_site / path / "index.html").read_text()
+        assert f'<li id="{eid}">' in cache[path], (eid, path)
+    assert ("../../products/bsf/bsf-3-1/#bsf-E001", "bsf-E001") in links
+    for doc in atlas.docs():
+        assert f'id="errata-{doc}"' in table and f'href="#errata-{doc}"' in html
+
+
+def test_dictionary_page_has_every_column_with_units(built_site):
+    from macros.pages_datasets import schema
+    html = _html(built_site, "data/dictionary")
+    for kind in KINDS + RECORDS:
+        assert f'id="{kind}"' in html
+        for f in schema(kind)["fields"]:
+            assert f'id="{kind}-{f["name"]}"' in html, (kind, f["name"])
+    row = html.split('id="resources-cpu_request_cores"', 1)[1].split("</tr>", 1)[0]
+    assert "<td>number</td><td>cores</td>" in row and "CPU request per pod/container, cores." in row
+    row = html.split('id="latency-statistic"', 1)[1].split("</tr>", 1)[0]
+    assert "<code>p99</code>" in row and "<td>yes</td>" in row
