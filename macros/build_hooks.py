@@ -27,9 +27,14 @@ VENDOR = {
     "pyodide": ["pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
                 "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"],
     "vega": ["vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"],
+    "tablesort": ["tablesort/dist/tablesort.min.js"],
 }
 
 
+from mkdocs.plugins import event_priority  # noqa: E402
+
+
+@event_priority(100)  # before mkdocs-macros loads the data, so bad data gives the one-line message below
 def on_config(config, **kwargs):
     state.reset()
     try:

@@ -64,6 +64,9 @@
         var v = q.get(el.name);
         var ok = Array.prototype.some.call(el.options, function (o) { return o.value === v; });
         if (!ok) problems.push("unknown " + el.name + " “" + v + "”");
+      } else if (el.type === "number" && q.has(el.name) && !/^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(q.get(el.name))) {
+        /* a number field would silently drop the text; say so instead */
+        problems.push(el.name + " “" + q.get(el.name) + "” is not a number");
       }
     });
     if (problems.length) {
@@ -170,7 +173,12 @@
   if (typeof Worker === "undefined") { fail("this browser cannot run Web Workers."); return; }
   setState("booting");
   try {
-    worker = new Worker(new URL("pyworker.mjs", base), { type: "module" });
+    /* Boot speed: adopt the worker pyboot.js started in <head>; its early messages are
+     * replayed (in order) once the handlers below are set, before any later message. */
+    var early = window.__atlasEarlyWorker;
+    window.__atlasEarlyWorker = null;
+    worker = early ? early.worker : new Worker(new URL("pyworker.mjs", base), { type: "module" });
+    if (early) queueMicrotask(early.replay);
   } catch (e) { fail("the worker could not start (" + e.message + ")."); return; }
   worker.onmessage = function (ev) {
     var m = ev.data || {};

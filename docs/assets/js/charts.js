@@ -1,41 +1,109 @@
 /* Render every Vega-Lite chart whose spec the page carries as inert JSON.
  * Specs are built at site build time; this only draws them. Without
- * JavaScript, or if Vega fails, the tables beside the charts hold the data. */
+ * JavaScript, or if Vega fails, the tables beside the charts hold the data.
+ *
+ * No eval: expressions run through vega-interpreter (ast: true), so charts
+ * draw under a Content-Security-Policy without 'unsafe-eval'. Colours follow
+ * Material's palette (read from its CSS variables) and every chart is redrawn,
+ * with the spec it last drew, when the reader switches light/dark. */
 (function () {
   "use strict";
+  var views = new WeakMap();
+  var drawn = [];
   function dark() {
     return document.body.getAttribute("data-md-color-scheme") === "slate";
   }
-  function config() {
-    var fg = dark() ? "#e2e4e9" : "#1f2328";
+  function cssVar(name, fallback) {
+    var v = getComputedStyle(document.body).getPropertyValue(name);
+    return (v && v.trim()) || fallback;
+  }
+  function config(el) {
+    var fg = cssVar("--md-default-fg-color", dark() ? "#e2e4e9" : "#1f2328");
+    var muted = cssVar("--md-default-fg-color--light", fg);
+    var narrow = (el && el.clientWidth || 800) < 520;
     return {
       background: null,
-      axis: { labelColor: fg, titleColor: fg, gridColor: dark() ? "#3b3f4a" : "#e0e0e0" },
-      legend: { labelColor: fg, titleColor: fg },
+      font: cssVar("--md-text-font-family", "sans-serif"),
+      axis: { labelColor: fg, titleColor: fg, gridColor: dark() ? "#3b3f4a" : "#e0e0e0", domainColor: muted, tickColor: muted,
+              labelFontSize: narrow ? 10 : 11, titleFontSize: narrow ? 10 : 11, labelLimit: narrow ? 110 : 220 },
+      legend: { labelColor: fg, titleColor: fg, labelFontSize: narrow ? 10 : 11, labelLimit: narrow ? 140 : 220 },
       title: { color: fg },
+      mark: { color: dark() ? "#8c9eff" : "#3f51b5" },
+      tick: { color: fg },
+      range: { category: dark()
+        ? ["#8c9eff", "#ffb74d", "#81c784", "#f06292", "#4dd0e1", "#fff176", "#ba68c8", "#a1887f", "#e0e0e0", "#ff8a65"]
+        : ["#3f51b5", "#e65100", "#2e7d32", "#c2185b", "#00838f", "#827717", "#6a1b9a", "#5d4037", "#455a64", "#d84315"] },
       view: { stroke: null }
     };
   }
+  function options() {
+    var o = { actions: false, renderer: "svg", tooltip: { theme: dark() ? "dark" : "light" } };
+    if (window.vegaInterpreter) { o.ast = true; o.expr = window.vegaInterpreter.expressionInterpreter; }
+    return o;
+  }
+  function adapt(spec, fg) {
+    /* Marks the spec paints black (reference ticks) take the palette's foreground. */
+    var copy = JSON.parse(JSON.stringify(spec));
+    (function walk(o) {
+      if (!o || typeof o !== "object") return;
+      if (o.mark && typeof o.mark === "object" && /^(black|#000|#000000)$/i.test(o.mark.color || "")) o.mark.color = fg;
+      /* Marks without a tooltip are decorative (reference ticks): no ARIA of their own. */
+      if (o.mark && typeof o.mark === "object" && !o.mark.tooltip && o.mark.aria === undefined) o.mark.aria = false;
+      Object.keys(o).forEach(function (k) { if (k !== "data") walk(o[k]); });
+    })(copy);
+    return copy;
+  }
   function draw(el, spec) {
     if (!window.vegaEmbed) return Promise.resolve();
-    var s = Object.assign({}, spec, { config: config() });
-    return window.vegaEmbed(el, s, { actions: false, renderer: "svg" }).catch(function (err) {
+    el.__atlasSpec = spec;
+    if (drawn.indexOf(el) === -1) drawn.push(el);
+    var old = views.get(el);
+    if (old) { try { old.finalize(); } catch (e) { /* already gone */ } views.delete(el); }
+    var cfg = config(el);
+    var s = Object.assign(adapt(spec, cfg.axis.labelColor), { config: cfg });
+    el.setAttribute("data-rendered", "pending");
+    return window.vegaEmbed(el, s, options()).then(function (res) {
+      views.set(el, res);
+      el.atlasView = res.view;
+      el.setAttribute("data-rendered", "true");
+    }).catch(function (err) {
+      el.setAttribute("data-rendered", "failed");
       el.textContent = "Chart could not be drawn (" + err.message + "); the table holds the same data.";
     });
   }
   function render(el) {
     var id = el.getAttribute("data-chart-id");
     var holder = document.getElementById(id);
-    if (!holder) return;
+    if (!holder || holder.tagName !== "SCRIPT") return;
     var spec;
     try { spec = JSON.parse(holder.textContent); } catch (e) { return; }
-    el.setAttribute("data-rendered", "pending");
-    draw(el, spec).then(function () { el.setAttribute("data-rendered", "true"); });
+    return draw(el, spec);
   }
   window.atlasCharts = { draw: draw, render: render };
   function all() {
-    document.querySelectorAll(".atlas-chart[data-chart-id]").forEach(render);
+    document.querySelectorAll(".atlas-chart[data-chart-id]").forEach(function (el) {
+      if (!el.hidden && !el.__atlasSpec && !calculatorWaits(el)) render(el);
+    });
+  }
+  /* On a calculator page the prerendered chart waits while Python boots or computes: the
+   * CPU goes to the worker first, and a computed result draws its own chart. Once the
+   * calculator is idle (ready without a pending run, or failed), the prerendered chart is drawn. */
+  function calculatorWaits(el) {
+    var calc = el.closest("#atlas-calculator");
+    if (!calc) return false;
+    var st = calc.getAttribute("data-state");
+    if (st === "booting" || calc.getAttribute("data-busy") === "true") {
+      if (!calc.__atlasChartWatch) {
+        calc.__atlasChartWatch = new MutationObserver(all);
+        calc.__atlasChartWatch.observe(calc, { attributes: true, attributeFilter: ["data-state", "data-busy"] });
+      }
+      return true;
+    }
+    return false;
+  }
+  function redraw() {
+    drawn.forEach(function (el) { if (el.isConnected && el.__atlasSpec && !el.hidden) draw(el, el.__atlasSpec); });
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", all); else all();
-  new MutationObserver(function () { all(); }).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+  new MutationObserver(redraw).observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
 })();

@@ -14,21 +14,48 @@ async function fetchOk(url, as) {
   return as === "json" ? resp.json() : resp.text();
 }
 
+// The calculator code and the data bundle are fetched while Pyodide boots (not after):
+// started here, awaited in boot(), so a failed fetch still ends as a boot-error.
+function fetchCode() {
+  return fetchOk(new URL("py/manifest.json", assets), "json").then((manifest) =>
+    Promise.all(manifest.files.map((f) => fetchOk(new URL("py/" + f, assets)).then((text) => [f, text]))));
+}
+const early = { code: fetchCode(), bundle: fetchOk(new URL("data/calculator-bundle.json", assets)) };
+early.code.catch(() => {});
+early.bundle.catch(() => {});
+
 async function boot() {
   progress("runtime", "Loading the Python runtime (Pyodide, about 13 MB)");
   const pyodideUrl = new URL("vendor/pyodide/pyodide.mjs", assets);
   const { loadPyodide } = await import(pyodideUrl.href);
   const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", assets).href });
   progress("code", "Loading the calculator code");
-  const manifest = await fetchOk(new URL("py/manifest.json", assets), "json");
+  const files = await early.code;
   pyodide.FS.mkdirTree("/atlas/calculators");
-  for (const f of manifest.files) {
-    pyodide.FS.writeFile("/atlas/" + f, await fetchOk(new URL("py/" + f, assets)));
+  for (const [f, text] of files) {
+    pyodide.FS.writeFile("/atlas/" + f, text);
   }
   progress("data", "Loading the benchmark data");
-  bundleText = await fetchOk(new URL("data/calculator-bundle.json", assets));
+  bundleText = await early.bundle;
   pyodide.runPython("import sys\nif '/atlas' not in sys.path: sys.path.insert(0, '/atlas')");
-  api = pyodide.pyimport("calculators.web");
+  const web = pyodide.pyimport("calculators.web");
+  // Parse the data bundle once, while booting, instead of on every run: api.run_json keeps
+  // calculators.web.run_json's contract (JSON in, JSON out, exceptions propagate).
+  const json = pyodide.pyimport("json");
+  const bundle = json.loads(bundleText);
+  api = {
+    run_json(_bundleText, paramsJson) {
+      const params = json.loads(paramsJson);
+      let res = null;
+      try {
+        res = web.run(bundle, params);
+        return json.dumps(res);
+      } finally {
+        params.destroy();
+        if (res) res.destroy();
+      }
+    },
+  };
   postMessage({ type: "ready" });
 }
 
@@ -45,6 +72,8 @@ onmessage = async (ev) => {
     const out = JSON.parse(api.run_json(bundleText, JSON.stringify(msg.params)));
     postMessage({ type: "result", id: msg.id, result: out });
   } catch (err) {
-    postMessage({ type: "run-error", id: msg.id, message: String(err && err.message ? err.message : err) });
+    // A PythonError's message is the whole traceback; the reader gets its last line ("RuntimeError: ...").
+    const text = String(err && err.message ? err.message : err).trim().split("\n").filter((l) => l.trim()).pop() || "unknown error";
+    postMessage({ type: "run-error", id: msg.id, message: text.trim() });
   }
 };
