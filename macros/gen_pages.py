@@ -56,7 +56,8 @@ for doc in a.docs():
             continue
         with mkdocs_gen_files.open(f"products/{doc}/{s['id']}.md", "w") as f:
             f.write(f'---\ntitle: "{src["short_name"]} {s["section"]}"\ncharts: true\n---\n{{{{ scenario_page("{s["id"]}") }}}}\n')
-        label = (s.get("short_title") or s["title"]).replace("[", "(").replace("]", ")")
+        from macros.render import md_esc  # data is text: no HTML, Markdown or Jinja from it in the nav
+        label = md_esc(s.get("short_title") or s["title"]).replace("\\{", "&#123;").replace("\\}", "&#125;")  # mkdocs-macros renders {{ }} in nav titles
         nav.append(f"        * [{s['section']} {label}](products/{doc}/{s['id']}.md)")
 nav += static_nav(ROOT / "docs")
 with mkdocs_gen_files.open("SUMMARY.md", "w") as f:

@@ -1,0 +1,152 @@
+"""What goes wrong says so in plain words: bad data stops the build naming file, row and column; a
+calculator whose Python is slow, broken or fed a malformed link keeps the prerendered (or previous)
+result, tells the reader what happened, and never spins for ever."""
+from __future__ import annotations
+
+import csv
+import threading
+
+import pytest
+
+from conftest import _Handler, build_site, copy_data, serve
+
+FAILED = '#atlas-calculator[data-state="failed"]'
+READY = '#atlas-calculator[data-state="ready"]'
+
+
+def cell(page, service, container="app", column="Replicas (target)"):
+    headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()
+    idx = headers.index(column) + 1
+    return page.locator(f'#atlas-calc-result tr[data-service="{service}"][data-container="{container}"] '
+                        f'td:nth-child({idx})').inner_text()
+
+
+def _rewrite_csv_cell(path, row_index, column, value):
+    rows = list(csv.DictReader(path.open()))
+    rows[row_index][column] = value
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+# --- bad data stops the build -------------------------------------------------------------------
+
+def test_unknown_unit_stops_the_build_naming_file_row_column(tmp_path):
+    d = copy_data(tmp_path)
+    _rewrite_csv_cell(d / "bsf" / "utilization.csv", 0, "abs_unit", "furlongs")
+    r = build_site(tmp_path / "out", data=d)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "Invalid data" in out and "Traceback" not in out
+    assert "bsf/utilization.csv" in out and "row 2" in out and "column abs_unit" in out
+    assert not (tmp_path / "out" / "index.html").exists()
+
+
+def test_unknown_scenario_stops_the_build_naming_file_row_column(tmp_path):
+    d = copy_data(tmp_path)
+    _rewrite_csv_cell(d / "bsf" / "latency.csv", 2, "scenario", "bsf-9-9")
+    r = build_site(tmp_path / "out", data=d)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "Invalid data" in out and "Traceback" not in out
+    assert "bsf/latency.csv" in out and "row 4" in out and "column scenario" in out and "unknown scenario 'bsf-9-9'" in out
+    assert not (tmp_path / "out" / "index.html").exists()
+
+
+# --- calculator failure modes in the browser ----------------------------------------------------
+
+
+class _SlowWasm(_Handler):
+    """Holds pyodide.asm.wasm until the test releases it (never longer than 60 s)."""
+    release = threading.Event()
+
+    def do_GET(self):
+        if self.path.split("?")[0].endswith("/pyodide.asm.wasm"):
+            self.release.wait(60)
+        super().do_GET()
+
+
+@pytest.mark.browser
+def test_slow_pyodide_gives_up_after_timeout_and_keeps_prerendered(page, built_site):
+    httpd, url = serve(built_site, _SlowWasm)
+    try:
+        page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70&atlas_timeout_ms=3000",
+                  wait_until="load")
+        page.wait_for_selector(FAILED, timeout=30000)
+        status = page.inner_text("#atlas-calc-status")
+        assert "unavailable" in status and "did not finish loading within 3 s" in status
+        assert "computed when the site was built" in status
+        assert page.is_disabled("#calc-run")
+        assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "true"
+        assert cell(page, "BSF Management Service") == "14"
+        assert page.js_errors == []
+    finally:
+        _SlowWasm.release.set()
+        httpd.shutdown()
+
+
+class _BrokenPython(_Handler):
+    """Serves calculators/web.py with run() raising RuntimeError when the load is 666."""
+
+    def do_GET(self):
+        if self.path.split("?")[0].endswith("/assets/py/calculators/web.py"):
+            src = (self.directory + "/assets/py/calculators/web.py")
+            with open(src, encoding="utf-8") as f:
+                text = f.read()
+            text += ("\n_real_run = run\n\ndef run(bundle, params):\n"
+                     "    if params.get('load') == '666':\n"
+                     "        raise RuntimeError('injected failure for the test')\n"
+                     "    return _real_run(bundle, params)\n")
+            body = text.encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "text/x-python")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+
+@pytest.mark.browser
+def test_python_exception_shows_internal_error_and_keeps_previous_result(page, built_site):
+    httpd, url = serve(built_site, _BrokenPython)
+    try:
+        page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=90000)
+        assert cell(page, "BSF Management Service") == "12"
+        page.fill("#calc-load", "666")
+        page.click("#calc-run")
+        page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
+        msg = page.inner_text("#atlas-calc-message")
+        assert "internal error" in msg and "kept the previous result" in msg
+        assert "RuntimeError: injected failure for the test" in msg
+        assert "Traceback" not in msg  # the reader gets the error, not a Python stack dump
+        assert page.get_attribute("#atlas-calculator", "data-busy") is None
+        assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
+        assert cell(page, "BSF Management Service") == "12"
+        assert "load=126000" in page.url  # the permalink still describes the result shown
+        assert page.js_errors == []
+    finally:
+        httpd.shutdown()
+
+
+@pytest.mark.browser
+def test_permalink_with_non_numeric_sites_is_refused_in_plain_words(page, site_url):
+    page.goto(site_url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&sites=abc", wait_until="load")
+    msg = page.inner_text("#atlas-calc-message")
+    assert "This link could not be used" in msg and "sites" in msg and "abc" in msg and "default inputs" in msg
+    assert page.input_value("#calc-load") == "63000"  # nothing from the link was applied
+    assert cell(page, "BSF Management Service") == "14"
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_permalink_with_markup_in_scenario_is_shown_as_text(page, site_url):
+    payload = "<img src=x onerror=window.__pwned=1>"
+    page.goto(site_url + "/calculators/footprint/?scenario=" + payload.replace("=", "%3D").replace(" ", "%20"),
+              wait_until="load")
+    msg_el = page.locator("#atlas-calc-message")
+    assert payload in msg_el.inner_text() and "unknown scenario" in msg_el.inner_text()
+    assert msg_el.locator("img").count() == 0 and page.locator("img[src=x]").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    assert cell(page, "BSF Management Service") == "14"
+    assert page.js_errors == []

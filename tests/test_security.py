@@ -1,0 +1,281 @@
+"""The site is safe to host inside an operator network and to feed its own numbers:
+
+* no request leaves the site, on any built page;
+* everything runs under a strict Content-Security-Policy (no inline script, no eval; only
+  'wasm-unsafe-eval' for Pyodide's WebAssembly), including Pyodide, the charts and search;
+* data is inert: markup, script, Jinja and ``javascript:`` in data render as text and run nothing,
+  on the pages, in the chart specs, the calculator bundle, the search index and the calculator;
+  the same for what a reader types into a calculator.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import Blocker, _Handler, build_site, copy_data, serve
+
+# The policy an operator can put in front of the site. Every directive, and why:
+CSP_DIRECTIVES = [
+    "default-src 'self'",                    # anything not named below (fonts, manifests, media): this site only
+    "script-src 'self' 'wasm-unsafe-eval'",  # script files from this site only: no inline script, no eval/new Function;
+                                             # 'wasm-unsafe-eval' lets Pyodide compile pyodide.asm.wasm (nothing else needs it)
+    "worker-src 'self'",                     # assets/js/pyworker.mjs (Pyodide) and Material's search worker
+    "connect-src 'self'",                    # fetch(): Pyodide's stdlib and lock file, calculator code, data bundle, search index
+    "img-src 'self' data:",                  # Material's CSS draws its icons as data: SVG (mask-image); no blob: images are used
+    "style-src 'self' 'unsafe-inline'",      # vega-embed injects one <style> element for its chart/tooltip CSS; Material needs no
+                                             # inline style (see test_scenario_page_needs_no_inline_style_but_vega_embeds)
+    "object-src 'none'",                     # no plugins
+    "base-uri 'self'",                       # a <base> injected into a page could not re-point relative URLs
+    "form-action 'self'",                    # the calculator form submits (GET) to its own page only
+    "report-uri /csp-report",                # test only: the server records every violation, from pages and workers alike
+]
+# Downloads need nothing: the prerendered data: links and the blob: links the calculator makes are
+# navigations/downloads, which CSP level 3 does not restrict (the download test below proves it).
+CSP = "; ".join(CSP_DIRECTIVES)
+LISTEN_CSP = ("window.__csp = [];"
+              "document.addEventListener('securitypolicyviolation', function (e) {"
+              "  window.__csp.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sourceFile + ':' + e.lineNumber); });")
+
+
+def _csp_handler(policy: str, reports: list):
+    class H(_Handler):
+        def end_headers(self):
+            self.send_header("Content-Security-Policy", policy)
+            super().end_headers()
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if self.path == "/csp-report":
+                r = json.loads(body).get("csp-report", {})
+                reports.append(f"{r.get('violated-directive')} {r.get('blocked-uri')} {r.get('source-file')}:{r.get('line-number')}")
+            self.send_response(204)
+            self.end_headers()
+    return H
+
+
+def cell(page, service, container="app", column="Replicas (target)"):
+    headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()
+    idx = headers.index(column) + 1
+    return page.locator(f'#atlas-calc-result tr[data-service="{service}"][data-container="{container}"] '
+                        f'td:nth-child({idx})').inner_text()
+
+
+def _all_pages(site: Path) -> list[str]:
+    """URL path of every built page (every index.html, plus 404.html)."""
+    out = []
+    for f in sorted(site.rglob("*.html")):
+        rel = f.relative_to(site).as_posix()
+        out.append("/" + (rel[: -len("index.html")] if rel.endswith("index.html") else rel))
+    return out
+
+
+# --- no request leaves the site; every page under the strict CSP -------------------------------
+
+@pytest.mark.browser
+def test_every_page_stays_on_site_without_errors_under_strict_csp(browser, built_site):
+    """Visits every built page (cross-checked with sitemap.xml) with the strict CSP header and every
+    request outside 127.0.0.1 blocked: none is attempted, no page throws, nothing same-site fails, and
+    no CSP violation is reported. Plain page loads: Pyodide is not waited for."""
+    paths = _all_pages(built_site)
+    sitemap = {re.sub(r"^http://127\.0\.0\.1:8000", "", loc)
+               for loc in re.findall(r"<loc>([^<]+)</loc>", (built_site / "sitemap.xml").read_text())}
+    assert sitemap and sitemap <= set(paths), f"sitemap pages not built: {sorted(sitemap - set(paths))}"
+    reports: list[str] = []
+    httpd, url = serve(built_site, _csp_handler(CSP, reports))
+    ctx = browser.new_context(service_workers="block")
+    blocker = Blocker()
+    ctx.route("**/*", blocker)
+    ctx.add_init_script(LISTEN_CSP)
+    pg = ctx.new_page()
+    errors, bad, violations = [], [], []
+    current = {"path": ""}
+    pg.on("pageerror", lambda e: errors.append(f"{current['path']}: {e}"))
+    pg.on("response", lambda r: r.status >= 400 and bad.append(f"{current['path']}: {r.status} {r.url}"))
+    try:
+        for path in paths:
+            current["path"] = path
+            resp = pg.goto(url + path, wait_until="load")
+            assert resp is not None and resp.status == 200, path
+            violations += [f"{path}: {v}" for v in pg.evaluate("window.__csp || []")]
+        pg.goto(url + "/", wait_until="load")  # a last same-site request: earlier reports have been sent
+    finally:
+        ctx.close()
+        httpd.shutdown()
+    assert len(paths) > 40
+    assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked[:20]}"
+    assert errors == [], errors[:20]
+    assert bad == [], bad[:20]
+    assert violations == [] and reports == [], (violations + reports)[:20]
+
+
+@pytest.mark.browser
+def test_footprint_computes_in_pyodide_under_strict_csp(browser, built_site):
+    """Pyodide boots, the calculator computes the known result (bsf-3-3 at 126K TPS and 70 % target:
+    BSF Management Service 12 replicas), the chart draws and the CSV downloads, with no violation
+    reported by the page or the worker."""
+    reports: list[str] = []
+    httpd, url = serve(built_site, _csp_handler(CSP, reports))
+    ctx = browser.new_context(service_workers="block", accept_downloads=True)
+    blocker = Blocker()
+    ctx.route("**/*", blocker)
+    ctx.add_init_script(LISTEN_CSP)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        resp = pg.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
+        assert "'wasm-unsafe-eval'" in resp.headers["content-security-policy"]
+        pg.wait_for_selector('#atlas-calculator[data-result-seq="1"], #atlas-calculator[data-state="failed"]', timeout=90000)
+        assert pg.get_attribute("#atlas-calculator", "data-state") == "ready", pg.inner_text("#atlas-calc-status")
+        assert cell(pg, "BSF Management Service") == "12"
+        assert cell(pg, "Diameter Gateway", "istio-proxy") == "12"
+        pg.wait_for_selector('.atlas-chart[data-chart-id="calc-chart"][data-rendered="true"] svg', timeout=20000)
+        with pg.expect_download() as dl:
+            pg.click("#calc-dl-csv")
+        assert "BSF Management Service" in Path(dl.value.path()).read_text()
+        violations = pg.evaluate("window.__csp")
+        pg.goto(url + "/", wait_until="load")  # flushes: the reports above reached the server before this page
+    finally:
+        ctx.close()
+        httpd.shutdown()
+    assert blocker.blocked == [] and errors == []
+    assert violations == [] and reports == [], violations + reports
+
+
+@pytest.mark.browser
+def test_scenario_page_needs_no_inline_style_but_vega_embeds(browser, built_site):
+    """With style-src 'self' (no 'unsafe-inline'), the only thing blocked is the <style> element that
+    vega-embed injects; Material, the tables and the chart itself need no inline style, and the chart
+    still draws. Search (Material's worker) works under the policy too."""
+    strict = CSP.replace("style-src 'self' 'unsafe-inline'", "style-src 'self'")
+    reports: list[str] = []
+    httpd, url = serve(built_site, _csp_handler(strict, reports))
+    ctx = browser.new_context(service_workers="block")
+    blocker = Blocker()
+    ctx.route("**/*", blocker)
+    ctx.add_init_script(LISTEN_CSP)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        pg.goto(url + "/products/bsf/bsf-3-3/", wait_until="load")
+        pg.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=20000)
+        assert "Chart could not be drawn" not in pg.inner_text("article")
+        pg.fill("input[data-md-component=search-query]", "Diameter Gateway")
+        pg.wait_for_selector(".md-search-result__item", timeout=20000)
+        violations = pg.evaluate("window.__csp")
+        pg.goto(url + "/", wait_until="load")
+    finally:
+        ctx.close()
+        httpd.shutdown()
+    assert blocker.blocked == [] and errors == []
+    other = [v for v in violations + reports if not (v.startswith("style-src-elem inline") and "/vega-embed.min.js:" in v)]
+    assert other == [], other
+
+
+# --- data is inert -------------------------------------------------------------------------------
+
+PAYLOAD = "<img src=x onerror=window.__pwned=1></script>{{ 7*7 }}[go](javascript:window.__pwned=2)"
+ESC_IMG = "&lt;img src=x onerror=window.__pwned=1&gt;"
+ESC_FULL = html.escape(PAYLOAD)
+SERVICE = "Egress Gateway " + PAYLOAD  # renamed everywhere in data/bsf; bsf-3-3 has it in Table 3-25
+
+
+def _poison(d: Path) -> None:
+    for p in (d / "bsf").glob("*.csv"):
+        p.write_text(p.read_text(encoding="utf-8").replace("Egress Gateway", SERVICE), encoding="utf-8")
+
+    def walk(o):
+        if isinstance(o, str):
+            return o.replace("Egress Gateway", SERVICE)
+        if isinstance(o, list):
+            return [walk(x) for x in o]
+        if isinstance(o, dict):
+            return {k: walk(v) for k, v in o.items()}
+        return o
+    for name in ("services", "errata"):
+        p = d / "bsf" / f"{name}.yaml"
+        p.write_text(yaml.safe_dump(walk(yaml.safe_load(p.read_text())), allow_unicode=True, sort_keys=False))
+    p = d / "bsf" / "scenarios.yaml"
+    items = yaml.safe_load(p.read_text())
+    for s in items:
+        if s["id"] == "bsf-3-3":
+            s["title"] += " " + PAYLOAD
+            s["short_title"] += " " + PAYLOAD
+            s["notes"] = [PAYLOAD]
+    p.write_text(yaml.safe_dump(items, allow_unicode=True, sort_keys=False))
+
+
+@pytest.fixture(scope="module")
+def poisoned_site(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("poisoned")
+    d = copy_data(tmp)
+    _poison(d)
+    out = tmp / "site"
+    r = build_site(out, data=d)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return out
+
+
+def test_markup_in_data_is_escaped_in_every_built_file(poisoned_site):
+    pages = {f.relative_to(poisoned_site).as_posix(): f.read_text(encoding="utf-8") for f in poisoned_site.rglob("*.html")}
+    for rel in ("products/bsf/bsf-3-3/index.html", "products/bsf/index.html", "calculators/footprint/index.html"):
+        assert pages[rel].count(ESC_FULL) > 0, f"{rel}: the payload is not shown as text"
+    for rel, raw in pages.items():
+        text = raw.replace("&#123;", "{").replace("&#125;", "}")  # the nav writes data's braces as entities
+        assert "<img src=x" not in text, rel
+        assert not re.search(r"""(href|src|action)\s*=\s*["']?\s*javascript:""", text, re.I), rel
+        # every escaped payload is whole: Jinja did not evaluate {{ 7*7 }}, Markdown made no link of it
+        assert text.count(ESC_IMG) == text.count(ESC_FULL), rel
+        # inert JSON in <script type="application/json">: the payload's </script> did not end it early
+        for m in re.finditer(r'<script type="application/json"[^>]*>(.*?)</script>', text, re.S):
+            json.loads(m.group(1))
+    spec = re.search(r'<script type="application/json" id="util-bsf-3-3">(.*?)</script>',
+                     pages["products/bsf/bsf-3-3/index.html"], re.S)
+    assert SERVICE in json.dumps(json.loads(spec.group(1)), ensure_ascii=False)  # the chart gets the exact name, as data
+
+
+def test_markup_in_data_is_plain_data_in_bundle_and_search_index(poisoned_site):
+    bundle = (poisoned_site / "assets" / "data" / "calculator-bundle.json").read_text(encoding="utf-8")
+    assert SERVICE in json.dumps(json.loads(bundle), ensure_ascii=False)  # exact, for Python to escape when rendering
+    index = json.loads((poisoned_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    texts = [d["title"] + " " + d["text"] for d in index["docs"]]
+    assert any(ESC_IMG in t for t in texts), "the payload is not searchable as text"
+    assert not any("<img src=x" in t for t in texts)  # Material inserts these strings as HTML in its results
+
+
+@pytest.mark.browser
+def test_markup_in_data_runs_nothing_in_the_browser(page, poisoned_site):
+    httpd, url = serve(poisoned_site)
+    try:
+        for path in ("/products/bsf/bsf-3-3/", "/products/bsf/"):
+            page.goto(url + path, wait_until="load")
+            assert PAYLOAD in page.inner_text("article"), path
+            if path.endswith("bsf-3-3/"):
+                page.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=20000)
+                page.fill("input[data-md-component=search-query]", "Egress Gateway")
+                page.wait_for_selector(".md-search-result__item", timeout=20000)
+            assert page.locator("img[src=x]").count() == 0, path
+            assert page.evaluate("window.__pwned") is None, path
+        page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=90000)
+        assert page.locator("#atlas-calc-result").get_attribute("data-prerendered") == "false"
+        assert PAYLOAD in page.inner_text("#atlas-calc-result")
+        # what a reader types is shown as text too
+        typed = "<img src=x onerror=window.__pwned=3>"
+        page.fill("#calc-load", typed)
+        page.click("#calc-run")
+        page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
+        assert typed in page.inner_text("#atlas-calc-message")
+        assert page.locator("#atlas-calc-message *").count() == 0
+        assert cell(page, "BSF Management Service") == "12"  # the previous result stays
+        assert page.locator("img[src=x]").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        assert page.js_errors == []
+    finally:
+        httpd.shutdown()
