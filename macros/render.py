@@ -117,7 +117,7 @@ class Renderer:
                     '<p class="atlas-note">Tables of the guide that belong to no single scenario (front matter, shared '
                     'parameters, alarm and configuration tables of sections with several runs).</p>', ""]
             out += [self.table_section(doc, t["id"]) for t in loose]
-        doc_errata = [e for e in self.a.errata if e["doc"] == doc and not e.get("scenario")]
+        doc_errata = [e for e in self.a.errata if e["doc"] == doc and not e.get("scenario") and not e.get("table_id")]
         if doc_errata:
             out += ["", "## Errata outside the scenarios", "", self.errata_list(doc_errata)]
         guidance = self.a.extras.get(doc, {}).get("guidance")
@@ -290,21 +290,27 @@ class Renderer:
     def pivot_table(self, doc: str, t: dict) -> str:
         """A table in its printed shape: one line per source row, one column per printed column,
         cells as printed, marked where the data flags or corrects them."""
-        kind = t["kind"]
-        df = self.a.rows(kind, doc=doc, table_id=t["id"])
-        if df.empty:
+        # A table's cells may live in several kinds (numbers in measurements or latency, text in
+        # settings): all of them together give the table as printed.
+        parts = []
+        for kind in ("measurements", "latency", "db_operations", "utilization", "settings"):
+            part = self.a.rows(kind, doc=doc, table_id=t["id"])
+            if len(part):
+                part = part.assign(raw=part["value"]) if kind == "settings" else part
+                parts.append(part[["row", "row_label", "column_label", "raw", "status", "note"]])
+        if not parts:
             return '<p class="atlas-missing">No rows.</p>'
+        df = pd.concat(parts, ignore_index=True)
         header = t.get("header") or []
         first = header[0] if header else "Row"
         col_labels = list(dict.fromkeys(df["column_label"]))
         if header:
             order = {h: i for i, h in enumerate(header)}
             col_labels.sort(key=lambda c: order.get(c, len(order)))
-        value_col = "value" if kind == "settings" else "raw"
         rows: dict[int, dict] = {}
         for r in df.itertuples():
             d = rows.setdefault(r.row, {"label": r.row_label, "cells": {}})
-            d["cells"][r.column_label] = (getattr(r, value_col), r.status, r.note)
+            d["cells"].setdefault(r.column_label, (r.raw, r.status, r.note))
         h = f"<th>{esc(first)}</th>" + "".join(f"<th>{esc(c)}</th>" for c in col_labels if c != first)
         body = []
         for _, d in sorted(rows.items()):
