@@ -45,7 +45,7 @@ import re
 from fractions import Fraction
 from html import escape
 
-from . import web
+from . import inputs, web
 
 MAX_SPARE = 64
 """Most spare MPs accepted (a Benchmark Atlas limit, not a vendor figure)."""
@@ -66,44 +66,16 @@ def _frac(x) -> Fraction:
 
 
 def _number(value, name: str, unit: str) -> Fraction:
-    """A positive, finite number (int, float, or text such as '288000' or '288,000') as an exact Fraction."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise DsrError(f"{name} is empty: enter a number in {unit}.")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float, Fraction)):
-        raise DsrError(f"{name} must be a number in {unit}.")
-    text = value.strip().replace(",", "").replace("_", "") if isinstance(value, str) else str(value)
-    try:
-        f = float(text) if not isinstance(value, Fraction) else float(value)
-    except (ValueError, OverflowError):
-        raise DsrError(f"{name} must be a number in {unit}, not {value!r}.") from None
-    if math.isnan(f) or math.isinf(f):
-        raise DsrError(f"{name} must be a finite number in {unit}.")
-    if f <= 0:
-        raise DsrError(f"{name} must be greater than zero ({unit}); got {value}.")
-    return value if isinstance(value, Fraction) else Fraction(text)
+    """A positive, finite number as an exact Fraction (see calculators.inputs.positive)."""
+    return inputs.positive(value, name, unit, DsrError)
 
 
 def _ceiling(value) -> Fraction | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    c = _number(value, "CPU ceiling", "percent")
-    if c > 100:
-        raise DsrError(f"CPU ceiling must be at most 100 percent; got {value}.")
-    return c
+    return inputs.optional_ceiling(value, DsrError)
 
 
 def _spare(value) -> int:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return 0
-    if isinstance(value, str):
-        value = value.strip()
-    try:
-        f = Fraction(str(value)) if not isinstance(value, bool) else None
-    except (ValueError, ZeroDivisionError):
-        f = None
-    if f is None or f.denominator != 1 or f < 0 or f > MAX_SPARE:
-        raise DsrError(f"Spare MPs must be a whole number from 0 to {MAX_SPARE}; got {value!r}.")
-    return int(f)
+    return inputs.spare_count(value, "Spare MPs", MAX_SPARE, DsrError)
 
 
 # ---------------------------------------------------------------- runs

@@ -43,6 +43,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from . import inputs
+
 MAX_SCALE = 1000
 """A target load above 1000 x the baseline's per-site load is refused: no benchmark
 supports extrapolating that far (chosen by the Benchmark Atlas, not a vendor figure)."""
@@ -65,26 +67,7 @@ def parse_positive(value, name: str, unit: str, *, allow_zero: bool = False) -> 
     Returns an exact Fraction. Raises FootprintError for empty, non-numeric,
     non-finite, negative or (unless ``allow_zero``) zero values.
     """
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise FootprintError(f"{name} is empty: enter a number in {unit}.")
-    if isinstance(value, bool):
-        raise FootprintError(f"{name} must be a number in {unit}.")
-    if isinstance(value, str):
-        text = value.strip().replace(",", "").replace("_", "")
-        try:
-            f = float(text)
-        except ValueError:
-            raise FootprintError(f"{name} must be a number in {unit}, not {value!r}.") from None
-    elif isinstance(value, (int, float, Fraction)):
-        f = float(value)
-        text = str(value) if not isinstance(value, Fraction) else None
-    else:
-        raise FootprintError(f"{name} must be a number in {unit}.")
-    if math.isnan(f) or math.isinf(f):
-        raise FootprintError(f"{name} must be a finite number in {unit}.")
-    if f < 0 or (f == 0 and not allow_zero):
-        raise FootprintError(f"{name} must be greater than zero ({unit}); got {value}.")
-    return Fraction(value) if isinstance(value, Fraction) else Fraction(text) if text else Fraction(f)
+    return inputs.positive(value, name, unit, FootprintError, allow_zero=allow_zero)
 
 
 def _whole(value, name: str, unit: str, most: int) -> int:

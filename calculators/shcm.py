@@ -49,7 +49,7 @@ import math
 from fractions import Fraction
 from html import escape
 
-from . import web
+from . import inputs, web
 
 MAX_SPARE = 64
 """Most spare nodes accepted (a Benchmark Atlas limit, not a vendor figure)."""
@@ -70,44 +70,16 @@ def _frac(x) -> Fraction:
 
 
 def _number(value, name: str, unit: str) -> Fraction:
-    """A positive, finite number (int, float, or text such as '1800' or '1,800') as an exact Fraction."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise ShcmError(f"{name} is empty: enter a number in {unit}.")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float, Fraction)):
-        raise ShcmError(f"{name} must be a number in {unit}.")
-    text = value.strip().replace(",", "").replace("_", "") if isinstance(value, str) else str(value)
-    try:
-        f = float(text) if not isinstance(value, Fraction) else float(value)
-    except (ValueError, OverflowError):
-        raise ShcmError(f"{name} must be a number in {unit}, not {value!r}.") from None
-    if math.isnan(f) or math.isinf(f):
-        raise ShcmError(f"{name} must be a finite number in {unit}.")
-    if f <= 0:
-        raise ShcmError(f"{name} must be greater than zero ({unit}); got {value}.")
-    return value if isinstance(value, Fraction) else Fraction(text)
+    """A positive, finite number as an exact Fraction (see calculators.inputs.positive)."""
+    return inputs.positive(value, name, unit, ShcmError)
 
 
 def _ceiling(value) -> Fraction | None:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return None
-    c = _number(value, "CPU ceiling", "percent")
-    if c > 100:
-        raise ShcmError(f"CPU ceiling must be at most 100 percent of the node's vCPUs; got {value}.")
-    return c
+    return inputs.optional_ceiling(value, ShcmError, " of the node's vCPUs")
 
 
 def _spare(value) -> int:
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return 0
-    if isinstance(value, str):
-        value = value.strip()
-    try:
-        f = Fraction(str(value)) if not isinstance(value, bool) else None
-    except (ValueError, ZeroDivisionError):
-        f = None
-    if f is None or f.denominator != 1 or f < 0 or f > MAX_SPARE:
-        raise ShcmError(f"Spare nodes must be a whole number from 0 to {MAX_SPARE}; got {value!r}.")
-    return int(f)
+    return inputs.spare_count(value, "Spare nodes", MAX_SPARE, ShcmError)
 
 
 def _ceil(x: Fraction) -> int:
