@@ -110,12 +110,15 @@
     var q = query(params());
     document.getElementById("calc-permalink").href = "?" + q;
     history.replaceState(null, "", "?" + q + location.hash);
-    if (chartEl) {
-      chartEl.hidden = !res.chart;
-      if (res.chart && window.atlasCharts) window.atlasCharts.draw(chartEl, res.chart);
-    }
+    root.setAttribute("data-result-ms", String(Math.round(performance.now())));
     root.setAttribute("data-result-seq", String(seq));
     status("Computed in your browser by Python (Pyodide) at " + new Date().toLocaleTimeString() + ".");
+    if (chartEl) {
+      chartEl.hidden = !res.chart;
+      // Vega's first compile takes most of a second on the main thread: let the result table
+      // paint first, then draw the chart in the next task.
+      if (res.chart && window.atlasCharts) setTimeout(function () { window.atlasCharts.draw(chartEl, res.chart); }, 0);
+    }
   }
   function fail(text) {
     setState("failed");
