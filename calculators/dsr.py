@@ -38,14 +38,13 @@ count that is not a whole number from 0 to MAX_SPARE; a result above MAX_MPS.
 """
 from __future__ import annotations
 
-import csv
-import io
-import math
 import re
 from fractions import Fraction
 from html import escape
 
 from . import inputs, web
+from .render import fmt
+from .sizing import capacity_chart, ceil, cite, frac, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64
 """Most spare MPs accepted (a Benchmark Atlas limit, not a vendor figure)."""
@@ -60,9 +59,6 @@ class DsrError(ValueError):
 
 
 # ---------------------------------------------------------------- inputs
-
-def _frac(x) -> Fraction:
-    return Fraction(str(x))
 
 
 def _number(value, name: str, unit: str) -> Fraction:
@@ -91,10 +87,6 @@ def mp_kind(run: dict) -> str:
     return "SS7-MP" if "mps_achieved_per_ss7_mp" in m or "ss7_mp_vcpu" in m else "DA-MP"
 
 
-def _cite(m: dict, column: bool = True) -> str:
-    s = f"Table {m['table_id']}, row {m['row']}"
-    return s + (f", column '{m['column_label']}'" if column and m.get("column_label") else "")
-
 
 def _erratum_ids(*texts) -> list[str]:
     out = []
@@ -118,9 +110,9 @@ def per_mp(run: dict) -> dict:
 
     def fig(key, label):
         x = m[key]
-        figures.append({"key": key, "label": label, "value": _frac(x["value"]), "unit": x["unit"], "raw": x["raw"],
-                        "cite": _cite(x), "status": x.get("status"), "errata": list(x.get("errata") or [])})
-        return _frac(x["value"])
+        figures.append({"key": key, "label": label, "value": frac(x["value"]), "unit": x["unit"], "raw": x["raw"],
+                        "cite": cite(x), "status": x.get("status"), "errata": list(x.get("errata") or [])})
+        return frac(x["value"])
 
     if kind == "SS7-MP":
         if "mps_achieved_per_ss7_mp" not in m:
@@ -151,11 +143,11 @@ def per_mp(run: dict) -> dict:
             if e not in ids:
                 ids.append(e)
         if "mps_achieved" in m:
-            reason = (f"The run prints {_fmt(_frac(m['mps_achieved']['value']))} MPS ({_cite(m['mps_achieved'])}) but no "
+            reason = (f"The run prints {fmt(frac(m['mps_achieved']['value']))} MPS ({cite(m['mps_achieved'])}) but no "
                       "number of DA-MPs, so no per-DA-MP rate can be derived.")
         elif "sbr_mps_achieved" in m:
-            reason = (f"The only rate printed is 'SBR MPS Achieved' ({_fmt(_frac(m['sbr_mps_achieved']['value']))} MPS, "
-                      f"{_cite(m['sbr_mps_achieved'])}); the guide does not say whether it is the rate at the DA-MPs, "
+            reason = (f"The only rate printed is 'SBR MPS Achieved' ({fmt(frac(m['sbr_mps_achieved']['value']))} MPS, "
+                      f"{cite(m['sbr_mps_achieved'])}); the guide does not say whether it is the rate at the DA-MPs, "
                       "so no per-DA-MP rate is derived.")
         else:
             reason = "Neither a rate per MP nor an MP count is printed for this run."
@@ -207,13 +199,10 @@ def defaults(bundle: dict) -> dict:
     m = r["metrics"]
     p = per_mp(r)
     target = m["mps_achieved"]["value"] if "mps_achieved" in m else p["rate"]
-    return {"scenario": r["id"], "target": _fmt(_frac(target)).replace(",", ""), "ceiling": "", "spare": "0"}
+    return {"scenario": r["id"], "target": fmt(frac(target)).replace(",", ""), "ceiling": "", "spare": "0"}
 
 
 # ---------------------------------------------------------------- compute
-
-def _ceil(x: Fraction) -> int:
-    return -((-x.numerator) // x.denominator)
 
 
 def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, spare=0) -> dict:
@@ -239,7 +228,7 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     spares lost); ``profile`` (rate named by the DA-MP Profile, if any);
     ``extrapolation`` (C / c or None); ``warnings``; ``notes`` (errata and rules
     that apply); ``cpu_range`` (measured peaks of this MP kind); ``not_sizable``.
-    Fractions are exact; render them with ``_fmt``.
+    Fractions are exact; render them with ``calculators.render.fmt``.
 
     Raises DsrError for an unknown or not-sizable scenario and any invalid number.
     """
@@ -255,7 +244,7 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     kind, rate, c = p["kind"], p["rate"], p["cpu_peak"]
     warnings: list[str] = []
 
-    at_measured = _ceil(target / rate)
+    at_measured = ceil(target / rate)
     rate_ceiling = at_ceiling = extrapolation = None
     if ceiling is not None:
         if c is None or c == 0:
@@ -263,37 +252,37 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
         else:
             extrapolation = ceiling / c
             rate_ceiling = rate * ceiling / c
-            at_ceiling = _ceil(target / rate_ceiling)
+            at_ceiling = ceil(target / rate_ceiling)
     needed = at_ceiling if at_ceiling is not None else at_measured
     total = needed + k
     if total > MAX_MPS:
         raise DsrError(f"The target needs {total:,} {kind}s, above the {MAX_MPS:,} this calculator accepts: "
-                       f"no benchmark supports extrapolating that far. Check the target ({_fmt(target)} MPS).")
+                       f"no benchmark supports extrapolating that far. Check the target ({fmt(target)} MPS).")
     cpu_all = target * c / (total * rate) if c is not None else None
     cpu_loss = target * c / (needed * rate) if c is not None else None
     vcpu_total = total * p["vcpu"] if p["vcpu"] is not None else None
 
     rng = cpu_range(bundle, kind)
     if extrapolation is not None and extrapolation > 1:
-        warnings.append(f"The ceiling of {_fmt(ceiling)}% is {_fmt(extrapolation, 2)} x the measured CPU peak of {_fmt(c)}%: "
-                        f"the per-MP rate is extrapolated linearly from {_fmt(rate)} to {_fmt(rate_ceiling)} MPS. "
-                        f"The guide measured {kind} CPU peaks of {_fmt(rng[0])}-{_fmt(rng[1])}% only; "
+        warnings.append(f"The ceiling of {fmt(ceiling)}% is {fmt(extrapolation, 2)} x the measured CPU peak of {fmt(c)}%: "
+                        f"the per-MP rate is extrapolated linearly from {fmt(rate)} to {fmt(rate_ceiling)} MPS. "
+                        f"The guide measured {kind} CPU peaks of {fmt(rng[0])}-{fmt(rng[1])}% only; "
                         "nothing in it shows that the rate keeps rising in step with CPU up to this ceiling.")
     prof = profile_rate(run) if kind == "DA-MP" else None
     per_mp_load = rate_ceiling if rate_ceiling is not None else rate
     if prof is not None and per_mp_load > prof[0]:
-        alt = _ceil(target / prof[0])
-        warnings.append(f"Each DA-MP would carry {_fmt(per_mp_load)} MPS, above the {_fmt(prof[0])} MPS named by its "
+        alt = ceil(target / prof[0])
+        warnings.append(f"Each DA-MP would carry {fmt(per_mp_load)} MPS, above the {fmt(prof[0])} MPS named by its "
                         f"DA-MP Profile '{prof[1]['value']}' (Table {prof[1]['table_id']}, row {prof[1]['row']}). If the profile "
                         f"caps the DA-MP's message rate, {alt:,} DA-MPs (+{k} spare) would be needed instead; the guide "
                         "does not state the profile's limit, so this is not applied.")
     best = max(((per_mp(r)["rate"], r) for r in runs(bundle) if per_mp(r).get("kind") == kind and per_mp(r)["sizable"]),
                key=lambda x: x[0], default=None)
     if best is not None and per_mp_load > best[0]:
-        warnings.append(f"Each {kind} would carry {_fmt(per_mp_load)} MPS, above the highest rate per {kind} of any run "
-                        f"in the guide ({_fmt(best[0])} MPS, {best[1]['section']} {best[1]['short_title']}).")
+        warnings.append(f"Each {kind} would carry {fmt(per_mp_load)} MPS, above the highest rate per {kind} of any run "
+                        f"in the guide ({fmt(best[0])} MPS, {best[1]['section']} {best[1]['short_title']}).")
     if c is not None and ceiling is not None and ceiling < c:
-        warnings.append(f"The ceiling ({_fmt(ceiling)}%) is below the measured CPU peak ({_fmt(c)}%): each MP is sized "
+        warnings.append(f"The ceiling ({fmt(ceiling)}%) is below the measured CPU peak ({fmt(c)}%): each MP is sized "
                         "for less than the benchmark carried.")
 
     notes = _notes(bundle, run, p)
@@ -346,19 +335,6 @@ def _notes(bundle: dict, run: dict, p: dict) -> list[str]:
 
 # ---------------------------------------------------------------- output
 
-def _fmt(v, places: int = 3) -> str:
-    """Numbers for people: whole numbers with thousands separators, others up to ``places`` decimals; None as an em dash."""
-    if v is None:
-        return "—"
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return f"{v.numerator:,}"
-    if isinstance(v, int):
-        return f"{v:,}"
-    f = float(v)
-    if f.is_integer():
-        return f"{int(f):,}"
-    return f"{f:,.{places}f}".rstrip("0").rstrip(".")
-
 
 def _rows(res: dict) -> list[tuple]:
     """(section, key, label, value, unit, source) for HTML and CSV alike."""
@@ -380,27 +356,27 @@ def _rows(res: dict) -> list[tuple]:
     if res["how"] == "derived":
         fig = {f["key"]: f for f in res["figures"]}
         out.append(("computed", "rate", f"MPS per {kind} at the measured CPU peak", res["rate"], "MPS",
-                    f"= {_fmt(fig['mps_achieved']['value'])} / {_fmt(fig['da_mp_count']['value'])} (computed here, not printed)"))
+                    f"= {fmt(fig['mps_achieved']['value'])} / {fmt(fig['da_mp_count']['value'])} (computed here, not printed)"))
     else:
         out.append(("computed", "rate", f"MPS per {kind} at the measured CPU peak", res["rate"], "MPS", "as printed"))
     out.append(("result", "mps_at_measured", f"{kind}s at the measured rate", res["mps_at_measured"], "count",
-                f"ceil({_fmt(i['target_mps'])} / {_fmt(res['rate'])})"))
+                f"ceil({fmt(i['target_mps'])} / {fmt(res['rate'])})"))
     if res["rate_at_ceiling"] is not None:
         out.append(("computed", "rate_at_ceiling", f"MPS per {kind} at the ceiling", res["rate_at_ceiling"], "MPS",
-                    f"{_fmt(res['rate'])} x {_fmt(i['cpu_ceiling_percent'])} / {_fmt(res['cpu_peak'])} (linear extrapolation)"))
+                    f"{fmt(res['rate'])} x {fmt(i['cpu_ceiling_percent'])} / {fmt(res['cpu_peak'])} (linear extrapolation)"))
         out.append(("result", "mps_at_ceiling", f"{kind}s at the ceiling", res["mps_at_ceiling"], "count",
-                    f"ceil({_fmt(i['target_mps'])} / {_fmt(res['rate_at_ceiling'])})"))
+                    f"ceil({fmt(i['target_mps'])} / {fmt(res['rate_at_ceiling'])})"))
     out.append(("result", "total", f"{kind}s to deploy", res["total"], "count",
                 f"{res['needed']:,} for the load + {i['spare']} spare"))
     if res["vcpu_total"] is not None:
         out.append(("result", "vcpu_total", f"vCPU for these {kind}s", res["vcpu_total"], "vCPU",
-                    f"{res['total']:,} x {_fmt(res['vcpu_per_mp'])} vCPU"))
+                    f"{res['total']:,} x {fmt(res['vcpu_per_mp'])} vCPU"))
     if res["cpu_all"] is not None:
         out.append(("result", "cpu_all", f"Expected CPU per {kind}, all in service", res["cpu_all"], "percent",
-                    f"{_fmt(i['target_mps'])} x {_fmt(res['cpu_peak'])} / ({res['total']:,} x {_fmt(res['rate'])})"))
+                    f"{fmt(i['target_mps'])} x {fmt(res['cpu_peak'])} / ({res['total']:,} x {fmt(res['rate'])})"))
         if i["spare"]:
             out.append(("result", "cpu_after_loss", f"Expected CPU per {kind} with {i['spare']} lost", res["cpu_after_loss"],
-                        "percent", f"{_fmt(i['target_mps'])} x {_fmt(res['cpu_peak'])} / ({res['needed']:,} x {_fmt(res['rate'])})"))
+                        "percent", f"{fmt(i['target_mps'])} x {fmt(res['cpu_peak'])} / ({res['needed']:,} x {fmt(res['rate'])})"))
     return out
 
 
@@ -408,26 +384,16 @@ def result_html(res: dict) -> str:
     """The result as an HTML fragment (every text escaped)."""
     kind, i = res["kind"], res["inputs"]
     parts = [f'<div class="atlas-result" data-scenario="{escape(res["run"]["id"])}" data-kind="{escape(kind)}">']
-    how = (f"at a CPU ceiling of {_fmt(i['cpu_ceiling_percent'])}% (measured peak {_fmt(res['cpu_peak'])}%)"
-           if res["rate_at_ceiling"] is not None else f"at the measured rate ({_fmt(res['rate'])} MPS per {kind})")
+    how = (f"at a CPU ceiling of {fmt(i['cpu_ceiling_percent'])}% (measured peak {fmt(res['cpu_peak'])}%)"
+           if res["rate_at_ceiling"] is not None else f"at the measured rate ({fmt(res['rate'])} MPS per {kind})")
     parts.append(f'<p class="atlas-summary"><strong data-key="total">{res["total"]:,} {escape(kind)}s</strong> '
-                 f'({res["needed"]:,} for {_fmt(i["target_mps"])} MPS {escape(how)}, + {i["spare"]} spare)'
-                 + (f', {_fmt(res["vcpu_total"])} vCPU' if res["vcpu_total"] is not None else "")
+                 f'({res["needed"]:,} for {fmt(i["target_mps"])} MPS {escape(how)}, + {i["spare"]} spare)'
+                 + (f', {fmt(res["vcpu_total"])} vCPU' if res["vcpu_total"] is not None else "")
                  + f'. Baseline: {escape(res["run"]["section"] or "")} {escape(res["run"]["short_title"])}. '
                  'A planning estimate, not a vendor figure.</p>')
-    if res["warnings"]:
-        parts.append('<ul class="atlas-warnings">' + "".join(f"<li>{escape(w)}</li>" for w in res["warnings"]) + "</ul>")
-    names = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
-    parts.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-dsr"><thead><tr><th>Kind</th><th>Item</th>'
-                 '<th>Value</th><th>Unit</th><th>Source / how</th></tr></thead><tbody>')
-    for sec, key, label, value, unit, src in _rows(res):
-        v = value if isinstance(value, str) else _fmt(value)
-        parts.append(f'<tr data-key="{escape(key)}"><td>{escape(names[sec])}</td><td>{escape(label)}</td>'
-                     f'<td class="atlas-num">{escape(v)}</td><td>{escape(unit)}</td><td>{escape(src)}</td></tr>')
-    parts.append("</tbody></table></div>")
-    if res["notes"]:
-        parts.append('<p>Notes from the guide and its errata that bear on this run:</p><ul class="atlas-notes">'
-                     + "".join(f"<li>{escape(n)}</li>" for n in res["notes"]) + "</ul>")
+    parts.append(list_html(res["warnings"], "atlas-warnings"))
+    parts.append(steps_html(_rows(res), "atlas-dsr"))
+    parts.append(list_html(res["notes"], "atlas-notes", "Notes from the guide and its errata that bear on this run:"))
     ns = res["not_sizable"]
     if ns:
         parts.append(f'<details class="atlas-not-sizable"><summary>{len(ns)} benchmark run(s) cannot be sized from the guide</summary><ul>'
@@ -438,16 +404,8 @@ def result_html(res: dict) -> str:
 
 
 def result_csv(res: dict) -> str:
-    """One line per input, measured figure and result: section, key, item, value, unit, source."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["scenario", "section", "key", "item", "value", "unit", "source"])
-    for sec, key, label, value, unit, src in _rows(res):
-        v = value if isinstance(value, str) else ("" if value is None else _fmt(value, 6).replace(",", ""))
-        w.writerow([res["run"]["id"], sec, key, label, v, unit, src])
-    for n in res["warnings"]:
-        w.writerow([res["run"]["id"], "warning", "", n, "", "", ""])
-    return buf.getvalue()
+    """One line per input, measured figure and result (section, key, item, value, unit, source), then the warnings."""
+    return steps_csv(res["run"]["id"], _rows(res), res["warnings"])
 
 
 def result_chart(res: dict) -> dict:
@@ -455,24 +413,11 @@ def result_chart(res: dict) -> dict:
     kind, target = res["kind"], float(res["inputs"]["target_mps"])
     top = max(res["total"], res["mps_at_measured"], res["mps_at_ceiling"] or 0)
     counts = sorted({0, res["needed"], res["total"], res["mps_at_measured"], top} | ({res["mps_at_ceiling"]} if res["mps_at_ceiling"] else set()))
-    series = [(f"at the measured CPU peak ({_fmt(res['cpu_peak'])}%)" if res["cpu_peak"] is not None else "at the measured rate", res["rate"])]
+    series = [(f"at the measured CPU peak ({fmt(res['cpu_peak'])}%)" if res["cpu_peak"] is not None else "at the measured rate", res["rate"])]
     if res["rate_at_ceiling"] is not None:
-        series.append((f"at the {_fmt(res['inputs']['cpu_ceiling_percent'])}% ceiling (extrapolated)", res["rate_at_ceiling"]))
-    values = [{"mps_count": n, "capacity": float(n * rate), "series": name} for name, rate in series for n in counts]
-    return {
-        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
-        "description": f"MPS capacity against the number of {kind}s, with the target",
-        "width": "container", "height": 220,
-        "layer": [
-            {"data": {"values": values}, "mark": {"type": "line", "point": True, "tooltip": True},
-             "encoding": {"x": {"field": "mps_count", "type": "quantitative", "title": f"{kind}s", "axis": {"tickMinStep": 1}},
-                          "y": {"field": "capacity", "type": "quantitative", "title": "Capacity (MPS)"},
-                          "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}},
-            {"data": {"values": [{"target": target, "label": f"target {_fmt(target)} MPS"}]},
-             "mark": {"type": "rule", "strokeDash": [4, 4], "tooltip": True},
-             "encoding": {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}},
-        ],
-    }
+        series.append((f"at the {fmt(res['inputs']['cpu_ceiling_percent'])}% ceiling (extrapolated)", res["rate_at_ceiling"]))
+    return capacity_chart(description=f"MPS capacity against the number of {kind}s, with the target", x_field="mps_count",
+                          x_title=f"{kind}s", unit="MPS", series=series, counts=counts, target=target)
 
 
 def run_web(bundle: dict, params: dict) -> dict:
@@ -481,8 +426,8 @@ def run_web(bundle: dict, params: dict) -> dict:
                   cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0)
     i = res["inputs"]
     return {"html": result_html(res), "chart": result_chart(res),
-            "inputs": {"scenario": i["scenario"], "target": _fmt(i["target_mps"], 6).replace(",", ""),
-                       "ceiling": "" if i["cpu_ceiling_percent"] is None else _fmt(i["cpu_ceiling_percent"], 6),
+            "inputs": {"scenario": i["scenario"], "target": fmt(i["target_mps"], 6).replace(",", ""),
+                       "ceiling": "" if i["cpu_ceiling_percent"] is None else fmt(i["cpu_ceiling_percent"], 6),
                        "spare": str(i["spare"])},
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"dsr-{res['run']['id']}.csv"}}}
 

@@ -328,7 +328,7 @@ def _sidecar_source(bundle, scen, asm_from, sidecar_cpu, sidecar_mem) -> dict:
                                  f"choose one of: {', '.join(s['id'] for s in options) or 'none'}.")
         options = chosen
     if not options:
-        raise FootprintError(f"No ASM-enabled scenario of this product has sidecar data: give a sidecar size (cores and GiB).")
+        raise FootprintError("No ASM-enabled scenario of this product has sidecar data: give a sidecar size (cores and GiB).")
     ids = [s["id"] for s in options]
     rows = [r for r in bundle["resources"] if r["is_sidecar"] and r["scenario"] in ids]
     by_service: dict[tuple, dict] = {}

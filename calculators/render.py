@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from fractions import Fraction
 from html import escape
 
 COLUMNS = [
@@ -18,16 +19,20 @@ COLUMNS = [
 ]
 
 
-def fmt(v) -> str:
-    """Numbers for people: whole numbers plain, others up to 3 decimals; None as an em dash."""
+def fmt(v, places: int = 3) -> str:
+    """Numbers for people: whole numbers with thousands separators, others up to ``places``
+    decimals (ints, floats and exact Fractions alike); None as an em dash; booleans as yes/no."""
     if v is None:
         return "—"
     if isinstance(v, bool):
         return "yes" if v else "no"
-    if isinstance(v, (int, float)):
-        if float(v).is_integer():
-            return f"{int(v):,}"
-        return f"{v:,.3f}".rstrip("0").rstrip(".")
+    if isinstance(v, Fraction) and v.denominator == 1:
+        return f"{v.numerator:,}"
+    if isinstance(v, (int, float, Fraction)):
+        f = float(v)
+        if f.is_integer():
+            return f"{int(f):,}"
+        return f"{f:,.{places}f}".rstrip("0").rstrip(".")
     return str(v)
 
 

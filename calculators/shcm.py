@@ -43,13 +43,12 @@ MAX_NODES; a test or node whose needed figures are missing from the data.
 """
 from __future__ import annotations
 
-import csv
-import io
-import math
 from fractions import Fraction
 from html import escape
 
 from . import inputs, web
+from .render import fmt
+from .sizing import capacity_chart, ceil, cite, frac, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64
 """Most spare nodes accepted (a Benchmark Atlas limit, not a vendor figure)."""
@@ -65,9 +64,6 @@ class ShcmError(ValueError):
     """Bad input to the ShCM calculator; the message says what and why."""
 
 
-def _frac(x) -> Fraction:
-    return Fraction(str(x))
-
 
 def _number(value, name: str, unit: str) -> Fraction:
     """A positive, finite number as an exact Fraction (see calculators.inputs.positive)."""
@@ -82,27 +78,6 @@ def _spare(value) -> int:
     return inputs.spare_count(value, "Spare nodes", MAX_SPARE, ShcmError)
 
 
-def _ceil(x: Fraction) -> int:
-    return -((-x.numerator) // x.denominator)
-
-
-def _fmt(v, places: int = 3) -> str:
-    """Numbers for people: whole numbers with thousands separators, others up to ``places`` decimals; None as an em dash."""
-    if v is None:
-        return "—"
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return f"{v.numerator:,}"
-    if isinstance(v, int):
-        return f"{v:,}"
-    f = float(v)
-    if f.is_integer():
-        return f"{int(f):,}"
-    return f"{f:,.{places}f}".rstrip("0").rstrip(".")
-
-
-def _cite(m: dict, column: bool = True) -> str:
-    s = f"Table {m['table_id']}, row {m['row']}"
-    return s + (f", column '{m['column_label']}'" if column and m.get("column_label") else "")
 
 
 def tests(bundle: dict) -> list[dict]:
@@ -115,7 +90,7 @@ def defaults(bundle: dict) -> dict:
     ts = tests(bundle)
     t = next((x for x in ts if x["id"] == DEFAULT_SCENARIO), ts[0])
     rps = t["metrics"].get("rps")
-    return {"scenario": t["id"], "target": _fmt(_frac(rps["value"])).replace(",", "") if rps else "", "unit": "RPS",
+    return {"scenario": t["id"], "target": fmt(frac(rps["value"])).replace(",", "") if rps else "", "unit": "RPS",
             "ceiling": "", "spare": "0"}
 
 
@@ -164,18 +139,18 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
     ceiling = _ceiling(cpu_ceiling_percent)
     k = _spare(spare)
 
-    load, cores, vcpu = _frac(m[metric]["value"]), _frac(m["cpu_cores"]["value"]), Fraction(node["vcpu"])
+    load, cores, vcpu = frac(m[metric]["value"]), frac(m["cpu_cores"]["value"]), Fraction(node["vcpu"])
     node_percent = cores / vcpu * 100
-    at_measured = _ceil(value / load)
+    at_measured = ceil(value / load)
     rate_ceiling = at_ceiling = None
     if ceiling is not None:
         rate_ceiling = load * (vcpu * ceiling / 100) / cores
-        at_ceiling = _ceil(value / rate_ceiling)
+        at_ceiling = ceil(value / rate_ceiling)
     needed = at_ceiling if at_ceiling is not None else at_measured
     total = needed + k
     if total > MAX_NODES:
         raise ShcmError(f"The target needs {total:,} Rhino nodes, above the {MAX_NODES:,} this calculator accepts: "
-                        f"the guide tested one node. Check the target ({_fmt(value)} {u}).")
+                        f"the guide tested one node. Check the target ({fmt(value)} {u}).")
     cpu_all = value / (total * load) * node_percent
     cpu_loss = value / (needed * load) * node_percent
 
@@ -183,36 +158,36 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
     configs = info.get("configs") or {}
     conf_info = configs.get(conf) if conf else None
     same = [x for x in tests(bundle) if (x.get("config") or {}).get("value") == conf and metric in x["metrics"]]
-    top = max(same, key=lambda x: _frac(x["metrics"][metric]["value"])) if same else None
+    top = max(same, key=lambda x: frac(x["metrics"][metric]["value"])) if same else None
     figures = []
     for key, label in (("sps", "Load, sessions per second"), ("rps", "Load, requests per second"),
                        ("cpu_percent", "ShCM JVM CPU (average), as printed"), ("cpu_cores", "ShCM JVM CPU (average), cores"),
                        ("heap_avg", "Heap (average)"), ("duration", "Duration")):
         if key in m:
             x = m[key]
-            figures.append({"key": key, "label": label, "value": _frac(x["value"]), "unit": x["unit"], "raw": x["raw"],
-                            "cite": _cite(x)})
+            figures.append({"key": key, "label": label, "value": frac(x["value"]), "unit": x["unit"], "raw": x["raw"],
+                            "cite": cite(x)})
     lat = t.get("latency") or {}
     for stat in ("p50", "p99", "max"):
         if stat in lat:
             x = lat[stat]
-            figures.append({"key": "latency_" + stat, "label": f"Client latency {stat}", "value": _frac(x["value_ms"]), "unit": "ms",
+            figures.append({"key": "latency_" + stat, "label": f"Client latency {stat}", "value": frac(x["value_ms"]), "unit": "ms",
                             "raw": None, "cite": f"Table {x['table_id']}, row {x['row']}"})
 
     warnings, notes = [], []
     errata = info.get("errata") or {}
     if ceiling is not None and ceiling > node_percent:
-        warnings.append(f"The ceiling of {_fmt(ceiling)}% is {_fmt(ceiling / node_percent, 2)} x the {_fmt(node_percent, 2)}% "
-                        f"of the node's {_fmt(vcpu)} vCPUs that the ShCM JVM used in test {t['test']}: the per-node rate is "
-                        f"extrapolated linearly from {_fmt(load)} to {_fmt(rate_ceiling)} {u}, a planning estimate: "
+        warnings.append(f"The ceiling of {fmt(ceiling)}% is {fmt(ceiling / node_percent, 2)} x the {fmt(node_percent, 2)}% "
+                        f"of the node's {fmt(vcpu)} vCPUs that the ShCM JVM used in test {t['test']}: the per-node rate is "
+                        f"extrapolated linearly from {fmt(load)} to {fmt(rate_ceiling)} {u}, a planning estimate: "
                         "across the guide's tests CPU did not rise in proportion to load.")
     per_node = rate_ceiling if rate_ceiling is not None else load
-    if top is not None and per_node > _frac(top["metrics"][metric]["value"]):
+    if top is not None and per_node > frac(top["metrics"][metric]["value"]):
         tl = (top.get("latency") or {})
-        lat_txt = (f" (client latency p50 {_fmt(_frac(tl['p50']['value_ms']))} ms, p99 {_fmt(_frac(tl['p99']['value_ms']))} ms)"
+        lat_txt = (f" (client latency p50 {fmt(frac(tl['p50']['value_ms']))} ms, p99 {fmt(frac(tl['p99']['value_ms']))} ms)"
                    if "p50" in tl and "p99" in tl else "")
-        warnings.append(f"Each node would carry {_fmt(per_node)} {u}, above the highest load tested on server config {conf}: "
-                        f"{_fmt(_frac(top['metrics'][metric]['value']))} {u} in test {top['test']}{lat_txt}.")
+        warnings.append(f"Each node would carry {fmt(per_node)} {u}, above the highest load tested on server config {conf}: "
+                        f"{fmt(frac(top['metrics'][metric]['value']))} {u} in test {top['test']}{lat_txt}.")
     if conf in COLOCATED:
         warnings.append(f"Server config {conf} colocates Cassandra with Rhino on the same server: the CPU figure is the ShCM JVM's "
                         "only, so Cassandra's CPU on the same vCPUs is not counted and the ceiling leaves it unaccounted.")
@@ -230,11 +205,11 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
         "node": {"text": node.get("value"), "instance": node.get("instance"), "vcpu": vcpu,
                  "cite": f"Table {node.get('table_id')}, row {node.get('row')}"},
         "figures": figures, "metric": metric, "load": load, "other_unit": other_u,
-        "other_load": _frac(m[UNITS[other_u][0]]["value"]) if UNITS[other_u][0] in m else None,
+        "other_load": frac(m[UNITS[other_u][0]]["value"]) if UNITS[other_u][0] in m else None,
         "cores": cores, "node_percent": node_percent, "nodes_at_measured": at_measured,
         "rate_at_ceiling": rate_ceiling, "nodes_at_ceiling": at_ceiling, "needed": needed, "total": total,
         "cpu_all": cpu_all, "cpu_after_loss": cpu_loss,
-        "config_max": {"test": top["test"], "load": _frac(top["metrics"][metric]["value"])} if top else None,
+        "config_max": {"test": top["test"], "load": frac(top["metrics"][metric]["value"])} if top else None,
         "warnings": warnings, "notes": notes,
     }
 
@@ -258,20 +233,20 @@ def _rows(res: dict) -> list[tuple]:
         src = f["cite"] + (f" (printed '{f['raw']}')" if f.get("raw") is not None else "")
         out.append(("measured", f["key"], f["label"], f["value"], f["unit"], src))
     out.append(("computed", "node_percent", "JVM CPU as share of the node", res["node_percent"], "percent of vCPUs",
-                f"{_fmt(res['cores'])} cores / {_fmt(n['vcpu'])} vCPU"))
+                f"{fmt(res['cores'])} cores / {fmt(n['vcpu'])} vCPU"))
     out.append(("result", "nodes_at_measured", "Rhino nodes at the measured load", res["nodes_at_measured"], "count",
-                f"ceil({_fmt(i['target'])} / {_fmt(res['load'])})"))
+                f"ceil({fmt(i['target'])} / {fmt(res['load'])})"))
     if res["rate_at_ceiling"] is not None:
         out.append(("computed", "rate_at_ceiling", "Load per node at the ceiling", res["rate_at_ceiling"], u,
-                    f"{_fmt(res['load'])} x ({_fmt(n['vcpu'])} x {_fmt(i['cpu_ceiling_percent'])}%) / {_fmt(res['cores'])} cores (linear extrapolation)"))
+                    f"{fmt(res['load'])} x ({fmt(n['vcpu'])} x {fmt(i['cpu_ceiling_percent'])}%) / {fmt(res['cores'])} cores (linear extrapolation)"))
         out.append(("result", "nodes_at_ceiling", "Rhino nodes at the ceiling", res["nodes_at_ceiling"], "count",
-                    f"ceil({_fmt(i['target'])} / {_fmt(res['rate_at_ceiling'])})"))
+                    f"ceil({fmt(i['target'])} / {fmt(res['rate_at_ceiling'])})"))
     out.append(("result", "total", "Rhino nodes to deploy", res["total"], "count", f"{res['needed']:,} for the load + {i['spare']} spare"))
     out.append(("result", "cpu_all", "Expected JVM CPU per node, all in service", res["cpu_all"], "percent of vCPUs",
-                f"{_fmt(i['target'])} / ({res['total']:,} x {_fmt(res['load'])}) x {_fmt(res['node_percent'], 2)}%"))
+                f"{fmt(i['target'])} / ({res['total']:,} x {fmt(res['load'])}) x {fmt(res['node_percent'], 2)}%"))
     if i["spare"]:
         out.append(("result", "cpu_after_loss", f"Expected JVM CPU per node with {i['spare']} lost", res["cpu_after_loss"],
-                    "percent of vCPUs", f"{_fmt(i['target'])} / ({res['needed']:,} x {_fmt(res['load'])}) x {_fmt(res['node_percent'], 2)}%"))
+                    "percent of vCPUs", f"{fmt(i['target'])} / ({res['needed']:,} x {fmt(res['load'])}) x {fmt(res['node_percent'], 2)}%"))
     return out
 
 
@@ -279,65 +254,34 @@ def result_html(res: dict) -> str:
     """The result as an HTML fragment (every text escaped)."""
     i, t = res["inputs"], res["test"]
     u = i["unit"]
-    how = (f"at a CPU ceiling of {_fmt(i['cpu_ceiling_percent'])}% of the node's vCPUs"
-           if res["rate_at_ceiling"] is not None else f"at the measured load ({_fmt(res['load'])} {u} per node)")
+    how = (f"at a CPU ceiling of {fmt(i['cpu_ceiling_percent'])}% of the node's vCPUs"
+           if res["rate_at_ceiling"] is not None else f"at the measured load ({fmt(res['load'])} {u} per node)")
     parts = [f'<div class="atlas-result" data-scenario="{escape(t["id"])}">',
              f'<p class="atlas-summary"><strong data-key="total">{res["total"]:,} Rhino node(s)</strong> '
-             f'({res["needed"]:,} for {_fmt(i["target"])} {escape(u)} {escape(how)}, + {i["spare"]} spare), each a '
-             f'{escape(res["node"]["instance"] or "node")} of {_fmt(res["node"]["vcpu"])} vCPU. Baseline: test {t["test"]}, '
+             f'({res["needed"]:,} for {fmt(i["target"])} {escape(u)} {escape(how)}, + {i["spare"]} spare), each a '
+             f'{escape(res["node"]["instance"] or "node")} of {fmt(res["node"]["vcpu"])} vCPU. Baseline: test {t["test"]}, '
              f'server config {escape(t["config"] or "—")}. A planning estimate, not a vendor figure.</p>']
-    if res["warnings"]:
-        parts.append('<ul class="atlas-warnings">' + "".join(f"<li>{escape(w)}</li>" for w in res["warnings"]) + "</ul>")
-    names = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
-    parts.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-shcm"><thead><tr><th>Kind</th><th>Item</th>'
-                 '<th>Value</th><th>Unit</th><th>Source / how</th></tr></thead><tbody>')
-    for sec, key, label, value, unit, src in _rows(res):
-        v = value if isinstance(value, str) else _fmt(value)
-        parts.append(f'<tr data-key="{escape(key)}"><td>{escape(names[sec])}</td><td>{escape(label)}</td>'
-                     f'<td class="atlas-num">{escape(v)}</td><td>{escape(unit)}</td><td>{escape(src)}</td></tr>')
-    parts.append("</tbody></table></div>")
-    if res["notes"]:
-        parts.append('<p>Notes from the guide and its errata:</p><ul class="atlas-notes">'
-                     + "".join(f"<li>{escape(x)}</li>" for x in res["notes"]) + "</ul>")
+    parts.append(list_html(res["warnings"], "atlas-warnings"))
+    parts.append(steps_html(_rows(res), "atlas-shcm"))
+    parts.append(list_html(res["notes"], "atlas-notes", "Notes from the guide and its errata:"))
     parts.append("</div>")
     return "".join(parts)
 
 
 def result_csv(res: dict) -> str:
-    """One line per input, measured figure and result: section, key, item, value, unit, source."""
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["scenario", "section", "key", "item", "value", "unit", "source"])
-    for sec, key, label, value, unit, src in _rows(res):
-        v = value if isinstance(value, str) else ("" if value is None else _fmt(value, 6).replace(",", ""))
-        w.writerow([res["test"]["id"], sec, key, label, v, unit, src])
-    for x in res["warnings"]:
-        w.writerow([res["test"]["id"], "warning", "", x, "", "", ""])
-    return buf.getvalue()
+    """One line per input, measured figure and result (section, key, item, value, unit, source), then the warnings."""
+    return steps_csv(res["test"]["id"], _rows(res), res["warnings"])
 
 
 def result_chart(res: dict) -> dict:
     """Vega-Lite spec: load capacity against the number of Rhino nodes (measured and at the ceiling), with the target."""
     u, target = res["inputs"]["unit"], float(res["inputs"]["target"])
     counts = sorted({0, res["needed"], res["total"], res["nodes_at_measured"]} | ({res["nodes_at_ceiling"]} if res["nodes_at_ceiling"] else set()))
-    series = [(f"at the measured CPU ({_fmt(res['node_percent'], 1)}% of vCPUs)", res["load"])]
+    series = [(f"at the measured CPU ({fmt(res['node_percent'], 1)}% of vCPUs)", res["load"])]
     if res["rate_at_ceiling"] is not None:
-        series.append((f"at the {_fmt(res['inputs']['cpu_ceiling_percent'])}% ceiling (extrapolated)", res["rate_at_ceiling"]))
-    values = [{"nodes": n, "capacity": float(n * rate), "series": name} for name, rate in series for n in counts]
-    return {
-        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
-        "description": f"{u} capacity against the number of Rhino nodes, with the target",
-        "width": "container", "height": 220,
-        "layer": [
-            {"data": {"values": values}, "mark": {"type": "line", "point": True, "tooltip": True},
-             "encoding": {"x": {"field": "nodes", "type": "quantitative", "title": "Rhino nodes", "axis": {"tickMinStep": 1}},
-                          "y": {"field": "capacity", "type": "quantitative", "title": f"Capacity ({u})"},
-                          "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}},
-            {"data": {"values": [{"target": target, "label": f"target {_fmt(target)} {u}"}]},
-             "mark": {"type": "rule", "strokeDash": [4, 4], "tooltip": True},
-             "encoding": {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}},
-        ],
-    }
+        series.append((f"at the {fmt(res['inputs']['cpu_ceiling_percent'])}% ceiling (extrapolated)", res["rate_at_ceiling"]))
+    return capacity_chart(description=f"{u} capacity against the number of Rhino nodes, with the target", x_field="nodes",
+                          x_title="Rhino nodes", unit=u, series=series, counts=counts, target=target)
 
 
 def run_web(bundle: dict, params: dict) -> dict:
@@ -346,8 +290,8 @@ def run_web(bundle: dict, params: dict) -> dict:
                   cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0)
     i = res["inputs"]
     return {"html": result_html(res), "chart": result_chart(res),
-            "inputs": {"scenario": i["scenario"], "target": _fmt(i["target"], 6).replace(",", ""), "unit": i["unit"],
-                       "ceiling": "" if i["cpu_ceiling_percent"] is None else _fmt(i["cpu_ceiling_percent"], 6),
+            "inputs": {"scenario": i["scenario"], "target": fmt(i["target"], 6).replace(",", ""), "unit": i["unit"],
+                       "ceiling": "" if i["cpu_ceiling_percent"] is None else fmt(i["cpu_ceiling_percent"], 6),
                        "spare": str(i["spare"])},
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"shcm-{res['test']['id']}.csv"}}}
 

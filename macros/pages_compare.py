@@ -41,7 +41,7 @@ def scenario_data(r, sid: str) -> dict:
     facts = [
         ("product", "Product", {"v": None, "t": src["short_name"]}),
         ("section", "Section", {"v": None, "t": str(s["section"])}),
-        ("load_per_site", f"Load per site", _cell(load.get("per_site"), None if load.get("per_site") is None else f'{fmt(load["per_site"])} {load["unit"]}')),
+        ("load_per_site", "Load per site", _cell(load.get("per_site"), None if load.get("per_site") is None else f'{fmt(load["per_site"])} {load["unit"]}')),
         ("load_total", "Load in total", _cell(load.get("total"), None if load.get("total") is None else f'{fmt(load["total"])} {load["unit"]}')),
         ("sites_provisioned", "Sites provisioned", _cell(s.get("sites_provisioned"))),
         ("sites_traffic", "Sites carrying traffic", {"v": float(len(traffic)) if traffic else None,

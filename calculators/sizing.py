@@ -1,0 +1,88 @@
+"""Shared output of the sizing calculators (DSR MPs for a target MPS, ShCM Rhino nodes
+for a target RPS/SPS): a result is a list of steps, each
+``(kind, key, label, value, unit, source)`` with kind one of input / measured /
+computed / result, shown as one table, written as one CSV, and drawn as a capacity
+chart (capacity against the number of MPs or nodes, with the target as a rule).
+Standard library only; every text is HTML-escaped.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from html import escape
+
+from .render import fmt
+
+STEP_KINDS = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
+
+
+def frac(x) -> Fraction:
+    """An exact Fraction of a number as written (avoids binary float noise)."""
+    return Fraction(str(x))
+
+
+def ceil(x: Fraction) -> int:
+    """Exact ceiling of a Fraction."""
+    return -((-x.numerator) // x.denominator)
+
+
+def cite(m: dict, column: bool = True) -> str:
+    """'Table 3-1, row 2, column 'MPS'' for a bundle figure with table_id, row and column_label."""
+    s = f"Table {m['table_id']}, row {m['row']}"
+    return s + (f", column '{m['column_label']}'" if column and m.get("column_label") else "")
+
+
+def steps_html(steps: list[tuple], css_class: str) -> str:
+    """The steps as one table (Kind, Item, Value, Unit, Source / how)."""
+    parts = [f'<div class="atlas-table-wrap"><table class="atlas-rows {escape(css_class)}"><thead><tr><th>Kind</th><th>Item</th>'
+             '<th>Value</th><th>Unit</th><th>Source / how</th></tr></thead><tbody>']
+    for kind, key, label, value, unit, src in steps:
+        v = value if isinstance(value, str) else fmt(value)
+        parts.append(f'<tr data-key="{escape(key)}"><td>{escape(STEP_KINDS[kind])}</td><td>{escape(label)}</td>'
+                     f'<td class="atlas-num">{escape(v)}</td><td>{escape(unit)}</td><td>{escape(src)}</td></tr>')
+    parts.append("</tbody></table></div>")
+    return "".join(parts)
+
+
+def list_html(items: list[str], css_class: str, intro: str = "") -> str:
+    """Warnings or notes as an escaped list, with an optional lead-in paragraph; '' when empty."""
+    if not items:
+        return ""
+    return ((f"<p>{escape(intro)}</p>" if intro else "") + f'<ul class="{escape(css_class)}">'
+            + "".join(f"<li>{escape(x)}</li>" for x in items) + "</ul>")
+
+
+def steps_csv(scenario_id: str, steps: list[tuple], warnings: list[str]) -> str:
+    """One CSV line per step (scenario, section, key, item, value, unit, source), then the warnings."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["scenario", "section", "key", "item", "value", "unit", "source"])
+    for kind, key, label, value, unit, src in steps:
+        v = value if isinstance(value, str) else ("" if value is None else fmt(value, 6).replace(",", ""))
+        w.writerow([scenario_id, kind, key, label, v, unit, src])
+    for x in warnings:
+        w.writerow([scenario_id, "warning", "", x, "", "", ""])
+    return buf.getvalue()
+
+
+def capacity_chart(*, description: str, x_field: str, x_title: str, unit: str, series: list[tuple],
+                   counts, target) -> dict:
+    """Vega-Lite spec: capacity (``unit``) = count x rate for each (name, rate) series over
+    ``counts``, with a dashed rule at ``target``."""
+    values = [{x_field: n, "capacity": float(n * rate), "series": name} for name, rate in series for n in sorted(counts)]
+    target = float(target)
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+        "description": description,
+        "width": "container", "height": 220,
+        "layer": [
+            {"data": {"values": values}, "mark": {"type": "line", "point": True, "tooltip": True},
+             "encoding": {"x": {"field": x_field, "type": "quantitative", "title": x_title, "axis": {"tickMinStep": 1}},
+                          "y": {"field": "capacity", "type": "quantitative", "title": f"Capacity ({unit})"},
+                          "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}},
+            {"data": {"values": [{"target": target, "label": f"target {fmt(target)} {unit}"}]},
+             "mark": {"type": "rule", "strokeDash": [4, 4], "tooltip": True},
+             "encoding": {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}},
+        ],
+    }
