@@ -9,7 +9,7 @@ Extension module (see macros/extensions.py):
   guide prints only one (measurements.csv metric cpu_percent, subject Total)
   with the scenario's 'Target CPU' setting; ``scenario_facts``: what differs
   between two runs (call mix, duration, release, deployment mode, sites).
-* ``macros(r)``: ``footprint_calculator_full()``, ``asm_calculator()``,
+* ``macros(r)``: ``asm_calculator()``,
   ``overtarget_calculator()``, each built with ``calculator_page.shell``.
 """
 from __future__ import annotations
@@ -68,34 +68,6 @@ def bundle(atlas) -> dict:
 
 # ---------------------------------------------------------------- forms
 
-def _footprint_full(r) -> str:
-    bundle = r.bundle
-    d = cp.footprint_defaults(bundle)
-    d.update({"asm_from": "", "sidecar_cpu": "", "sidecar_mem": ""})
-    scen = fp.scenarios_with_resources(bundle)
-    unit = next(s["load_unit"] for s in scen if s["id"] == d["scenario"])
-    opts = cp.scenario_options(bundle, scen, d["scenario"], lambda s: (
-        f' data-unit="{escape(s["load_unit"] or "")}" data-load="{s["load_per_site"]:g}" data-sites="{max(1, len(s["sites_with_traffic"]))}"'))
-    asm_scen = [s for s in bundle["scenarios"] if s.get("asm") in ("enabled", "partial")
-                and s["id"] in {x["scenario"] for x in bundle["resources"] if x["is_sidecar"]}]
-    asm_opts = '<option value="" selected>every ASM scenario of the product (per service, else median)</option>' + \
-        cp.scenario_options(bundle, asm_scen, "")
-    form = f"""
-  <label>Baseline scenario <select name="scenario" id="calc-scenario" data-sets-load="load" data-sets-sites="sites">{opts}</select></label>
-  <label><span>Target load, total (<span class="atlas-unit">{escape(unit)}</span>)</span> <input name="load" id="calc-load" type="text" inputmode="decimal" value="{escape(d['load'])}" required></label>
-  <label>Sites carrying traffic <input name="sites" id="calc-sites" type="number" min="1" max="64" step="1" value="{escape(d['sites'])}"></label>
-  <label class="atlas-check"><input name="failover" id="calc-failover" type="checkbox" value="1"> Size each site to absorb a lost site (georedundant failover)</label>
-  <label>Target CPU utilization (% of request; empty = printed HPA target, else proportional) <input name="target" id="calc-target" type="text" inputmode="decimal" value="" placeholder="e.g. 70"></label>
-  <label>ASM sidecars <select name="asm" id="calc-asm"><option value="keep" selected>keep as in the baseline</option><option value="remove">remove</option><option value="add">add to pods without one</option></select></label>
-  <label>Size added sidecars from <select name="asm_from" id="calc-asm-from">{asm_opts}</select></label>
-  <label>…or your sidecar CPU (cores per sidecar) <input name="sidecar_cpu" id="calc-sidecar-cpu" type="text" inputmode="decimal" value="" placeholder="e.g. 2"></label>
-  <label>…and memory (GiB per sidecar) <input name="sidecar_mem" id="calc-sidecar-mem" type="text" inputmode="decimal" value="" placeholder="e.g. 1"></label>
-  <label>Minimum replicas per scaled service <input name="min_replicas" id="calc-min" type="number" min="1" max="1000" step="1" value="1"></label>
-  <label>Worker node CPU (cores, optional) <input name="node_cores" id="calc-node-cores" type="text" inputmode="decimal" value=""></label>
-  <label>Worker node memory (GiB, optional) <input name="node_mem" id="calc-node-mem" type="text" inputmode="decimal" value=""></label>"""
-    return cp.shell(r, "footprint", form, d)
-
-
 def _asm(r) -> str:
     bundle = r.bundle
     d = asm_calc.defaults(bundle)
@@ -125,6 +97,4 @@ def _overtarget(r) -> str:
 
 
 def macros(r) -> dict:
-    return {"footprint_calculator_full": lambda: _footprint_full(r),
-            "asm_calculator": lambda: _asm(r),
-            "overtarget_calculator": lambda: _overtarget(r)}
+    return {"asm_calculator": lambda: _asm(r), "overtarget_calculator": lambda: _overtarget(r)}
