@@ -2,6 +2,7 @@
 Debian's Chromium driven by Playwright with every other address blocked."""
 from __future__ import annotations
 
+import csv
 import functools
 import os
 import shutil
@@ -125,3 +126,13 @@ def copy_data(tmp_path: Path) -> Path:
     dst = tmp_path / "data"
     shutil.copytree(ROOT / "data", dst)
     return dst
+
+
+def rewrite_csv_cell(path: Path, row_index: int, column: str, value: str) -> None:
+    """Set one cell (data row ``row_index``, 0-based) of a CSV file, keeping its header and other rows."""
+    rows = list(csv.DictReader(path.open()))
+    rows[row_index][column] = value
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)

@@ -2,7 +2,6 @@
 (the ``page`` fixture fails any test that requested another address)."""
 from __future__ import annotations
 
-import functools
 
 import pytest
 

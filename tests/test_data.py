@@ -1,14 +1,10 @@
 """Generic checks over every curated document, plus BSF values read from the guide."""
 from __future__ import annotations
 
-import csv
-import math
-
-import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT, copy_data, seed
+from conftest import copy_data, rewrite_csv_cell, seed
 from curation.pipetables import segment
 from macros.datastore import DataError, load
 
@@ -113,18 +109,9 @@ def test_bsf_scenario_records(atlas):
 # ---------------------------------------------------------------- broken data stops loading
 
 
-def _rewrite_csv_cell(path, row_index, column, value):
-    rows = list(csv.DictReader(path.open()))
-    rows[row_index][column] = value
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-
-
 def test_wrong_type_names_file_row_column(tmp_path):
     d = copy_data(tmp_path)
-    _rewrite_csv_cell(d / "bsf" / "resources.csv", 4, "replicas", "two")
+    rewrite_csv_cell(d / "bsf" / "resources.csv", 4, "replicas", "two")
     with pytest.raises(DataError) as e:
         load(d)
     msg = str(e.value)
@@ -133,7 +120,7 @@ def test_wrong_type_names_file_row_column(tmp_path):
 
 def test_unknown_unit_names_file_row_column(tmp_path):
     d = copy_data(tmp_path)
-    _rewrite_csv_cell(d / "bsf" / "utilization.csv", 0, "abs_unit", "furlongs")
+    rewrite_csv_cell(d / "bsf" / "utilization.csv", 0, "abs_unit", "furlongs")
     with pytest.raises(DataError) as e:
         load(d)
     assert "bsf/utilization.csv" in str(e.value) and "row 2" in str(e.value) and "column abs_unit" in str(e.value)
@@ -141,7 +128,7 @@ def test_unknown_unit_names_file_row_column(tmp_path):
 
 def test_unknown_scenario_names_file_row_column(tmp_path):
     d = copy_data(tmp_path)
-    _rewrite_csv_cell(d / "bsf" / "latency.csv", 2, "scenario", "bsf-9-9")
+    rewrite_csv_cell(d / "bsf" / "latency.csv", 2, "scenario", "bsf-9-9")
     with pytest.raises(DataError) as e:
         load(d)
     assert "bsf/latency.csv" in str(e.value) and "row 4" in str(e.value) and "unknown scenario 'bsf-9-9'" in str(e.value)

@@ -3,7 +3,6 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from datafiles import DocData
 

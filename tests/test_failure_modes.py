@@ -3,12 +3,11 @@ calculator whose Python is slow, broken or fed a malformed link keeps the preren
 result, tells the reader what happened, and never spins for ever."""
 from __future__ import annotations
 
-import csv
 import threading
 
 import pytest
 
-from conftest import _Handler, build_site, copy_data, serve
+from conftest import _Handler, build_site, copy_data, rewrite_csv_cell, serve
 
 FAILED = '#atlas-calculator[data-state="failed"]'
 READY = '#atlas-calculator[data-state="ready"]'
@@ -21,20 +20,11 @@ def cell(page, service, container="app", column="Replicas (target)"):
                         f'td:nth-child({idx})').inner_text()
 
 
-def _rewrite_csv_cell(path, row_index, column, value):
-    rows = list(csv.DictReader(path.open()))
-    rows[row_index][column] = value
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-
-
 # --- bad data stops the build -------------------------------------------------------------------
 
 def test_unknown_unit_stops_the_build_naming_file_row_column(tmp_path):
     d = copy_data(tmp_path)
-    _rewrite_csv_cell(d / "bsf" / "utilization.csv", 0, "abs_unit", "furlongs")
+    rewrite_csv_cell(d / "bsf" / "utilization.csv", 0, "abs_unit", "furlongs")
     r = build_site(tmp_path / "out", data=d)
     out = r.stdout + r.stderr
     assert r.returncode != 0 and "Invalid data" in out and "Traceback" not in out
@@ -44,7 +34,7 @@ def test_unknown_unit_stops_the_build_naming_file_row_column(tmp_path):
 
 def test_unknown_scenario_stops_the_build_naming_file_row_column(tmp_path):
     d = copy_data(tmp_path)
-    _rewrite_csv_cell(d / "bsf" / "latency.csv", 2, "scenario", "bsf-9-9")
+    rewrite_csv_cell(d / "bsf" / "latency.csv", 2, "scenario", "bsf-9-9")
     r = build_site(tmp_path / "out", data=d)
     out = r.stdout + r.stderr
     assert r.returncode != 0 and "Invalid data" in out and "Traceback" not in out
