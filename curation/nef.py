@@ -296,7 +296,6 @@ def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
             c.scenarios.append(rec)
     by = {s["id"]: s for s in c.scenarios}
     # TI scenario 2: stated total vs parts
-    t24 = by_id["3-24"]
     r24 = row("3-24", "Total TPS")[1]
     e = next(e["id"] for e in c.errata if e["table_id"] == "3-24" and e["kind"] == "arithmetic")
     by["nef-ti-2"]["contradictions"].append({
@@ -349,7 +348,6 @@ def errata(c: Curated, lines: list[str], by_id: dict) -> None:
           problem="The caption is glued to the end of the preceding note sentence.",
           action="read-as", reading=f"Table {tid} Stub Parameters",
           reason="The table that follows is the stub table of this feature; segment() finds the caption inside the line.")
-    vline = by_id["3-2"].caption_line
     E(scenario=None, table_id=None, lines=[by_id[t].caption_line for t in ("3-2", "3-10", "3-18", "3-26", "3-34")],
       where="Note after each Deployment Configuration table", kind="missing",
       raw="The VAR value for microservice in each scenario is based on the corresponding Replica value.",

@@ -293,7 +293,6 @@ class Builder:
 
     def cm_generic(self, t):
         """Label column + one value column per header (site, TPS, ...)."""
-        h0 = t.header[0]
         for i, r in enumerate(self.lrows[t.id], 1):
             for h, cell in zip(t.header[1:], r.cells[1:]):
                 site = None
@@ -515,7 +514,6 @@ class Builder:
                                "Gateway, Total) and Site 2 (the same); the Total row's first value is the Site 1 total "
                                "and its second the Site 2 total",
                        reason="The Site 1 and Site 2 totals equal (to within 1) the sum of the two rows' Total columns.")
-        sums = {}
         for i, r in enumerate(logical[:2], 1):
             for (label, site), cell, h in zip(cols, r.cells[1:7], t.header[:6]):
                 v, st, note = self.cell_value(cell)
@@ -831,7 +829,6 @@ class Builder:
             if not split:
                 continue
             t = self.by_id[tid]
-            lone = sum(1 for r in split for n in r.lines[1:] if self.lines[n - 1].strip() == "|")
             label_only = [r for r in split if "|" not in self.lines[r.line - 1]]
             ex = split[0]
             raw = " / ".join(self.lines[n - 1].strip() for n in ex.lines)
@@ -1217,7 +1214,6 @@ class Builder:
           raw="3.1.1 Test Scenario 1: / 3.1.2 Test Scenario 2: / Test Scenario: / (no prefix)",
           problem="Only 3.1.1 and 3.1.2 are numbered 'Test Scenario N:'; " + ", ".join(unnum) + " use an unnumbered "
                   "'Test Scenario:'; " + ", ".join(none) + " have no 'Test Scenario' prefix.", action="noted")
-        t61 = self.by_id["3-61"]
         pre = self.find_line("for all the test scenarios for AM/UE")
         vs = []
         for tid, key in (("3-67", "binlog_cache_size"), ("3-67", "NoOfFragmentLogFiles"), ("3-80", "NoOfFragmentLogFiles"),

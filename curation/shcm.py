@@ -137,7 +137,6 @@ def build() -> Curated:
     disk_l = src.find("Cassandra Disk Usage")
     concl = src.find("Conclusion")
     concl_text_l = src.find("Testing showed that", concl, exact=False)
-    concl_text = src.text(concl_text_l)
 
     e_grid = {}
     for tid, title_l, h_l, last in (("T-rhino-performance", perf_title, perf_h, note_l - 1),
@@ -159,7 +158,7 @@ def build() -> Curated:
               reason="A per-process (JVM) CPU percentage above 100% counts cores; the c5.2xlarge host has 8 vCPUs, so the "
                      "host-level figure could not exceed 100% per core in this way. measurements.csv keeps both the printed "
                      "percent (metric cpu_percent) and the cores (metric cpu_cores, printed value / 100).")
-    e_note = E(scenario=None, table_id="T-rhino-performance", lines=[note_l], where="note after the table", kind="format",
+    E(scenario=None, table_id="T-rhino-performance", lines=[note_l], where="note after the table", kind="format",
                raw="Note The CPU reading", problem="The 'Note' label is glued to the sentence.", action="noted")
     e_heap = E(scenario=None, table_id="T-rhino-performance", lines=[perf_h, src.find("1.4G")],
                where="column 'Heap (average)'", kind="unit",
