@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
 RECORDS = ["tables", "scenarios", "services", "errata"]
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader where PyYAML was built with it (same results, several times faster)."""
 
 
 class DataError(Exception):
@@ -42,6 +44,7 @@ class Atlas:
     services: list[dict] = field(default_factory=list)
     errata: list[dict] = field(default_factory=list)
     extras: dict[str, dict] = field(default_factory=dict)
+    _by_table: dict = field(default_factory=dict, repr=False)
 
     def docs(self) -> list[str]:
         """Document ids that have curated data, in sources.yaml order."""
@@ -64,8 +67,16 @@ class Atlas:
         raise KeyError(f"unknown table {doc}/{tid}")
 
     def rows(self, kind: str, **eq) -> pd.DataFrame:
-        """Rows of ``kind`` filtered by column equality, e.g. rows('resources', scenario='bsf-3-3')."""
+        """Rows of ``kind`` filtered by column equality, e.g. rows('resources', scenario='bsf-3-3').
+
+        Filters on doc and table_id (every rendered table asks for them) use an index built
+        once per kind instead of scanning the whole frame."""
         df = self.frames[kind]
+        if "doc" in eq and "table_id" in eq:
+            index = self._by_table.get(kind)
+            if index is None:
+                index = self._by_table[kind] = df.groupby(["doc", "table_id"], sort=False).indices if len(df) else {}
+            df = df.iloc[index.get((eq.pop("doc"), eq.pop("table_id")), [])]
         for k, v in eq.items():
             df = df[df[k] == v]
         return df
@@ -77,7 +88,7 @@ def _schema(name: str) -> dict:
 
 def _validate_yaml(path: Path, schema_name: str):
     try:
-        items = yaml.safe_load(path.read_text(encoding="utf-8"))
+        items = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     except yaml.YAMLError as e:
         raise DataError(f"{path}: not valid YAML: {e}") from None
     if items is None:
@@ -148,7 +159,7 @@ def load(root: Path | str = DATA) -> Atlas:
                 recs[name].extend(items)
         for p in sorted(d.glob("*.yaml")):
             if p.stem not in RECORDS:
-                extras.setdefault(d.name, {})[p.stem] = yaml.safe_load(p.read_text(encoding="utf-8"))
+                extras.setdefault(d.name, {})[p.stem] = yaml.load(p.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     empty = {k: pd.DataFrame({f["name"]: pd.Series(dtype="object") for f in _schema(k)["fields"]}) for k in KINDS}
     atlas = Atlas(root=root, sources=sources,
                   frames={k: (pd.concat(v, ignore_index=True) if v else empty[k]) for k, v in frames.items()},

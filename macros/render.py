@@ -53,6 +53,7 @@ class Renderer:
     def __init__(self, atlas: Atlas):
         self.a = atlas
         self.bundle = build_bundle(atlas)
+        self._baselines: dict[str, dict | None] = {}
 
     # ------------------------------------------------------------ helpers
     def scenario_url(self, sid: str, frm: str = "product") -> str:
@@ -60,7 +61,13 @@ class Renderer:
         return f"{sid}/" if frm == "product" else f"../../products/{s['doc']}/{sid}/"
 
     def baseline(self, sid: str) -> dict | None:
-        """Totals of the scenario as printed (per site, requests), or None without resource data."""
+        """Totals of the scenario as printed (per site, requests), or None without resource data.
+        Computed once per scenario and build (product, home and scenario pages all ask)."""
+        if sid not in self._baselines:
+            self._baselines[sid] = self._baseline(sid)
+        return self._baselines[sid]
+
+    def _baseline(self, sid: str) -> dict | None:
         s = next(x for x in self.bundle["scenarios"] if x["id"] == sid)
         if not s.get("load_per_site") or not any(r["scenario"] == sid for r in self.bundle["resources"]):
             return None
