@@ -36,10 +36,9 @@ scenario that has sidecars or belongs to another product, and a bad load
 from __future__ import annotations
 
 from fractions import Fraction
-from html import escape
 
 from . import footprint as fp, web
-from .render import fmt
+from .text import escape, fmt
 
 
 class AsmError(ValueError):

@@ -40,10 +40,9 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from html import escape
 
 from . import inputs, web
-from .render import fmt
+from .text import escape, fmt
 from .sizing import capacity_chart, ceil, cite, frac, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64

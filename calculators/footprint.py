@@ -40,6 +40,7 @@ follow their pod's replica count; per-pod requests and limits never change.
 """
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -57,7 +58,10 @@ class FootprintError(ValueError):
     """Bad input to the footprint calculator; the message says what and why."""
 
 
+@functools.lru_cache(maxsize=4096)
 def _frac(x) -> Fraction:
+    """The exact decimal a data value prints as (0.1 -> 1/10, not the binary float).
+    Cached: Fractions are immutable, data values repeat, and parsing the text is most of a run."""
     return Fraction(str(x))
 
 

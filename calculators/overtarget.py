@@ -45,10 +45,9 @@ import io
 import math
 import re
 from fractions import Fraction
-from html import escape
 
 from . import web
-from .render import fmt
+from .text import escape, fmt
 
 MAX_BYTES = 1048576
 """Largest CSV accepted (1 MiB, the file input's data-max-bytes); chosen by the Benchmark Atlas."""

@@ -7,7 +7,9 @@ import csv
 import io
 import re
 from fractions import Fraction
-from html import escape
+
+from . import footprint, web
+from .text import escape, fmt  # noqa: F401  (fmt is part of this module's interface)
 
 COLUMNS = [
     ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"),
@@ -17,23 +19,6 @@ COLUMNS = [
     ("cpu_request_after", "CPU request total (cores)"), ("mem_request_after", "Memory request total (GiB)"),
     ("table_id", "Source table"),
 ]
-
-
-def fmt(v, places: int = 3) -> str:
-    """Numbers for people: whole numbers with thousands separators, others up to ``places``
-    decimals (ints, floats and exact Fractions alike); None as an em dash; booleans as yes/no."""
-    if v is None:
-        return "—"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return f"{v.numerator:,}"
-    if isinstance(v, (int, float, Fraction)):
-        f = float(v)
-        if f.is_integer():
-            return f"{int(f):,}"
-        return f"{f:,.{places}f}".rstrip("0").rstrip(".")
-    return str(v)
 
 
 def result_html(res: dict) -> str:
@@ -166,3 +151,28 @@ def result_chart(res: dict) -> dict:
             "color": {"field": "when", "type": "nominal", "title": None},
         },
     }
+
+
+def _flag(v) -> bool:
+    return str(v or "").lower() in ("1", "true", "on", "yes")
+
+
+def run_web(bundle: dict, params: dict) -> dict:
+    """The footprint calculator for ``calculators.web.run``: form strings in, result dict out
+    (HTML, chart, inputs, CSV and Helm-values downloads). Raises footprint.FootprintError."""
+    res = footprint.compute(
+        bundle, params.get("scenario", ""), params.get("load"),
+        target_cpu_percent=params.get("target") or None,
+        sites=params.get("sites") or None,
+        failover=_flag(params.get("failover")),
+        asm=params.get("asm") or "keep",
+        node_cores=params.get("node_cores") or None, node_mem_gib=params.get("node_mem") or None,
+        min_replicas=params.get("min_replicas") or 1, asm_from=params.get("asm_from") or None,
+        sidecar_cpu=params.get("sidecar_cpu") or None, sidecar_mem=params.get("sidecar_mem") or None)
+    return {"html": result_html(res), "chart": result_chart(res), "inputs": res["inputs"],
+            "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
+                          "helm": {"text": result_helm(res), "mime": "application/yaml",
+                                   "filename": f"footprint-{res['baseline']['id']}-values.yaml"}}}
+
+
+web.register("footprint", run_web, footprint.FootprintError)

@@ -10,9 +10,8 @@ from __future__ import annotations
 import csv
 import io
 from fractions import Fraction
-from html import escape
 
-from .render import fmt
+from .text import escape, fmt
 
 STEP_KINDS = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
 

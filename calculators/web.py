@@ -8,38 +8,30 @@ or ``{"ok": False, "error": message}`` for bad input (the calculator's
 documented ValueError subclass). Any other exception propagates: that is a
 bug, and the page reports it as one.
 
-Each calculator module registers ``run_web(bundle, params) -> dict`` in
-``CALCULATORS``; it raises its own ValueError subclass for bad input.
+Calculators are imported on first use, never all at once: in Pyodide every
+import compiles its source, so a page pays only for its own calculator
+(``prepare(name)`` imports it ahead of the first run, while the page boots).
+``CATALOGUE`` names, per calculator, the module that registers it and the
+bundle keys it reads; the build writes each page a bundle of just those keys.
+Each module registers ``run_web(bundle, params) -> dict`` through
+``register()``; it raises its own ValueError subclass for bad input.
 """
 from __future__ import annotations
 
+import importlib
 import json
 
-from . import footprint, render
-
-
-def _flag(v) -> bool:
-    return str(v or "").lower() in ("1", "true", "on", "yes")
-
-
-def footprint_web(bundle: dict, params: dict) -> dict:
-    res = footprint.compute(
-        bundle, params.get("scenario", ""), params.get("load"),
-        target_cpu_percent=params.get("target") or None,
-        sites=params.get("sites") or None,
-        failover=_flag(params.get("failover")),
-        asm=params.get("asm") or "keep",
-        node_cores=params.get("node_cores") or None, node_mem_gib=params.get("node_mem") or None,
-        min_replicas=params.get("min_replicas") or 1, asm_from=params.get("asm_from") or None,
-        sidecar_cpu=params.get("sidecar_cpu") or None, sidecar_mem=params.get("sidecar_mem") or None)
-    return {"html": render.result_html(res), "chart": render.result_chart(res), "inputs": res["inputs"],
-            "downloads": {"csv": {"text": render.result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
-                          "helm": {"text": render.result_helm(res), "mime": "application/yaml",
-                                   "filename": f"footprint-{res['baseline']['id']}-values.yaml"}}}
-
-
-CALCULATORS = {"footprint": footprint_web}
-ERRORS: tuple[type[Exception], ...] = (footprint.FootprintError,)
+# name -> (module that calls register(name, ...), bundle keys the calculator reads)
+CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
+    "footprint": ("calculators.render", ("scenarios", "services", "resources", "utilization", "scenario_cpu")),
+    "asm": ("calculators.asm", ("scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
+                                "scenario_facts")),
+    "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "scenario_cpu", "util_rows")),
+    "dsr": ("calculators.dsr", ("dsr_runs", "dsr_notes")),
+    "shcm": ("calculators.shcm", ("shcm_tests", "shcm_info")),
+}
+CALCULATORS: dict = {}
+ERRORS: tuple[type[Exception], ...] = ()
 
 
 def register(name: str, fn, error: type[Exception]) -> None:
@@ -50,13 +42,24 @@ def register(name: str, fn, error: type[Exception]) -> None:
         ERRORS = ERRORS + (error,)
 
 
+def prepare(name: str) -> bool:
+    """Import calculator ``name`` now (idempotent). Returns False for a name not in CATALOGUE."""
+    if name not in CALCULATORS and name in CATALOGUE:
+        importlib.import_module(CATALOGUE[name][0])
+    return name in CALCULATORS
+
+
+def bundle_keys(name: str) -> tuple[str, ...]:
+    """The bundle keys calculator ``name`` reads (KeyError for an unknown calculator)."""
+    return CATALOGUE[name][1]
+
+
 def run(bundle: dict, params: dict) -> dict:
     name = params.get("calc") or "footprint"
-    fn = CALCULATORS.get(name)
-    if fn is None:
+    if not prepare(name):
         return {"ok": False, "error": f"Unknown calculator {name!r}."}
     try:
-        out = fn(bundle, params)
+        out = CALCULATORS[name](bundle, params)
     except ERRORS as e:
         return {"ok": False, "error": str(e)}
     return {"ok": True, "chart": None, "downloads": {}, **out}
@@ -65,17 +68,3 @@ def run(bundle: dict, params: dict) -> dict:
 def run_json(bundle_json: str, params_json: str) -> str:
     """JSON in, JSON out: what the Pyodide worker calls."""
     return json.dumps(run(json.loads(bundle_json), json.loads(params_json)))
-
-
-def _load_optional() -> None:
-    """Register the calculators that live in their own modules (each calls register())."""
-    import importlib
-    for mod in ("dsr", "shcm", "asm", "overtarget"):
-        try:
-            importlib.import_module(f"calculators.{mod}")
-        except ModuleNotFoundError as e:
-            if e.name != f"calculators.{mod}":
-                raise
-
-
-_load_optional()

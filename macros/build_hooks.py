@@ -20,6 +20,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from macros import extensions, state  # noqa: E402
+from macros.bundle import calculator_slice  # noqa: E402
 from macros.datastore import DataError  # noqa: E402
 
 NODE = ROOT / "node_modules"
@@ -67,6 +68,16 @@ def on_post_build(config, **kwargs):
     (py / "manifest.json").write_text(json.dumps({"files": files}), encoding="utf-8")
     data = site / "assets" / "data"
     data.mkdir(parents=True, exist_ok=True)
-    (data / "calculator-bundle.json").write_text(json.dumps(state.renderer().bundle, separators=(",", ":")), encoding="utf-8")
+    bundle = state.renderer().bundle
+    (data / "calculator-bundle.json").write_text(json.dumps(bundle, separators=(",", ":")), encoding="utf-8")
+    # Each calculator page loads only the keys its calculator reads (calculators.web.CATALOGUE):
+    # the footprint page parses 0.9 MB instead of 1.2 MB, the DSR and ShCM pages a few KB.
+    from calculators import web
+    for name in web.CATALOGUE:
+        try:
+            part = calculator_slice(bundle, name)
+        except ValueError as e:
+            raise PluginError(str(e)) from None
+        (data / f"calculator-bundle.{name}.json").write_text(json.dumps(part, separators=(",", ":")), encoding="utf-8")
     for _, fn in extensions.each("post_build"):
         fn(config, state.renderer(), site)

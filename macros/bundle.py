@@ -68,3 +68,15 @@ def build(atlas: Atlas) -> dict:
             raise ValueError(f"{mod.__name__}.bundle() redefines bundle keys {sorted(clash)}")
         out.update(extra)
     return out
+
+
+def calculator_slice(bundle: dict, name: str) -> dict:
+    """The part of ``bundle`` that calculator ``name`` reads (``calculators.web.CATALOGUE``),
+    plus ``version``: what that calculator's page loads. Raises KeyError for an unknown
+    calculator, ValueError if the bundle lacks a key the calculator reads."""
+    from calculators import web
+    keys = web.bundle_keys(name)
+    missing = [k for k in keys if k not in bundle]
+    if missing:
+        raise ValueError(f"calculator {name!r} reads bundle keys {missing} that the bundle does not have")
+    return {"version": bundle["version"], **{k: bundle[k] for k in keys}}
