@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from fractions import Fraction
 
 from . import footprint, web
 from .text import escape, fmt  # noqa: F401  (fmt is part of this module's interface)
