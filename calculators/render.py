@@ -8,7 +8,7 @@ import io
 import re
 
 from . import footprint, web
-from .text import escape, fmt  # noqa: F401  (fmt is part of this module's interface)
+from .text import escape, fmt
 
 COLUMNS = [
     ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"),
