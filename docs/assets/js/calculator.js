@@ -20,7 +20,7 @@
   var timeoutMs = Number(root.getAttribute("data-timeout-ms")) || 60000;
   var override = new URLSearchParams(location.search).get("atlas_timeout_ms");
   if (override && /^\d+$/.test(override)) timeoutMs = Number(override);
-  var state = "booting", started = performance.now(), stage = "Starting", worker = null, seq = 0, pending = null;
+  var state = "booting", started = performance.now(), stage = "Starting", worker = null, seq = 0;
   var blobUrls = [];
 
   function fields() {
@@ -28,7 +28,13 @@
       return el.name && el.type !== "file" && el.type !== "submit" && el.type !== "button";
     });
   }
-  function setState(s) { state = s; root.setAttribute("data-state", s); }
+  function setState(s) {
+    state = s;
+    root.setAttribute("data-state", s);
+    if (s === "failed") releasePage();
+  }
+  /* pyboot.js held Material's script back while Python boots: let it start. */
+  function releasePage() { if (window.__atlasReleasePage) window.__atlasReleasePage(); }
   function status(text) { statusEl.textContent = text; }
   function message(text) {
     msgEl.hidden = !text;
@@ -135,12 +141,15 @@
     }
     setTimeout(tick, 500);
   }
+  /* Runs are posted at once, even while Python boots: the worker queues them and computes the
+   * first as soon as it is ready, without a round trip through this page. Only the newest
+   * run's answer is shown. */
   function run(p, fromUrl) {
-    if (state === "failed") return;
-    if (state !== "ready") { pending = { p: p, fromUrl: fromUrl }; status("Your inputs will be computed as soon as Python has loaded."); return; }
+    if (state === "failed" || !worker) return;
     seq += 1;
     root.setAttribute("data-busy", "true");
     worker.postMessage({ type: "run", id: seq, params: p, fromUrl: fromUrl });
+    if (state !== "ready") status("Your inputs will be computed as soon as Python has loaded.");
   }
 
   form.addEventListener("submit", function (ev) { ev.preventDefault(); run(params(), false); });
@@ -180,7 +189,7 @@
      * replayed (in order) once the handlers below are set, before any later message. */
     var early = window.__atlasEarlyWorker;
     window.__atlasEarlyWorker = null;
-    worker = early ? early.worker : new Worker(new URL("pyworker.mjs", base), { type: "module" });
+    worker = early ? early.worker : new Worker(new URL("pyworker.mjs", base), { type: "module", name: calcName || "" });
     if (early) queueMicrotask(early.replay);
   } catch (e) { fail("the worker could not start (" + e.message + ")."); return; }
   worker.onmessage = function (ev) {
@@ -189,18 +198,28 @@
     if (m.type === "ready") {
       setState("ready");
       root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
-      status("Python is ready. Change the inputs and press Compute.");
-      if (pending) { var x = pending; pending = null; run(x.p, x.fromUrl); }
+      root.setAttribute("data-ready-ms", String(Math.round(performance.now())));
+      if (m.phases) root.setAttribute("data-boot-phases", JSON.stringify(m.phases));
+      if (root.getAttribute("data-busy") === "true") status("Python is ready; computing your inputs…");
+      else { status("Python is ready. Change the inputs and press Compute."); releasePage(); }
       return;
     }
     if (m.type === "boot-error") { fail("Python could not be loaded (" + m.message + ")."); return; }
-    if (m.type === "result") { root.removeAttribute("data-busy"); show(m.result, !!(fromUrl && m.id === 1)); return; }
+    if ((m.type === "result" || m.type === "run-error") && m.id !== seq) return; /* superseded */
+    if (m.type === "result") {
+      root.removeAttribute("data-busy");
+      if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));
+      show(m.result, !!(fromUrl && m.id === 1));
+      releasePage();
+      return;
+    }
     if (m.type === "run-error") {
       root.removeAttribute("data-busy");
       message("The calculator hit an internal error and kept the previous result: " + m.message);
+      releasePage();
     }
   };
   worker.onerror = function (ev) { fail("the worker failed (" + (ev.message || "unknown error") + ")."); };
-  if (fromUrl) pending = { p: fromUrl, fromUrl: true };
   tick();
+  if (fromUrl) run(fromUrl, true);
 })();

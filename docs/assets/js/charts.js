@@ -8,7 +8,27 @@
  * with the spec it last drew, when the reader switches light/dark. */
 (function () {
   "use strict";
+  var self = document.currentScript;
   var views = new WeakMap();
+  var loading = null;
+  /* Calculator pages do not load Vega with the page (its parsing would compete with the
+   * Python runtime for the CPU): the first draw loads the four scripts, in order, from
+   * this site. Resolves either way; draw() then says if Vega is still missing. */
+  function loadVega() {
+    if (window.vegaEmbed) return Promise.resolve();
+    if (loading) return loading;
+    var names = ["vega.min.js", "vega-lite.min.js", "vega-embed.min.js", "vega-interpreter.js"];
+    loading = Promise.all(names.map(function (name) {
+      return new Promise(function (resolve) {
+        var tag = document.createElement("script");
+        tag.src = new URL("../vendor/vega/" + name, self ? self.src : location.href).href;
+        tag.async = false; /* execute in list order */
+        tag.onload = tag.onerror = resolve;
+        document.head.appendChild(tag);
+      });
+    }));
+    return loading;
+  }
   var drawn = [];
   function dark() {
     return document.body.getAttribute("data-md-color-scheme") === "slate";
@@ -54,7 +74,14 @@
     return copy;
   }
   function draw(el, spec) {
-    if (!window.vegaEmbed) return Promise.resolve();
+    if (!window.vegaEmbed) {
+      el.setAttribute("data-rendered", "pending");
+      return loadVega().then(function () {
+        if (window.vegaEmbed) return draw(el, spec);
+        el.setAttribute("data-rendered", "failed");
+        el.textContent = "Chart could not be drawn (Vega did not load); the table holds the same data.";
+      });
+    }
     el.__atlasSpec = spec;
     if (drawn.indexOf(el) === -1) drawn.push(el);
     var old = views.get(el);
