@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -64,6 +65,38 @@ class _Handler(SimpleHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+
+class PackEditor(_Handler):
+    """Serves a built site with calculator ``calc``'s code pack, and the manifest that indexes it,
+    rewritten by ``edit(files) -> files`` (path -> bytes): how tests change the code a page gets."""
+    calc = "footprint"
+
+    @staticmethod
+    def edit(files: dict[str, bytes]) -> dict[str, bytes]:
+        return files
+
+    def _rewritten(self) -> tuple[bytes, bytes]:
+        from macros import codepack
+        py = Path(self.directory) / "assets" / "py"
+        manifest = json.loads((py / "manifest.json").read_text(encoding="utf-8"))
+        entry = manifest["packs"][self.calc]
+        files = self.edit(codepack.unpack(entry["files"], (py / entry["pack"]).read_bytes()))
+        entry["files"], blob = codepack.pack(list(files.items()))
+        return json.dumps(manifest).encode("utf-8"), blob
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path.endswith(("/assets/py/manifest.json", f"/assets/py/code.{self.calc}.pack")):
+            manifest, blob = self._rewritten()
+            body = manifest if path.endswith(".json") else blob
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json" if path.endswith(".json") else "application/octet-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
 
 
 class _Server(ThreadingHTTPServer):

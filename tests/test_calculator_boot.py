@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from calculators import text, web
-from conftest import ROOT, _Handler, serve
+from conftest import ROOT, PackEditor, _Handler, serve
 from macros.bundle import calculator_slice
 
 PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm"}
@@ -78,6 +78,19 @@ def test_a_page_imports_only_its_own_calculator_and_never_html(name):
     assert web.CATALOGUE[name][0] in mods and not (mods & others), mods & others
 
 
+def test_marshalled_bundle_loads_only_with_this_interpreters_magic(bundle):
+    import importlib.util
+    import marshal
+    part = calculator_slice(bundle, "dsr")
+    raw = importlib.util.MAGIC_NUMBER + marshal.dumps(part)
+    assert web.load_bundle(raw) == part
+    assert web.load_bundle(b"\x00\x00" + raw[2:]) is None  # another Python's bytecode version
+    with pytest.raises((ValueError, EOFError)):
+        web.load_bundle(raw[:-10])
+    with pytest.raises(ValueError, match="not a dict"):
+        web.load_bundle(importlib.util.MAGIC_NUMBER + marshal.dumps([1, 2]))
+
+
 @given(st.text(), st.booleans())
 def test_escape_is_html_escape(s, quote):
     assert text.escape(s, quote) == html.escape(s, quote)
@@ -106,15 +119,58 @@ def test_material_vega_and_search_wait_for_the_first_result_then_work(page, site
     for part in ("/javascripts/bundle.", "/vendor/vega/vega.min.js"):
         assert _starts(page, part), part
         assert all(t >= result_ms - 1 for _, t in _starts(page, part)), (part, result_ms, _starts(page, part))
-    # the worker loads this calculator's slice of the data bundle, not the whole of it
-    assert any(u.endswith("/assets/data/calculator-bundle.footprint.json") for u in urls), urls
-    assert not any(u.endswith("/assets/data/calculator-bundle.json") for u in urls)
+    # the worker loads this calculator's code pack and slice of the data bundle (as marshal),
+    # not the whole of either, and imports the bytecode built for this Pyodide
+    assert any(u.endswith("/assets/data/calculator-bundle.footprint.marshal") for u in urls), urls
+    assert any(u.endswith("/assets/py/code.footprint.pack") for u in urls), urls
+    assert not any(u.endswith(("/calculator-bundle.json", "/calculator-bundle.footprint.json", "/code.pack")) for u in urls)
+    assert page.get_attribute("#atlas-calculator", "data-bytecode") == "used"
     # Material works once loaded: its search finds a service named in a BSF table.
     page.click("input.md-search__input")
     page.fill("input.md-search__input", "Diameter Gateway")
     page.wait_for_selector(".md-search-result__item", timeout=30000)
     assert "Diameter Gateway" in page.inner_text(".md-search-result__list")
     assert page.js_errors == []
+
+
+class _OtherPyodide(PackEditor):
+    """As a Pyodide with another bytecode version would see the site: every .pyc in the pack and
+    the .marshal bundle carry a magic number that is not this Pyodide's."""
+
+    @staticmethod
+    def edit(files):
+        return {k: (b"\x00\x00" + v[2:] if k.endswith(".pyc") else v) for k, v in files.items()}
+
+    def do_GET(self):
+        if self.path.split("?")[0].endswith("/calculator-bundle.footprint.marshal"):
+            with open(self.directory + "/assets/data/calculator-bundle.footprint.marshal", "rb") as f:
+                body = b"\x00\x00" + f.read()[2:]
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+
+@pytest.mark.browser
+def test_a_pyodide_that_cannot_read_the_bytecode_compiles_the_sources_and_reads_the_json(page, built_site):
+    urls: list[str] = []
+    page.context.on("request", lambda r: urls.append(r.url))
+    httpd, url = serve(built_site, _OtherPyodide)
+    try:
+        page.goto(url + CALC, wait_until="load")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=90000)
+        assert page.get_attribute("#atlas-calculator", "data-bytecode") == "not used"
+        assert any(u.endswith("/assets/data/calculator-bundle.footprint.json") for u in urls), urls
+        headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()
+        idx = headers.index("Replicas (target)") + 1
+        row = '#atlas-calc-result tr[data-service="BSF Management Service"][data-container="app"]'
+        assert page.locator(f"{row} td:nth-child({idx})").inner_text() == "12"
+        assert page.js_errors == []
+    finally:
+        httpd.shutdown()
 
 
 class _HeldWasm(_Handler):
@@ -157,3 +213,41 @@ def test_reader_input_while_python_boots_starts_material_at_once_and_newest_run_
     finally:
         _HeldWasm.release.set()
         httpd.shutdown()
+
+
+# --- what the build ships for the browser ----------------------------------------------------------
+
+def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
+    import marshal
+    import zipfile
+
+    from macros import codepack
+    py = built_site / "assets" / "py"
+    manifest = json.loads((py / "manifest.json").read_text(encoding="utf-8"))
+    stdlib = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip")
+    magics = set()
+    for name in web.CATALOGUE:
+        entry = manifest["packs"][name]
+        assert entry["pack"] == f"code.{name}.pack"
+        files = codepack.unpack(entry["files"], (py / entry["pack"]).read_bytes())
+        module = web.CATALOGUE[name][0].split(".")[1] + ".py"
+        assert f"calculators/{module}" in files and "calculators/web.py" in files
+        others = {m.split(".")[1] + ".py" for n, (m, _) in web.CATALOGUE.items() if n != name}
+        assert not {f"calculators/{m}" for m in others if m != "footprint.py"} & set(files)
+        for rel, content in files.items():
+            if rel.endswith(".py"):
+                src = (ROOT / rel).read_bytes() if rel.startswith("calculators/") else stdlib.read(rel[len("lib/"):])
+                assert content == src, rel  # the sources as they are, for tracebacks and as fallback
+                head, base = rel.rsplit("/", 1)
+                pyc = files[f"{head}/__pycache__/{base[:-3]}.{manifest['cache_tag']}.pyc"]
+                assert int.from_bytes(pyc[4:8], "little") == 1, rel  # unchecked hash-based pyc
+                magics.add(pyc[:4])
+        assert "lib/html.py" not in files and "lib/fractions.py" in files
+        raw = (built_site / "assets" / "data" / f"calculator-bundle.{name}.marshal").read_bytes()
+        magics.add(raw[:4])
+        part = json.loads((built_site / "assets" / "data" / f"calculator-bundle.{name}.json").read_text(encoding="utf-8"))
+        assert set(part) == {"version", *web.bundle_keys(name)}
+    assert len(magics) == 1  # one Pyodide wrote every .pyc and .marshal
+    # The marshal format of plain data is what CPython reads too: the .marshal holds the .json.
+    raw = (built_site / "assets" / "data" / "calculator-bundle.dsr.marshal").read_bytes()
+    assert marshal.loads(raw[4:]) == json.loads((built_site / "assets" / "data" / "calculator-bundle.dsr.json").read_text())

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from conftest import _Handler, build_site, copy_data, rewrite_csv_cell, serve
+from conftest import PackEditor, _Handler, build_site, copy_data, rewrite_csv_cell, serve
 
 FAILED = '#atlas-calculator[data-state="failed"]'
 READY = '#atlas-calculator[data-state="ready"]'
@@ -74,26 +74,18 @@ def test_slow_pyodide_gives_up_after_timeout_and_keeps_prerendered(page, built_s
         httpd.shutdown()
 
 
-class _BrokenPython(_Handler):
-    """Serves calculators/web.py with run() raising RuntimeError when the load is 666."""
+class _BrokenPython(PackEditor):
+    """Serves calculators/web.py with run() raising RuntimeError when the load is 666 (and
+    without its bytecode, which would otherwise be imported instead of the edited source)."""
 
-    def do_GET(self):
-        if self.path.split("?")[0].endswith("/assets/py/calculators/web.py"):
-            src = (self.directory + "/assets/py/calculators/web.py")
-            with open(src, encoding="utf-8") as f:
-                text = f.read()
-            text += ("\n_real_run = run\n\ndef run(bundle, params):\n"
-                     "    if params.get('load') == '666':\n"
-                     "        raise RuntimeError('injected failure for the test')\n"
-                     "    return _real_run(bundle, params)\n")
-            body = text.encode("utf-8")
-            self.send_response(200)
-            self.send_header("Content-Type", "text/x-python")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        super().do_GET()
+    @staticmethod
+    def edit(files):
+        files = {k: v for k, v in files.items() if not k.startswith("calculators/__pycache__/web.")}
+        files["calculators/web.py"] += (b"\n_real_run = run\n\ndef run(bundle, params):\n"
+                                        b"    if params.get('load') == '666':\n"
+                                        b"        raise RuntimeError('injected failure for the test')\n"
+                                        b"    return _real_run(bundle, params)\n")
+        return files
 
 
 @pytest.mark.browser

@@ -115,7 +115,7 @@ def main() -> None:
         blocked.append(u)
         return r.abort()
 
-    bare, calc, ready, phases, run_ms, first_paint = [], [], [], [], [], []
+    bare, calc, ready_ms, phases, run_ms, first_paint = [], [], [], [], [], []
     sizes, tables = {}, {}
     html = (site / "calculators" / "footprint" / "index.html").read_text(encoding="utf-8")
     prerendered_in_html = 'id="atlas-calc-result" data-prerendered="true"' in html and "<table" in html.split('id="atlas-calc-result"', 1)[1]
@@ -142,7 +142,7 @@ def main() -> None:
                     # the page stamps the result time itself (as the bare page stamps its boot), so
                     # Playwright's polling and round trips are not counted
                     calc.append(float(pg.get_attribute("#atlas-calculator", "data-result-ms")))
-                    ready.append(float(pg.get_attribute("#atlas-calculator", "data-ready-ms")))
+                    ready_ms.append(float(pg.get_attribute("#atlas-calculator", "data-ready-ms")))
                     phases.append(json.loads(pg.get_attribute("#atlas-calculator", "data-boot-phases") or "{}"))
                     run_ms.append(float(pg.get_attribute("#atlas-calculator", "data-run-ms") or "nan"))
                 ctx.close()
@@ -186,11 +186,11 @@ def main() -> None:
         ctx.close()
         b.close()
     httpd.shutdown()
-    med_bare, med_calc, med_ready = statistics.median(bare), statistics.median(calc), statistics.median(ready)
+    med_bare, med_calc, med_ready = statistics.median(bare), statistics.median(calc), statistics.median(ready_ms)
     report = {
         "build_seconds_median": round(statistics.median(builds), 2) if builds else None, "build_seconds": [round(x, 2) for x in builds],
         "bare_pyodide_boot_ms_median": round(med_bare), "bare_runs_ms": [round(x) for x in bare],
-        "calculator_ready_ms_median": round(med_ready), "calculator_ready_runs_ms": [round(x) for x in ready],
+        "calculator_ready_ms_median": round(med_ready), "calculator_ready_runs_ms": [round(x) for x in ready_ms],
         "calculator_ready_overhead_vs_bare_percent": round((med_ready / med_bare - 1) * 100, 1),
         "calculator_first_result_ms_median": round(med_calc), "calculator_runs_ms": [round(x) for x in calc],
         "calculator_first_result_overhead_vs_bare_percent": round((med_calc / med_bare - 1) * 100, 1),

@@ -200,6 +200,7 @@
       root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
       root.setAttribute("data-ready-ms", String(Math.round(performance.now())));
       if (m.phases) root.setAttribute("data-boot-phases", JSON.stringify(m.phases));
+      root.setAttribute("data-bytecode", m.bytecode ? "used" : "not used");
       if (root.getAttribute("data-busy") === "true") status("Python is ready; computing your inputs…");
       else { status("Python is ready. Change the inputs and press Compute."); releasePage(); }
       return;

@@ -14,18 +14,34 @@ function progress(stage, detail) {
 async function fetchOk(url, as) {
   const resp = await fetch(url);
   if (!resp.ok) throw new Error(`${url.pathname} answered HTTP ${resp.status}`);
+  if (as === "bytes") return resp.arrayBuffer().then((b) => new Uint8Array(b));
   return as === "json" ? resp.json() : resp.text();
 }
 
 // The calculator code and the data bundle are fetched while Pyodide boots (not after):
 // started here, awaited in boot(), so a failed fetch still ends as a boot-error.
+// The code is one file, code.<calculator>.pack: the sources its calculator imports and their
+// bytecode (unchecked-hash .pyc in __pycache__, compiled at build time by the same Pyodide, so
+// imports skip compiling), laid end to end; manifest.json gives each pack's files as
+// [path, offset, length] and the folders to put first on sys.path (lib/: the standard-library
+// modules the calculators import). code.pack holds every calculator.
 function fetchCode() {
-  return fetchOk(new URL("py/manifest.json", assets), "json").then((manifest) =>
-    Promise.all(manifest.files.map((f) => fetchOk(new URL("py/" + f, assets)).then((text) => [f, text]))));
+  const packName = calc ? `code.${calc}.pack` : "code.pack";
+  return Promise.all([fetchOk(new URL("py/manifest.json", assets), "json"), fetchOk(new URL("py/" + packName, assets), "bytes")])
+    .then(([manifest, pack]) => ({
+      files: (manifest.packs[calc] || { files: [] }).files.map(([f, offset, length]) => {
+        if (offset + length > pack.length) throw new Error(`code.pack is shorter than its manifest (${f})`);
+        return [f, pack.subarray(offset, offset + length)];
+      }),
+      path: manifest.path || [],
+    }));
 }
+// A calculator page's data comes as .marshal (see calculators.web.load_bundle), the JSON only
+// if this Pyodide cannot read that; without a calculator name, the whole bundle as JSON.
+const bundleUrl = (ext) => new URL(calc ? `data/calculator-bundle.${calc}.${ext}` : "data/calculator-bundle.json", assets);
 const early = {
   code: fetchCode(),
-  bundle: fetchOk(new URL(calc ? `data/calculator-bundle.${calc}.json` : "data/calculator-bundle.json", assets)),
+  bundle: calc ? fetchOk(bundleUrl("marshal"), "bytes") : fetchOk(bundleUrl("json")),
 };
 early.code.catch(() => {});
 early.bundle.catch(() => {});
@@ -46,21 +62,35 @@ async function boot() {
   const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", assets).href });
   phase("runtime");
   progress("code", "Loading the calculator code");
-  const files = await early.code;
-  pyodide.FS.mkdirTree("/atlas/calculators");
-  for (const [f, text] of files) {
-    pyodide.FS.writeFile("/atlas/" + f, text);
+  const code = await early.code;
+  for (const [f, content] of code.files) {
+    pyodide.FS.mkdirTree("/atlas/" + f.split("/").slice(0, -1).join("/"));
+    pyodide.FS.writeFile("/atlas/" + f, content);
   }
   progress("data", "Loading the benchmark data");
   bundleText = await early.bundle;
-  pyodide.runPython("import sys\nif '/atlas' not in sys.path: sys.path.insert(0, '/atlas')");
+  const dirs = ["/atlas", ...code.path.map((d) => "/atlas/" + d)];
+  pyodide.globals.set("_atlas_path", pyodide.toPy(dirs));
+  pyodide.runPython("import sys\nfor _d in reversed(_atlas_path):\n    _d in sys.path or sys.path.insert(0, _d)\ndel _atlas_path, _d");
   const web = pyodide.pyimport("calculators.web");
   if (calc && !web.prepare(calc)) throw new Error(`unknown calculator ${calc}`);
   phase("import");
+  // Whether the bytecode built for this Pyodide was used (a different Pyodide compiles the source).
+  const bytecode = pyodide.runPython(
+    "import importlib.util as _u, calculators.web as _w\n" +
+    "try:\n    with open(_w.__cached__, 'rb') as _f: _r = _f.read(4) == _u.MAGIC_NUMBER\n" +
+    "except (OSError, TypeError):\n    _r = False\n_r");
   // Parse the data bundle once, while booting, instead of on every run: api.run_json keeps
   // calculators.web.run_json's contract (JSON in, JSON out, exceptions propagate).
   const json = pyodide.pyimport("json");
-  const bundle = json.loads(bundleText);
+  let bundle = null;
+  if (typeof bundleText !== "string") {
+    pyodide.FS.writeFile("/atlas/bundle.marshal", bundleText);
+    bundle = pyodide.runPython("import calculators.web as _w\n_w.load_bundle(open('/atlas/bundle.marshal', 'rb').read())");
+    pyodide.FS.unlink("/atlas/bundle.marshal");
+    if (bundle === undefined || bundle === null) bundleText = await fetchOk(bundleUrl("json"));
+  }
+  if (!bundle) bundle = json.loads(bundleText);
   phase("data");
   api = {
     run_json(_bundleText, paramsJson) {
@@ -75,7 +105,7 @@ async function boot() {
       }
     },
   };
-  postMessage({ type: "ready", phases });
+  postMessage({ type: "ready", phases, bytecode });
 }
 
 const booting = boot().catch((err) => {
