@@ -35,6 +35,8 @@ scenario that has sidecars or belongs to another product, and a bad load
 """
 from __future__ import annotations
 
+import csv
+import io
 from fractions import Fraction
 
 from . import footprint as fp, web
@@ -316,8 +318,6 @@ def _r(v):
 
 
 def to_csv(ov: list[dict]) -> str:
-    import csv
-    import io
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",

@@ -65,12 +65,20 @@ def test_unknown_calculator_is_refused_in_words(bundle):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_page_imports_only_its_own_calculator_and_never_html(name):
-    """In Pyodide every import compiles source; html alone (html.entities) costs ~30 ms."""
+def test_a_page_imports_only_its_own_calculator_and_never_html(name, bundle, tmp_path):
+    """In Pyodide every import compiles source; html alone (html.entities) costs ~30 ms. And a
+    run imports nothing that prepare() did not: the page's code pack holds only those modules."""
+    (tmp_path / "bundle.json").write_text(json.dumps(calculator_slice(bundle, name)), encoding="utf-8")
+    (tmp_path / "cases.json").write_text(json.dumps(CASES[name]), encoding="utf-8")
     code = ("import sys, json; import calculators.web as w; "
-            f"assert w.prepare({name!r}); print(json.dumps(sorted(set(sys.modules))))")
+            f"assert w.prepare({name!r}); mods = sorted(set(sys.modules)); "
+            f"b = json.load(open({str(tmp_path / 'bundle.json')!r})); "
+            f"[w.run(b, dict(c, calc={name!r})) for c in json.load(open({str(tmp_path / 'cases.json')!r}))]; "
+            "print(json.dumps([mods, sorted(set(sys.modules) - set(mods))]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    mods = set(json.loads(out.stdout))
+    mods, late = json.loads(out.stdout)
+    assert late == [], f"imported during a run, so missing from the page's code pack: {late}"
+    mods = set(mods)
     assert "html" not in mods and "html.entities" not in mods
     others = {m for n, (m, _) in web.CATALOGUE.items() if n != name}
     if name not in ("footprint", "asm"):  # the ASM calculator sizes through the footprint module
