@@ -67,6 +67,19 @@ class _Handler(SimpleHTTPRequestHandler):
         pass
 
 
+def wasm_holder() -> type[_Handler]:
+    """A handler class (its own each call) that holds pyodide.asm.wasm until the test sets the
+    class's ``release`` Event, 60 s at most: Python stays "loading" as long as a test needs."""
+    class HeldWasm(_Handler):
+        release = threading.Event()
+
+        def do_GET(self):
+            if self.path.split("?")[0].endswith("/pyodide.asm.wasm"):
+                self.release.wait(60)
+            super().do_GET()
+    return HeldWasm
+
+
 class PackEditor(_Handler):
     """Serves a built site with calculator ``calc``'s code pack, and the manifest that indexes it,
     rewritten by ``edit(files) -> files`` (path -> bytes): how tests change the code a page gets."""

@@ -7,13 +7,12 @@ import html
 import json
 import subprocess
 import sys
-import threading
 
 import pytest
 from hypothesis import given, strategies as st
 
 from calculators import text, web
-from conftest import ROOT, PackEditor, _Handler, serve
+from conftest import ROOT, PackEditor, serve, wasm_holder
 from macros.bundle import calculator_slice
 
 PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm"}
@@ -181,14 +180,7 @@ def test_a_pyodide_that_cannot_read_the_bytecode_compiles_the_sources_and_reads_
         httpd.shutdown()
 
 
-class _HeldWasm(_Handler):
-    """Holds pyodide.asm.wasm until the test releases it (never longer than 60 s)."""
-    release = threading.Event()
-
-    def do_GET(self):
-        if self.path.split("?")[0].endswith("/pyodide.asm.wasm"):
-            self.release.wait(60)
-        super().do_GET()
+_HeldWasm = wasm_holder()
 
 
 @pytest.mark.browser

@@ -3,11 +3,9 @@ calculator whose Python is slow, broken or fed a malformed link keeps the preren
 result, tells the reader what happened, and never spins for ever."""
 from __future__ import annotations
 
-import threading
-
 import pytest
 
-from conftest import PackEditor, _Handler, build_site, copy_data, rewrite_csv_cell, serve
+from conftest import PackEditor, build_site, copy_data, rewrite_csv_cell, serve, wasm_holder
 
 FAILED = '#atlas-calculator[data-state="failed"]'
 READY = '#atlas-calculator[data-state="ready"]'
@@ -45,14 +43,7 @@ def test_unknown_scenario_stops_the_build_naming_file_row_column(tmp_path):
 # --- calculator failure modes in the browser ----------------------------------------------------
 
 
-class _SlowWasm(_Handler):
-    """Holds pyodide.asm.wasm until the test releases it (never longer than 60 s)."""
-    release = threading.Event()
-
-    def do_GET(self):
-        if self.path.split("?")[0].endswith("/pyodide.asm.wasm"):
-            self.release.wait(60)
-        super().do_GET()
+_SlowWasm = wasm_holder()
 
 
 @pytest.mark.browser
