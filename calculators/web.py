@@ -70,6 +70,24 @@ def load_bundle(raw: bytes) -> dict | None:
     return out
 
 
+def load_bundle_file(path: str) -> dict | None:
+    """``load_bundle`` of the file at ``path`` (OSError if it cannot be read)."""
+    with open(path, "rb") as fh:
+        return load_bundle(fh.read())
+
+
+def uses_bytecode() -> bool:
+    """Whether this module's bytecode file exists and carries this interpreter's magic number:
+    in the browser, that the bytecode the build compiled is what Pyodide imports (an unchecked
+    hash-based .pyc is used whenever its magic number matches; otherwise the source is compiled)."""
+    import importlib.util
+    try:
+        with open(__cached__, "rb") as fh:
+            return fh.read(4) == importlib.util.MAGIC_NUMBER
+    except (OSError, TypeError, NameError):
+        return False
+
+
 def run(bundle: dict, params: dict) -> dict:
     name = params.get("calc") or "footprint"
     if not prepare(name):

@@ -5,7 +5,6 @@
 const assets = new URL("../", import.meta.url);
 const calc = /^[a-z]+$/.test(self.name || "") ? self.name : "";
 let api = null;
-let bundleText = null;
 
 function progress(stage, detail) {
   postMessage({ type: "progress", stage, detail });
@@ -30,7 +29,7 @@ function fetchCode() {
   return Promise.all([fetchOk(new URL("py/manifest.json", assets), "json"), fetchOk(new URL("py/" + packName, assets), "bytes")])
     .then(([manifest, pack]) => ({
       files: (manifest.packs[calc] || { files: [] }).files.map(([f, offset, length]) => {
-        if (offset + length > pack.length) throw new Error(`code.pack is shorter than its manifest (${f})`);
+        if (offset + length > pack.length) throw new Error(`${packName} is shorter than its manifest says (${f})`);
         return [f, pack.subarray(offset, offset + length)];
       }),
       path: manifest.path || [],
@@ -68,32 +67,30 @@ async function boot() {
     pyodide.FS.writeFile("/atlas/" + f, content);
   }
   progress("data", "Loading the benchmark data");
-  bundleText = await early.bundle;
+  const raw = await early.bundle;
   const dirs = ["/atlas", ...code.path.map((d) => "/atlas/" + d)];
   pyodide.globals.set("_atlas_path", pyodide.toPy(dirs));
   pyodide.runPython("import sys\nfor _d in reversed(_atlas_path):\n    _d in sys.path or sys.path.insert(0, _d)\ndel _atlas_path, _d");
   const web = pyodide.pyimport("calculators.web");
   if (calc && !web.prepare(calc)) throw new Error(`unknown calculator ${calc}`);
   phase("import");
-  // Whether the bytecode built for this Pyodide was used (a different Pyodide compiles the source).
-  const bytecode = pyodide.runPython(
-    "import importlib.util as _u, calculators.web as _w\n" +
-    "try:\n    with open(_w.__cached__, 'rb') as _f: _r = _f.read(4) == _u.MAGIC_NUMBER\n" +
-    "except (OSError, TypeError):\n    _r = False\n_r");
+  const bytecode = web.uses_bytecode();
   // Parse the data bundle once, while booting, instead of on every run: api.run_json keeps
-  // calculators.web.run_json's contract (JSON in, JSON out, exceptions propagate).
+  // calculators.web.run_json's contract (JSON in, JSON out, exceptions propagate). The .marshal
+  // goes through the file system: handing its bytes to Python directly would copy them slowly.
   const json = pyodide.pyimport("json");
   let bundle = null;
-  if (typeof bundleText !== "string") {
-    pyodide.FS.writeFile("/atlas/bundle.marshal", bundleText);
-    bundle = pyodide.runPython("import calculators.web as _w\n_w.load_bundle(open('/atlas/bundle.marshal', 'rb').read())");
+  if (typeof raw === "string") {
+    bundle = json.loads(raw);
+  } else {
+    pyodide.FS.writeFile("/atlas/bundle.marshal", raw);
+    bundle = web.load_bundle_file("/atlas/bundle.marshal");
     pyodide.FS.unlink("/atlas/bundle.marshal");
-    if (bundle === undefined || bundle === null) bundleText = await fetchOk(bundleUrl("json"));
+    if (bundle === undefined || bundle === null) bundle = json.loads(await fetchOk(bundleUrl("json")));
   }
-  if (!bundle) bundle = json.loads(bundleText);
   phase("data");
   api = {
-    run_json(_bundleText, paramsJson) {
+    run_json(paramsJson) {
       const params = json.loads(paramsJson);
       let res = null;
       try {
@@ -119,7 +116,7 @@ onmessage = async (ev) => {
   if (!api) return;
   try {
     const t0 = performance.now();
-    const out = JSON.parse(api.run_json(bundleText, JSON.stringify(msg.params)));
+    const out = JSON.parse(api.run_json(JSON.stringify(msg.params)));
     postMessage({ type: "result", id: msg.id, result: out, ms: Math.round(performance.now() - t0) });
   } catch (err) {
     // A PythonError's message is the whole traceback; the reader gets its last line ("RuntimeError: ...").
