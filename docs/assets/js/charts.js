@@ -74,15 +74,18 @@
     return copy;
   }
   function draw(el, spec) {
+    el.__atlasSpec = spec;
     if (!window.vegaEmbed) {
+      /* Only the newest spec asked of this element is drawn once Vega is there (a computed
+       * result can ask before the prerendered chart it replaces was drawn). */
       el.setAttribute("data-rendered", "pending");
       return loadVega().then(function () {
+        if (el.__atlasSpec !== spec) return;
         if (window.vegaEmbed) return draw(el, spec);
         el.setAttribute("data-rendered", "failed");
         el.textContent = "Chart could not be drawn (Vega did not load); the table holds the same data.";
       });
     }
-    el.__atlasSpec = spec;
     if (drawn.indexOf(el) === -1) drawn.push(el);
     var old = views.get(el);
     if (old) { try { old.finalize(); } catch (e) { /* already gone */ } views.delete(el); }
