@@ -199,7 +199,11 @@
       setState("ready");
       root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
       root.setAttribute("data-ready-ms", String(Math.round(performance.now())));
-      if (m.phases) root.setAttribute("data-boot-phases", JSON.stringify(m.phases));
+      if (m.phases) {
+        /* "start": when the worker began, in ms since this page's navigation; then each phase's length */
+        var ph = Object.assign({ start: Math.round(m.startedAt - performance.timeOrigin) }, m.phases);
+        root.setAttribute("data-boot-phases", JSON.stringify(ph));
+      }
       root.setAttribute("data-bytecode", m.bytecode ? "used" : "not used");
       if (root.getAttribute("data-busy") === "true") status("Python is ready; computing your inputs…");
       else { status("Python is ready. Change the inputs and press Compute."); releasePage(); }
