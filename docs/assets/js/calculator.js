@@ -134,7 +134,8 @@
   }
   function tick() {
     if (state !== "booting") return;
-    status(stage + "… " + ((performance.now() - started) / 1000).toFixed(0) + " s");
+    status(stage + "… " + ((performance.now() - started) / 1000).toFixed(0) + " s" +
+      (root.getAttribute("data-busy") === "true" ? ". Your inputs will be computed as soon as Python has loaded." : ""));
     if (performance.now() - started > timeoutMs) {
       fail("Python did not finish loading within " + Math.round(timeoutMs / 1000) + " s.");
       return;
