@@ -19,7 +19,6 @@ Each module registers ``run_web(bundle, params) -> dict`` through
 from __future__ import annotations
 
 import importlib
-import json
 
 # name -> (module that calls register(name, ...), bundle keys the calculator reads)
 CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -98,7 +97,3 @@ def run(bundle: dict, params: dict) -> dict:
         return {"ok": False, "error": str(e)}
     return {"ok": True, "chart": None, "downloads": {}, **out}
 
-
-def run_json(bundle_json: str, params_json: str) -> str:
-    """JSON in, JSON out: what the Pyodide worker calls."""
-    return json.dumps(run(json.loads(bundle_json), json.loads(params_json)))

@@ -80,12 +80,9 @@ def on_post_build(config, **kwargs):
     if py.exists():
         shutil.rmtree(py)
     (py / "calculators").mkdir(parents=True)
-    files = []
     for src in sorted((ROOT / "calculators").glob("*.py")):
-        if src.name == "__main__.py":
-            continue
-        shutil.copyfile(src, py / "calculators" / src.name)
-        files.append(f"calculators/{src.name}")
+        if src.name != "__main__.py":
+            shutil.copyfile(src, py / "calculators" / src.name)
     data = site / "assets" / "data"
     data.mkdir(parents=True, exist_ok=True)
     bundle = state.renderer().bundle
@@ -100,14 +97,12 @@ def on_post_build(config, **kwargs):
             raise PluginError(str(e)) from None
         (data / f"calculator-bundle.{name}.json").write_text(json.dumps(part, separators=(",", ":")), encoding="utf-8")
     compiled = compile_bytecode(py, data)
-    # One pack per calculator page with just what its calculator imports, and code.pack with all.
-    packs = {"": ("code.pack", files + compiled["files"])}
-    packs.update({name: (f"code.{name}.pack", rels) for name, rels in compiled["needs"].items()})
+    # One pack per calculator page, with just what its calculator imports.
     manifest = {"packs": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"]}
-    for name, (filename, rels) in packs.items():
+    for name, rels in compiled["needs"].items():
         index, blob = codepack.pack([(rel, (py / rel).read_bytes()) for rel in rels])
-        (py / filename).write_bytes(blob)
-        manifest["packs"][name] = {"pack": filename, "files": index}
+        (py / f"code.{name}.pack").write_bytes(blob)
+        manifest["packs"][name] = {"pack": f"code.{name}.pack", "files": index}
     (py / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     for _, fn in extensions.each("post_build"):
         fn(config, state.renderer(), site)

@@ -1,6 +1,7 @@
-"""The calculator code as one file for the browser: the Pyodide worker fetches ``code.pack``
-(every source and bytecode file, concatenated) and ``manifest.json`` (path, offset and length
-of each) instead of some thirty small files that would compete with Pyodide's own downloads."""
+"""The calculator code as one file per page for the browser: the Pyodide worker fetches
+``code.<calculator>.pack`` (the source and bytecode files that calculator imports,
+concatenated) and ``manifest.json`` (path, offset and length of each) instead of some
+thirty small files that would compete with Pyodide's own downloads."""
 from __future__ import annotations
 
 

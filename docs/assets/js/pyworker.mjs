@@ -3,7 +3,7 @@
 // The worker's name (new Worker(url, {name})) is the page's calculator: the worker then loads
 // that calculator's slice of the data bundle and imports its module while booting.
 const assets = new URL("../", import.meta.url);
-const calc = /^[a-z]+$/.test(self.name || "") ? self.name : "";
+const calc = /^[a-z]+$/.test(self.name || "") ? self.name : null;
 let api = null;
 
 function progress(stage, detail) {
@@ -23,12 +23,12 @@ async function fetchOk(url, as) {
 // bytecode (unchecked-hash .pyc in __pycache__, compiled at build time by the same Pyodide, so
 // imports skip compiling), laid end to end; manifest.json gives each pack's files as
 // [path, offset, length] and the folders to put first on sys.path (lib/: the standard-library
-// modules the calculators import). code.pack holds every calculator.
+// modules the calculators import).
 function fetchCode() {
-  const packName = calc ? `code.${calc}.pack` : "code.pack";
+  const packName = `code.${calc}.pack`;
   return Promise.all([fetchOk(new URL("py/manifest.json", assets), "json"), fetchOk(new URL("py/" + packName, assets), "bytes")])
     .then(([manifest, pack]) => ({
-      files: (manifest.packs[calc] || { files: [] }).files.map(([f, offset, length]) => {
+      files: manifest.packs[calc].files.map(([f, offset, length]) => {
         if (offset + length > pack.length) throw new Error(`${packName} is shorter than its manifest says (${f})`);
         return [f, pack.subarray(offset, offset + length)];
       }),
@@ -36,12 +36,11 @@ function fetchCode() {
     }));
 }
 // A calculator page's data comes as .marshal (see calculators.web.load_bundle), the JSON only
-// if this Pyodide cannot read that; without a calculator name, the whole bundle as JSON.
-const bundleUrl = (ext) => new URL(calc ? `data/calculator-bundle.${calc}.${ext}` : "data/calculator-bundle.json", assets);
-const early = {
-  code: fetchCode(),
-  bundle: calc ? fetchOk(bundleUrl("marshal"), "bytes") : fetchOk(bundleUrl("json")),
-};
+// if this Pyodide cannot read that.
+const bundleUrl = (ext) => new URL(`data/calculator-bundle.${calc}.${ext}`, assets);
+const early = calc
+  ? { code: fetchCode(), bundle: fetchOk(bundleUrl("marshal"), "bytes") }
+  : { code: Promise.reject(new Error("the page names no calculator")), bundle: Promise.resolve(null) };
 early.code.catch(() => {});
 early.bundle.catch(() => {});
 
@@ -74,22 +73,17 @@ async function boot() {
   pyodide.globals.set("_atlas_path", pyodide.toPy(dirs));
   pyodide.runPython("import sys\nfor _d in reversed(_atlas_path):\n    _d in sys.path or sys.path.insert(0, _d)\ndel _atlas_path, _d");
   const web = pyodide.pyimport("calculators.web");
-  if (calc && !web.prepare(calc)) throw new Error(`unknown calculator ${calc}`);
+  if (!web.prepare(calc)) throw new Error(`unknown calculator ${calc}`);
   phase("import");
   const bytecode = web.uses_bytecode();
-  // Parse the data bundle once, while booting, instead of on every run: api.run_json keeps
-  // calculators.web.run_json's contract (JSON in, JSON out, exceptions propagate). The .marshal
-  // goes through the file system: handing its bytes to Python directly would copy them slowly.
+  // Load the data bundle once, while booting, not on every run (api.run_json: JSON in, JSON out,
+  // exceptions propagate). The .marshal goes through the file system: handing its bytes to
+  // Python directly would copy them slowly.
   const json = pyodide.pyimport("json");
-  let bundle = null;
-  if (typeof raw === "string") {
-    bundle = json.loads(raw);
-  } else {
-    pyodide.FS.writeFile("/atlas/bundle.marshal", raw);
-    bundle = web.load_bundle_file("/atlas/bundle.marshal");
-    pyodide.FS.unlink("/atlas/bundle.marshal");
-    if (bundle === undefined || bundle === null) bundle = json.loads(await fetchOk(bundleUrl("json")));
-  }
+  pyodide.FS.writeFile("/atlas/bundle.marshal", raw);
+  let bundle = web.load_bundle_file("/atlas/bundle.marshal");
+  pyodide.FS.unlink("/atlas/bundle.marshal");
+  if (bundle === undefined || bundle === null) bundle = json.loads(await fetchOk(bundleUrl("json")));
   phase("data");
   api = {
     run_json(paramsJson) {
