@@ -12,7 +12,7 @@ import json
 import math
 from pathlib import Path
 
-from calculators.render import fmt
+from calculators.text import fmt
 
 from .render import esc
 

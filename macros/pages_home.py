@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from calculators.render import fmt
+from calculators.text import fmt
 
 from .render import esc, json_for_html
 

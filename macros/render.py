@@ -13,7 +13,7 @@ from html import escape
 import pandas as pd
 
 from calculators import footprint
-from calculators.render import fmt
+from calculators.text import fmt
 
 from .bundle import build as build_bundle
 from .datastore import Atlas
