@@ -174,6 +174,14 @@ def page(browser):
     assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked}"
 
 
+def result_cell(page, service, container="app", column="Replicas (target)") -> str:
+    """Text of a calculator result-table cell, by service, container and column header."""
+    headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()
+    idx = headers.index(column) + 1
+    return page.locator(f'#atlas-calc-result tr[data-service="{service}"][data-container="{container}"] '
+                        f'td:nth-child({idx})').inner_text()
+
+
 def copy_data(tmp_path: Path) -> Path:
     """A private copy of data/ that a test may break."""
     dst = tmp_path / "data"

@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import _Handler, serve
+from conftest import _Handler, result_cell, serve
 
 pytestmark = pytest.mark.browser
 CALC_READY = '#atlas-calculator[data-state="ready"], #atlas-calculator[data-state="failed"]'
 
-
-def cell(page, service, container, column):
-    """Text of a result-table cell by service, container and header text."""
-    headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()
-    idx = headers.index(column) + 1
-    return page.locator(f'#atlas-calc-result tr[data-service="{service}"][data-container="{container}"] td:nth-child({idx})').inner_text()
 
 
 def test_scenario_page_shows_table_value(page, site_url):
@@ -31,13 +25,13 @@ def test_scenario_page_shows_table_value(page, site_url):
 def test_calculator_computes_in_pyodide_from_permalink(page, site_url):
     """126K TPS on scenario 3.3 with a 70 % target: BSF Management Service 12 replicas (see test_calculators)."""
     page.goto(site_url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
-    assert cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"  # prerendered default first
+    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"  # prerendered default first
     page.wait_for_selector(CALC_READY, timeout=90000)
     assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
     page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
     assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "false"
-    assert cell(page, "BSF Management Service", "app", "Replicas (target)") == "12"
-    assert cell(page, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "12"
+    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "12"
+    assert result_cell(page, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "12"
     assert "126000" in page.url and page.js_errors == []
 
 
@@ -48,20 +42,20 @@ def test_calculator_rejects_bad_input_and_keeps_result(page, site_url):
     page.click("#calc-run")
     page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=20000)
     assert "greater than zero" in page.inner_text("#atlas-calc-message")
-    assert cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
+    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
 
 
 def test_malformed_permalink_falls_back_to_defaults(page, site_url):
     page.goto(site_url + "/calculators/footprint/?scenario=nope&load=abc", wait_until="load")
     assert "unknown scenario" in page.inner_text("#atlas-calc-message")
-    assert cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
+    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
 
 
 def test_calculator_without_javascript_shows_prerendered_result(browser, site_url):
     ctx = browser.new_context(java_script_enabled=False)
     pg = ctx.new_page()
     pg.goto(site_url + "/calculators/footprint/")
-    assert cell(pg, "BSF Management Service", "app", "Replicas (target)") == "14"
+    assert result_cell(pg, "BSF Management Service", "app", "Replicas (target)") == "14"
     ctx.close()
 
 
@@ -79,7 +73,7 @@ def test_missing_pyodide_says_so_and_keeps_prerendered(page, built_site):
         page.goto(url + "/calculators/footprint/", wait_until="load")
         page.wait_for_selector('#atlas-calculator[data-state="failed"]', timeout=30000)
         assert "unavailable" in page.inner_text("#atlas-calc-status")
-        assert cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
+        assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
     finally:
         httpd.shutdown()
 
@@ -95,6 +89,6 @@ def test_wrong_wasm_mime_times_out_with_message(page, built_site):
         page.goto(url + "/calculators/footprint/?atlas_timeout_ms=8000", wait_until="load")
         page.wait_for_selector('#atlas-calculator[data-state="failed"]', timeout=30000)
         assert "unavailable" in page.inner_text("#atlas-calc-status")
-        assert cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
+        assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
     finally:
         httpd.shutdown()

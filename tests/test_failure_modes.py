@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PackEditor, build_site, copy_data, rewrite_csv_cell, serve, wasm_holder
+from conftest import PackEditor, build_site, copy_data, result_cell, rewrite_csv_cell, serve, wasm_holder
 
 FAILED = '#atlas-calculator[data-state="failed"]'
 READY = '#atlas-calculator[data-state="ready"]'
 
-
-def cell(page, service, container="app", column="Replicas (target)"):
-    headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()
-    idx = headers.index(column) + 1
-    return page.locator(f'#atlas-calc-result tr[data-service="{service}"][data-container="{container}"] '
-                        f'td:nth-child({idx})').inner_text()
 
 
 # --- bad data stops the build -------------------------------------------------------------------
@@ -58,7 +52,7 @@ def test_slow_pyodide_gives_up_after_timeout_and_keeps_prerendered(page, built_s
         assert "computed when the site was built" in status
         assert page.is_disabled("#calc-run")
         assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "true"
-        assert cell(page, "BSF Management Service") == "14"
+        assert result_cell(page, "BSF Management Service") == "14"
         assert page.js_errors == []
     finally:
         _SlowWasm.release.set()
@@ -85,7 +79,7 @@ def test_python_exception_shows_internal_error_and_keeps_previous_result(page, b
     try:
         page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
         page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=90000)
-        assert cell(page, "BSF Management Service") == "12"
+        assert result_cell(page, "BSF Management Service") == "12"
         page.fill("#calc-load", "666")
         page.click("#calc-run")
         page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
@@ -95,7 +89,7 @@ def test_python_exception_shows_internal_error_and_keeps_previous_result(page, b
         assert "Traceback" not in msg  # the reader gets the error, not a Python stack dump
         assert page.get_attribute("#atlas-calculator", "data-busy") is None
         assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
-        assert cell(page, "BSF Management Service") == "12"
+        assert result_cell(page, "BSF Management Service") == "12"
         assert "load=126000" in page.url  # the permalink still describes the result shown
         assert page.js_errors == []
     finally:
@@ -108,7 +102,7 @@ def test_permalink_with_non_numeric_sites_is_refused_in_plain_words(page, site_u
     msg = page.inner_text("#atlas-calc-message")
     assert "This link could not be used" in msg and "sites" in msg and "abc" in msg and "default inputs" in msg
     assert page.input_value("#calc-load") == "63000"  # nothing from the link was applied
-    assert cell(page, "BSF Management Service") == "14"
+    assert result_cell(page, "BSF Management Service") == "14"
     assert page.js_errors == []
 
 
@@ -121,5 +115,5 @@ def test_permalink_with_markup_in_scenario_is_shown_as_text(page, site_url):
     assert payload in msg_el.inner_text() and "unknown scenario" in msg_el.inner_text()
     assert msg_el.locator("img").count() == 0 and page.locator("img[src=x]").count() == 0
     assert page.evaluate("window.__pwned") is None
-    assert cell(page, "BSF Management Service") == "14"
+    assert result_cell(page, "BSF Management Service") == "14"
     assert page.js_errors == []

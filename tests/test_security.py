@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import Blocker, _Handler, build_site, copy_data, serve
+from conftest import Blocker, _Handler, build_site, copy_data, result_cell, serve
 
 # The policy an operator can put in front of the site. Every directive, and why:
 CSP_DIRECTIVES = [
@@ -58,11 +58,15 @@ def _csp_handler(policy: str, reports: list):
     return H
 
 
-def cell(page, service, container="app", column="Replicas (target)"):
-    headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()
-    idx = headers.index(column) + 1
-    return page.locator(f'#atlas-calc-result tr[data-service="{service}"][data-container="{container}"] '
-                        f'td:nth-child({idx})').inner_text()
+def _csp_page(browser, **ctx_options):
+    """A fresh context that blocks (and records) every request outside 127.0.0.1 and collects
+    the page's CSP violation events (LISTEN_CSP); returns (ctx, page, blocker)."""
+    ctx = browser.new_context(service_workers="block", **ctx_options)
+    blocker = Blocker()
+    ctx.route("**/*", blocker)
+    ctx.add_init_script(LISTEN_CSP)
+    return ctx, ctx.new_page(), blocker
+
 
 
 def _all_pages(site: Path) -> list[str]:
@@ -87,11 +91,7 @@ def test_every_page_stays_on_site_without_errors_under_strict_csp(browser, built
     assert sitemap and sitemap <= set(paths), f"sitemap pages not built: {sorted(sitemap - set(paths))}"
     reports: list[str] = []
     httpd, url = serve(built_site, _csp_handler(CSP, reports))
-    ctx = browser.new_context(service_workers="block")
-    blocker = Blocker()
-    ctx.route("**/*", blocker)
-    ctx.add_init_script(LISTEN_CSP)
-    pg = ctx.new_page()
+    ctx, pg, blocker = _csp_page(browser)
     errors, bad, violations = [], [], []
     current = {"path": ""}
     pg.on("pageerror", lambda e: errors.append(f"{current['path']}: {e}"))
@@ -120,11 +120,7 @@ def test_footprint_computes_in_pyodide_under_strict_csp(browser, built_site):
     reported by the page or the worker."""
     reports: list[str] = []
     httpd, url = serve(built_site, _csp_handler(CSP, reports))
-    ctx = browser.new_context(service_workers="block", accept_downloads=True)
-    blocker = Blocker()
-    ctx.route("**/*", blocker)
-    ctx.add_init_script(LISTEN_CSP)
-    pg = ctx.new_page()
+    ctx, pg, blocker = _csp_page(browser, accept_downloads=True)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     try:
@@ -132,8 +128,8 @@ def test_footprint_computes_in_pyodide_under_strict_csp(browser, built_site):
         assert "'wasm-unsafe-eval'" in resp.headers["content-security-policy"]
         pg.wait_for_selector('#atlas-calculator[data-result-seq="1"], #atlas-calculator[data-state="failed"]', timeout=90000)
         assert pg.get_attribute("#atlas-calculator", "data-state") == "ready", pg.inner_text("#atlas-calc-status")
-        assert cell(pg, "BSF Management Service") == "12"
-        assert cell(pg, "Diameter Gateway", "istio-proxy") == "12"
+        assert result_cell(pg, "BSF Management Service") == "12"
+        assert result_cell(pg, "Diameter Gateway", "istio-proxy") == "12"
         pg.wait_for_selector('.atlas-chart[data-chart-id="calc-chart"][data-rendered="true"] svg', timeout=20000)
         with pg.expect_download() as dl:
             pg.click("#calc-dl-csv")
@@ -155,11 +151,7 @@ def test_scenario_page_needs_no_inline_style_but_vega_embeds(browser, built_site
     strict = CSP.replace("style-src 'self' 'unsafe-inline'", "style-src 'self'")
     reports: list[str] = []
     httpd, url = serve(built_site, _csp_handler(strict, reports))
-    ctx = browser.new_context(service_workers="block")
-    blocker = Blocker()
-    ctx.route("**/*", blocker)
-    ctx.add_init_script(LISTEN_CSP)
-    pg = ctx.new_page()
+    ctx, pg, blocker = _csp_page(browser)
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
     try:
@@ -273,7 +265,7 @@ def test_markup_in_data_runs_nothing_in_the_browser(page, poisoned_site):
         page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
         assert typed in page.inner_text("#atlas-calc-message")
         assert page.locator("#atlas-calc-message *").count() == 0
-        assert cell(page, "BSF Management Service") == "12"  # the previous result stays
+        assert result_cell(page, "BSF Management Service") == "12"  # the previous result stays
         assert page.locator("img[src=x]").count() == 0
         assert page.evaluate("window.__pwned") is None
         assert page.js_errors == []
