@@ -1,0 +1,128 @@
+"""The backtest page ("How accurate is this?") and its bundle key.
+
+Extension module (see macros/extensions.py):
+
+* ``bundle(atlas)`` adds ``cpu_obs``: every CPU utilization row with status ok or corrected and a
+  value, with its table and row (columnar ``{"cols": [...], "rows": [[...]]}``), which
+  ``calculators.backtest`` reads;
+* ``macros(r)``: ``backtest_page()``, the page body, computed from the bundle at build time.
+"""
+from __future__ import annotations
+
+from calculators import backtest
+from calculators.text import fmt
+
+from .bundle import records
+from .render import esc, json_for_html
+
+CPU_OBS_COLS = ["scenario", "table_id", "row", "site", "service", "container", "observed_percent", "observed_abs",
+                "abs_unit", "percent_basis"]
+
+
+def bundle(atlas) -> dict:
+    util = atlas.frames["utilization"]
+    util = util[(util["metric"] == "cpu") & util["status"].isin(["ok", "corrected"])
+                & (util["observed_percent"].notna() | util["observed_abs"].notna())]
+    rows = records(util, CPU_OBS_COLS)
+    return {"cpu_obs": {"cols": CPU_OBS_COLS, "rows": [[r[c] for c in CPU_OBS_COLS] for r in rows]}}
+
+
+def _pct(v) -> str:
+    return "—" if v is None else f"{v:,.1f} %"
+
+
+def _num(v) -> str:
+    return "—" if v is None else fmt(round(v, 3))
+
+
+def chart_spec(points: list[dict]) -> dict:
+    """Vega-Lite: predicted against printed, one point per service of a pair, log-log, with the
+    line where prediction equals observation."""
+    pts = [{"product": p["doc"], "rule": p["rule"], "pair": f'{p["from"]} -> {p["to"]}', "subject": p["subject"],
+            "printed": p["observed_to"], "predicted": p["predicted_to"], "unit": p["value_unit"],
+            "error": None if p["ape"] is None else round(p["ape"], 1)}
+           for p in points if p["observed_to"] > 0 and p["predicted_to"] > 0]
+    lo = min([min(p["printed"], p["predicted"]) for p in pts] or [0.001])
+    hi = max([max(p["printed"], p["predicted"]) for p in pts] or [1])
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+        "description": "Predicted against printed observation for every backtested service and pair.",
+        "width": "container", "height": 360, "autosize": {"type": "fit", "contains": "padding"},
+        "layer": [
+            {"data": {"values": [{"x": lo, "y": lo}, {"x": hi, "y": hi}]}, "mark": {"type": "line", "strokeDash": [4, 4], "color": "gray"},
+             "encoding": {"x": {"field": "x", "type": "quantitative", "scale": {"type": "log"}},
+                          "y": {"field": "y", "type": "quantitative", "scale": {"type": "log"}}}},
+            {"data": {"values": pts}, "mark": {"type": "point", "filled": True, "opacity": 0.7, "tooltip": True},
+             "encoding": {
+                 "x": {"field": "printed", "type": "quantitative", "scale": {"type": "log"}, "title": "Printed in the guide (cores or %)"},
+                 "y": {"field": "predicted", "type": "quantitative", "scale": {"type": "log"}, "title": "Predicted by the rule"},
+                 "color": {"field": "product", "type": "nominal", "title": "Product", "legend": {"orient": "bottom"}},
+                 "shape": {"field": "rule", "type": "nominal", "title": "Rule", "legend": {"orient": "bottom", "columns": 2}},
+                 "tooltip": [{"field": "pair", "title": "Pair"}, {"field": "subject", "title": "Service"},
+                             {"field": "printed", "title": "Printed"}, {"field": "predicted", "title": "Predicted", "format": ".3~g"},
+                             {"field": "unit", "title": "Unit"}, {"field": "error", "title": "Error (%)"}]}},
+        ],
+    }
+
+
+def _stats_rows(stats: dict, names: dict) -> str:
+    return "".join(
+        f'<tr><td>{esc(names.get(k, k))}</td><td>{v["pairs"]}</td><td>{v["with_error"]}</td>'
+        f'<td>{_pct(v["median_ape"])}</td><td>{_pct(v["p90_ape"])}</td></tr>' for k, v in stats.items())
+
+
+STATS_HEAD = ('<thead><tr><th>{what}</th><th>Comparisons</th><th>With an error (printed value not 0)</th>'
+              '<th>Median absolute error</th><th>90th percentile absolute error</th></tr></thead>')
+
+
+def backtest_page(r) -> str:
+    """The body of the "How accurate is this?" page, computed from the bundle at build time."""
+    res = backtest.run(r.bundle)
+    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
+    rule_names = {f"{d}/{ru}": f"{names.get(d, d)}: {ru}" for d, ru in (k.split("/", 1) for k in res["by_rule"])}
+    scen_url = {s["id"]: f'../../products/{s["doc"]}/{s["id"]}/' for s in r.a.scenarios}
+    out = ['<h2 id="headline">Headline</h2>',
+           '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-products">'
+           + STATS_HEAD.format(what="Product") + "<tbody>" + _stats_rows(res["by_product"], names) + "</tbody></table></div>",
+           '<p class="atlas-note">One comparison is one service (container) of run B predicted from the same service of run A. '
+           'Errors are absolute percentage errors of the prediction against the value printed for run B.</p>']
+    if res["by_total"]:
+        out += ['<h3 id="whole-footprint">Whole footprint</h3>',
+                '<p>The sum over the services observed in both runs, which is what a footprint sizing adds up:</p>',
+                '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-totals">'
+                + STATS_HEAD.format(what="Product") + "<tbody>" + _stats_rows(res["by_total"], names) + "</tbody></table></div>",
+                '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-pairs"><thead><tr>'
+                '<th>From (A)</th><th>To (B)</th><th>Load per site A</th><th>Load per site B</th><th>Services in both</th>'
+                '<th>Cores predicted for B</th><th>Cores printed for B</th><th>Error</th></tr></thead><tbody>'
+                + "".join(f'<tr><td><a href="{esc(scen_url.get(t["from"], ""))}">{esc(t["from"])}</a></td>'
+                          f'<td><a href="{esc(scen_url.get(t["to"], ""))}">{esc(t["to"])}</a></td>'
+                          f'<td>{fmt(t["load_from"])} {esc(t["unit"])}</td><td>{fmt(t["load_to"])} {esc(t["unit"])}</td>'
+                          f'<td>{t["services"]}</td><td>{_num(t["predicted_to"])}</td><td>{_num(t["observed_to"])}</td>'
+                          f'<td>{_pct(t["ape"])}</td></tr>' for t in res["totals"])
+                + "</tbody></table></div>"]
+    out += ['<h2 id="by-rule">By rule</h2>',
+            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-rules">'
+            + STATS_HEAD.format(what="Product and rule") + "<tbody>" + _stats_rows(res["by_rule"], rule_names) + "</tbody></table></div>"]
+    if res["notes"]:
+        out += ['<h2 id="not-backtested">Not backtested</h2>', "<ul>"]
+        out += [f"<li><strong>{esc(names.get(d, d))}</strong>: {esc('; '.join(n))}.</li>" for d, n in res["notes"].items()]
+        out.append("</ul>")
+    out += ['<h2 id="every-comparison">Every comparison</h2>',
+            '<div class="atlas-chart" data-chart-id="backtest-chart" role="img" aria-label="Scatter chart of predicted against '
+            'printed values, log scales; the table below holds the same data."></div>',
+            f'<script type="application/json" id="backtest-chart">{json_for_html(chart_spec(res["points"]))}</script>',
+            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-points"><thead><tr>'
+            '<th>Product</th><th>Rule</th><th>From (A)</th><th>To (B)</th><th>Service or figure</th><th>Load A</th><th>Load B</th>'
+            '<th>Printed for A</th><th>Predicted for B</th><th>Printed for B</th><th>Unit</th><th>Error</th>'
+            '<th>Source A</th><th>Source B</th></tr></thead><tbody>']
+    out += [f'<tr><td>{esc(names.get(p["doc"], p["doc"]))}</td><td>{esc(p["rule"])}</td><td>{esc(p["from"])}</td>'
+            f'<td>{esc(p["to"])}</td><td>{esc(p["subject"])}</td><td>{fmt(p["load_from"])} {esc(p["unit"])}</td>'
+            f'<td>{fmt(p["load_to"])} {esc(p["unit"])}</td><td>{_num(p["observed_from"])}</td><td>{_num(p["predicted_to"])}</td>'
+            f'<td>{_num(p["observed_to"])}</td><td>{esc(p["value_unit"])}</td><td>{_pct(p["ape"])}</td>'
+            f'<td>{esc(p["source_from"])}</td><td>{esc(p["source_to"])}</td></tr>' for p in res["points"]]
+    out.append("</tbody></table></div>")
+    return "\n".join(out)
+
+
+def macros(r) -> dict:
+    return {"backtest_page": lambda: backtest_page(r)}

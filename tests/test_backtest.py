@@ -1,0 +1,112 @@
+"""Backtest ("How accurate is this?"): hand-computed predictions from named tables, pairing rules, statistics."""
+from __future__ import annotations
+
+import pytest
+
+from calculators import backtest
+
+
+@pytest.fixture(scope="module")
+def result(bundle):
+    return backtest.run(bundle)
+
+
+def point(result, frm, to, subject_start):
+    found = [p for p in result["points"] if p["from"] == frm and p["to"] == to and p["subject"].startswith(subject_start)]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_policy_pre_service_3_4_1_to_3_4_2(result):
+    """PRE Service: Table 3-202 row 14 and Table 3-211 row 14 give 15 replicas x 5-core request; Table 3-204 row 11
+    prints 6%/80% at each traffic site of 3.4.1 (7.5K TPS per site), Table 3-213 row 11 prints 37%/80% at 3.4.2 (15K TPS).
+    Used: 0.06 x 15 x 5 = 4.5 cores and 0.37 x 15 x 5 = 27.75 cores. Predicted for 3.4.2: 4.5 x 15000/7500 = 9 cores;
+    error |9 - 27.75| / 27.75 = 67.57 %."""
+    p = point(result, "policy-3-4-1", "policy-3-4-2", "pre / app")
+    assert p["rule"] == "load-scaled"
+    assert p["observed_from"] == pytest.approx(4.5)
+    assert p["observed_to"] == pytest.approx(27.75)
+    assert p["predicted_to"] == pytest.approx(9.0)
+    assert p["ape"] == pytest.approx(67.5676, abs=1e-3)
+    assert p["source_to"] == "Table 3-213 row 11"
+    back = point(result, "policy-3-4-2", "policy-3-4-1", "pre / app")
+    assert back["predicted_to"] == pytest.approx(13.875)  # 27.75 x 7500/15000
+    assert back["ape"] == pytest.approx(208.333, abs=1e-3)  # |13.875 - 4.5| / 4.5
+
+
+def test_shcm_config_a_test_1_to_2(result):
+    """ShCM, Rhino performance table rows 1 and 2 (server config A): 280% (2.8 cores) at 1000 SPS, 310% at 1100 SPS.
+    Predicted: 2.8 x 1100/1000 = 3.08 cores; error |3.08 - 3.1| / 3.1 = 0.645 %."""
+    p = point(result, "shcm-test-1", "shcm-test-2", "Rhino node CPU")
+    assert p["rule"] == "cpu-per-node"
+    assert p["predicted_to"] == pytest.approx(3.08)
+    assert p["ape"] == pytest.approx(0.6452, abs=1e-3)
+    assert not [q for q in result["points"] if q["doc"] == "shcm" and {q["from"], q["to"]} == {"shcm-test-1", "shcm-test-4"}], \
+        "tests on different server configurations are not paired"
+
+
+def test_dsr_dsa_measured_rate(result):
+    """DSR DSA, Table 3-15 rows 1 and 2: Previous Location Check 9.2K MPS per DA-MP at 29 % CPU peak, Time Distance
+    Check 9.8K at 34 %, both 12 vCPU, profile 30K_MPS. Predicted: 29 x 9.8/9.2 = 30.891 %; error 3.109/34 = 9.14 %."""
+    p = point(result, "dsr-dsa-previous-location-check", "dsr-dsa-time-distance-check", "DA-MP CPU peak")
+    assert p["predicted_to"] == pytest.approx(30.8913, abs=1e-3)
+    assert p["ape"] == pytest.approx(9.1432, abs=1e-3)
+
+
+def test_pairing_needs_call_model_mode_and_feature(result):
+    pairs = {(p["from"], p["to"]) for p in result["points"]}
+    # Policy 3.2.5 / 3.2.6 print the same AM/UE mix in PCF mode
+    assert ("policy-3-2-5", "policy-3-2-6") in pairs
+    # 3.1.4 (converged) and 3.4.3 (PCF) print the same mix but run in different modes
+    assert ("policy-3-1-4", "policy-3-4-3") not in pairs
+    # 'Call Model Data' points at tables that differ between 3.1.1, 3.1.2 and 3.1.3
+    assert not any(a.startswith("policy-3-1-1") for a, _ in pairs)
+    # NEF QoS and Device Trigger print the same mix for different APIs
+    assert ("nef-qos-1", "nef-dt-1") not in pairs and ("nef-qos-1", "nef-qos-2") in pairs
+    # relay runs with different DA-MP profiles (30K_MPS, 40K_MPS_FABR) are not paired
+    assert ("dsr-relay-12vcpu", "dsr-relay-multiqueue-12vcpu") not in pairs
+    # BSF's three runs print three different mixes: no pair, and the page says so
+    assert not any(a.startswith("bsf") for a, _ in pairs)
+    assert "bsf" in result["notes"]
+
+
+def test_fixed_rule_predicts_unchanged(result):
+    fixed = [p for p in result["points"] if p["rule"] == "fixed"]
+    assert fixed and all(p["predicted_to"] == p["observed_from"] for p in fixed)
+    assert all(p["subject"].split(" / ")[0] not in ("pre", "am-service", "ndbappmysqld") for p in fixed)
+
+
+def test_nearest_rank():
+    assert backtest.nearest_rank([5, 1, 3, 2, 4], 0.5) == 3
+    assert backtest.nearest_rank(list(range(1, 11)), 0.9) == 9
+    assert backtest.nearest_rank(list(range(1, 12)), 0.9) == 10  # ceil(9.9) = 10th value
+    assert backtest.nearest_rank([], 0.9) is None
+
+
+def test_stats_and_totals_follow_the_points(result):
+    pol = [p["ape"] for p in result["points"] if p["doc"] == "policy" and p["ape"] is not None]
+    assert result["by_product"]["policy"]["with_error"] == len(pol)
+    assert result["by_product"]["policy"]["median_ape"] == backtest.nearest_rank(pol, 0.5)
+    zero = [p for p in result["points"] if p["observed_to"] == 0]
+    assert zero and all(p["ape"] is None for p in zero)
+    t = next(t for t in result["totals"] if t["from"] == "policy-3-4-1" and t["to"] == "policy-3-4-2")
+    parts = [p for p in result["points"] if p["from"] == "policy-3-4-1" and p["to"] == "policy-3-4-2"]
+    assert t["services"] == len(parts)
+    assert t["predicted_to"] == pytest.approx(sum(p["predicted_to"] for p in parts))
+
+
+def test_call_model_key_folds_only_spelling():
+    assert backtest.call_model_key("CCRI-I, AARI –1, CCRU-2.") == backtest.call_model_key("CCRI-I, AARI -1 , CCRU-2")
+    assert backtest.call_model_key("Call Model Data") is None
+    assert backtest.call_model_key("") is None
+    assert backtest.call_model_key("1:0:1") != backtest.call_model_key("1:1:1")
+
+
+def test_bands_carry_p90_per_rule(result):
+    b = backtest.bands(result)
+    assert b["shcm/cpu-per-node"]["p90_ape"] == result["by_rule"]["shcm/cpu-per-node"]["p90_ape"]
+
+
+def test_missing_key_is_named():
+    with pytest.raises(backtest.BacktestError, match="cpu_obs"):
+        backtest.run({"sources": [], "scenarios": [], "services": [], "resources": []})
