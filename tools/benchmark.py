@@ -210,8 +210,24 @@ def main() -> None:
         "prerendered_result_in_html": prerendered_in_html,
         "prerendered_result_visible_at_first_paint": prerendered_in_html and all(x and x < med_bare for x in first_paint),
         "bytes_per_page": sizes, "tables": tables, "requests_outside_127_0_0_1": outside,
+        "backtest": backtest_headline(),
     }
     print(json.dumps(report, indent=2))
+
+
+def backtest_headline() -> dict:
+    """The backtest's headline figures (calculators.backtest over data/): per product, the
+    comparisons and the median and 90th-percentile absolute percentage errors, per service and for
+    whole footprints; the same figures as the "How accurate is this?" page."""
+    sys.path.insert(0, str(ROOT))
+    from calculators import backtest
+    from macros.bundle import build as build_bundle
+    from macros.datastore import load
+    res = backtest.run(build_bundle(load()))
+    r1 = lambda v: None if v is None else round(v, 1)
+    pick = lambda st: {d: {"comparisons": v["with_error"], "median_ape_percent": r1(v["median_ape"]),
+                           "p90_ape_percent": r1(v["p90_ape"])} for d, v in st.items()}
+    return {"per_service": pick(res["by_product"]), "whole_footprint": pick(res["by_total"]), "by_rule": pick(res["by_rule"])}
 
 
 if __name__ == "__main__":
