@@ -52,9 +52,13 @@ def scenario_data(r, sid: str) -> dict:
     ]
     if b:
         site = b["totals"]["site"]["before"]
-        facts += [("cpu_request", "CPU requested at one traffic site (cores)", _cell(site["cpu_request"])),
-                  ("mem_request", "Memory requested at one traffic site (GiB)", _cell(site["mem_request"])),
-                  ("efficiency", f'CPU cores per 1K {load["unit"]}', _cell(eff))]
+        partial = r.completeness(sid)["partial"]
+        least = (lambda v: None if v is None else f"at least {fmt(v)}") if partial else (lambda v: None)
+        facts += [("completeness", "Services counted in the totals",
+                   {"v": None, "t": f"partial, at least: leaves out {r.missing_note(sid)}" if partial else "all"}),
+                  ("cpu_request", "CPU requested at one traffic site (cores)", _cell(site["cpu_request"], least(site["cpu_request"]))),
+                  ("mem_request", "Memory requested at one traffic site (GiB)", _cell(site["mem_request"], least(site["mem_request"]))),
+                  ("efficiency", f'CPU cores per 1K {load["unit"]}', _cell(eff, least(eff)))]
     services: dict[str, dict] = {}
     if b:
         for row in b["rows"]:

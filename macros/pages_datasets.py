@@ -104,6 +104,10 @@ RECORD_SCHEMAS = {
             _f("subscribers_label", "string", "What the subscriber figure counts, as printed."),
             _f("subscribers_raw", "string", "Subscriber figure as printed."),
             _f("tables", "string", "Table ids of the scenario, separated by ';'."),
+            _f("footprint_partial", "boolean", "True when resource rows of the scenario are excluded by an erratum or give no usable "
+               "value (or ASM ran with no sidecar rows): every total computed from it (CPU and memory requested, cores per 1K) is a "
+               "lower bound. Empty for scenarios without resource tables."),
+            _f("footprint_missing", "string", "What those totals leave out: service / container (table, row, errata), separated by ';'."),
             _f("software_json", "string", "Software versions as printed (JSON object)."),
             _f("hardware_json", "string", "Key hardware facts as printed (JSON object); the full tables are in settings."),
             _f("features_json", "string", "Features as printed (JSON object)."),
@@ -255,6 +259,8 @@ def record_rows(r, name: str) -> list[dict]:
                 "asm": s["asm"], "asm_note": s.get("asm_note"), "duration_hours": dur.get("hours"), "duration_raw": dur.get("raw"),
                 "call_mix_raw": mix.get("raw"), "traffic_ratio": mix.get("traffic_ratio"),
                 "subscribers_label": sub.get("label"), "subscribers_raw": sub.get("raw"), "tables": ";".join(s["tables"]),
+                "footprint_partial": r.completeness(s["id"])["partial"] if r.baseline(s["id"]) else None,
+                "footprint_missing": r.missing_note(s["id"]) or None,
                 "software_json": _j(s.get("software")), "hardware_json": _j(s.get("hardware")), "features_json": _j(s.get("features")),
                 "interfaces_json": _j(s.get("interfaces")), "parameters_json": _j(s.get("parameters")),
                 "contradictions_json": _j(s.get("contradictions")), "notes": " | ".join(s.get("notes") or []),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from calculators.text import fmt
 
-from .render import esc, json_for_html
+from .render import esc, json_for_html, partial_mark
 
 ROOT = Path(__file__).resolve().parent.parent
 INTERPRETER = ROOT / "node_modules" / "vega-interpreter" / "build" / "vega-interpreter.js"
@@ -35,6 +35,8 @@ def efficiency_points(r) -> list[dict]:
         pts.append({"scenario": f'{names.get(s["doc"], s["doc"])} {s["section"]}: {s.get("short_title") or s["title"]}',
                     "id": s["id"], "product": names.get(s["doc"], s["doc"]), "asm": ASM_LABEL.get(s["asm"], s["asm"]),
                     "load": float(load["per_site"]), "unit": load["unit"], "efficiency": round(e, 2),
+                    "partial": r.completeness(s["id"])["partial"],
+                    "counted": "partial: at least this (services missing)" if r.completeness(s["id"])["partial"] else "complete",
                     "url": f'products/{s["doc"]}/{s["id"]}/'})
     return pts
 
@@ -46,18 +48,20 @@ def spec(points: list[dict]) -> dict:
         "description": "CPU cores requested per 1K of load for every scenario with resource data; each point links to its scenario.",
         "width": "container", "height": 320, "autosize": {"type": "fit", "contains": "padding"},
         "data": {"values": points},
-        "mark": {"type": "point", "filled": True, "size": 90, "opacity": 0.85, "tooltip": True, "cursor": "pointer"},
+        "mark": {"type": "point", "filled": False, "strokeWidth": 2, "size": 90, "opacity": 0.85, "tooltip": True, "cursor": "pointer"},
         "encoding": {
             "x": {"field": "load", "type": "quantitative", "scale": {"type": "log"}, "title": "Load per site (log scale)",
                   "axis": {"labelFlush": True, "tickCount": 5, "format": "~s"}},
             "y": {"field": "efficiency", "type": "quantitative", "title": "CPU cores requested per 1K of load"},
             "color": {"field": "product", "type": "nominal", "title": "Product", "legend": {"orient": "bottom", "direction": "horizontal"}},
+            # a partial scenario (services the source does not give usably) is drawn hollow: its figure is a lower bound
+            "fill": {"condition": {"test": "datum.partial", "value": "transparent"}, "field": "product", "type": "nominal", "legend": None},
             "shape": {"field": "asm", "type": "nominal", "title": "ASM", "scale": {"domain": asm, "range": [ASM_SHAPE[a] for a in asm]},
                       "legend": {"orient": "bottom", "direction": "horizontal", "columns": 2}},
             "href": {"field": "url", "type": "nominal"},
             "tooltip": [{"field": "scenario", "title": "Scenario"}, {"field": "asm", "title": "ASM"},
                         {"field": "load", "title": "Load per site", "format": ","}, {"field": "unit", "title": "Unit"},
-                        {"field": "efficiency", "title": "Cores per 1K"}],
+                        {"field": "efficiency", "title": "Cores per 1K"}, {"field": "counted", "title": "Services counted"}],
         },
     }
 
@@ -69,7 +73,7 @@ def home_chart(r) -> str:
     without = sorted({r.a.source(s["doc"])["short_name"] for s in r.a.scenarios if r.efficiency(s["id"]) is None})
     rows = "".join(
         f'<tr><td><a href="{esc(p["url"])}">{esc(p["scenario"])}</a></td><td>{esc(p["product"])}</td><td>{esc(p["asm"])}</td>'
-        f'<td>{esc(fmt(p["load"]))} {esc(p["unit"])}</td><td>{esc(fmt(p["efficiency"]))}</td></tr>' for p in pts)
+        f'<td>{esc(fmt(p["load"]))} {esc(p["unit"])}</td><td>{partial_mark(p["partial"])}{esc(fmt(p["efficiency"]))}</td></tr>' for p in pts)
     return "\n".join([
         '<figure class="atlas-figure" aria-labelledby="atlas-efficiency-caption">',
         '<div class="atlas-chart atlas-chart-home" data-chart-id="home-efficiency" role="img" '
@@ -77,7 +81,8 @@ def home_chart(r) -> str:
         f'<script type="application/json" id="home-efficiency">{json_for_html(spec(pts))}</script>',
         '<figcaption id="atlas-efficiency-caption" class="atlas-note">CPU cores requested per 1K of load at one site carrying traffic '
         '(application, sidecars and cnDBTier), for every scenario with resource data; lower is leaner. Colour is the product, shape '
-        'whether the Istio service mesh (ASM) ran; select a point to open its scenario.'
+        'whether the Istio service mesh (ASM) ran; a hollow point is a partial scenario whose figure is a lower bound '
+        '(services the source does not give usably are named on its page); select a point to open its scenario.'
         + (f' Not plotted (no resource tables in the source): {esc(", ".join(without))}.' if without else "") + '</figcaption>',
         '</figure>',
         '<details class="atlas-chart-data"><summary>The chart as a table</summary>',

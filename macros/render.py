@@ -75,6 +75,24 @@ class Renderer:
         res = footprint.compute(self.bundle, sid, s["load_per_site"] * n)
         return res
 
+    def completeness(self, sid: str) -> dict:
+        """What a footprint of ``sid`` cannot size (``calculators.footprint.completeness``): ``{"partial",
+        "missing": [...]}``. A partial scenario's totals and cores per 1K are lower bounds ("at least")."""
+        return footprint.completeness(self.bundle, sid)
+
+    def missing_note(self, sid: str) -> str:
+        """One line naming what a partial scenario's totals leave out (service, table, row, errata), or ''."""
+        c = self.completeness(sid)
+        if not c["partial"]:
+            return ""
+        parts = []
+        for m in c["missing"]:
+            where = f'Table {m["table_id"]} row {m["row"]}' if m.get("table_id") else ""
+            errs = ", ".join(m.get("errata") or [])
+            parts.append(f'{m["service"]} / {m["container"]}' + (f" ({where}" + (f", {errs}" if errs else "") + ")" if where else "")
+                         + (f": {m['reason']}" if not where else ""))
+        return "; ".join(parts)
+
     def efficiency(self, sid: str) -> float | None:
         """CPU cores requested per 1K of load at one traffic site, or None."""
         b = self.baseline(sid)
@@ -98,18 +116,22 @@ class Renderer:
                    "<th>ASM</th><th>Release</th><th>CPU request, application (cores)</th><th>CPU request, sidecars (cores)</th>"
                    "<th>CPU request, cnDBTier (cores)</th><th>Memory request, all (GiB)</th>"
                    f"<th>CPU cores per 1K {esc(unit)}</th></tr></thead><tbody>")
+        partial_rows = []
         for s in scen:
             b = self.baseline(s["id"])
             g = b["totals"]["groups"] if b else None
             load = s["load"]
+            least = partial_mark(self.completeness(s["id"])["partial"]) if b else ""
+            if least:
+                partial_rows.append(s)
             out.append(
                 f'<tr><td>{esc(s["section"])}</td><td><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a></td>'
                 f'<td>{esc(s.get("deployment_mode"))}</td>'
                 f'<td>{num(load.get("per_site"))} {esc(load["unit"]) if load.get("per_site") is not None else "<span class=atlas-missing>not stated</span>"}</td>'
                 f'<td>{esc(s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "?")} / {esc(len(s.get("sites_with_traffic") or []) or "?")}</td>'
                 f'<td>{esc(s["asm"])}</td><td>{esc(s.get("release") or "")}</td>'
-                + ("".join(f"<td>{num(g[k]['before']['cpu_request'])}</td>" for k in ("application", "sidecars", "cnDBTier"))
-                   + f'<td>{num(b["totals"]["site"]["before"]["mem_request"])}</td><td>{num(self.efficiency(s["id"]))}</td>'
+                + ("".join(f"<td>{least}{num(g[k]['before']['cpu_request'])}</td>" for k in ("application", "sidecars", "cnDBTier"))
+                   + f'<td>{least}{num(b["totals"]["site"]["before"]["mem_request"])}</td><td>{least}{num(self.efficiency(s["id"]))}</td>'
                    if b else '<td colspan="5" class="atlas-missing">no resource data in the source</td>')
                 + "</tr>")
         out.append("</tbody></table></div>")
@@ -117,6 +139,11 @@ class Renderer:
         out.append(f'<p class="atlas-note">CPU and memory are the sums of replicas x per-pod request over the scenario\'s '
                    f'resource-allocation tables for one site carrying traffic; cores per 1K {esc(unit)} divide that CPU by the '
                    f'load per site. Computed from the curated data, not printed in the guide.</p>')
+        if partial_rows:
+            out.append('<div class="admonition warning atlas-partial"><p class="admonition-title">Partial totals (at least)</p><ul>'
+                       + "".join(f'<li><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a>: the totals leave out '
+                                 f'{esc(self.missing_note(s["id"]))}.</li>' for s in partial_rows)
+                       + '</ul><p>Figures marked ≥ are lower bounds: rows the source does not give usably are named, not counted as 0.</p></div>')
         listed = {tid for x in scen for tid in x["tables"]}
         loose = [t for t in self.a.tables if t["doc"] == doc and t["id"] not in listed]
         if loose:
@@ -153,6 +180,9 @@ class Renderer:
             out.append('<details class="warning atlas-errata"><summary>Errata for this scenario outside its tables ('
                        + str(len(loose_errata)) + ")</summary>" + self.errata_list(loose_errata) + "</details>")
         b = self.baseline(sid)
+        if b and self.completeness(sid)["partial"]:
+            out.append('<div class="admonition warning atlas-partial"><p class="admonition-title">Partial footprint (at least)</p>'
+                       f'<p>Totals computed from this scenario are lower bounds: they leave out {esc(self.missing_note(sid))}.</p></div>')
         if b:
             out.append("")
             out.append(f'<p><a class="md-button" href="../../../calculators/footprint/?scenario={esc(sid)}">Scale this footprint in the calculator</a></p>')
@@ -331,6 +361,11 @@ class Renderer:
             body.append("<tr>" + "".join(cells) + "</tr>")
         return (f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="{esc(t["id"])}"><thead><tr>{h}</tr></thead>'
                 f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def partial_mark(partial: bool) -> str:
+    """The lower-bound mark put before a total of a partial scenario ('' when complete)."""
+    return '<abbr class="atlas-flag atlas-at-least" title="at least: some services could not be counted">≥&#8239;</abbr>' if partial else ""
 
 
 def json_for_html(obj) -> str:
