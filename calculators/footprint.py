@@ -2,41 +2,46 @@
 
 Standard library only: this module runs unchanged in CPython and in Pyodide.
 
-Input data is the *bundle* (see ``calculators.bundle``): plain dicts built at
-site build time from data/. Units: CPU in cores, memory in GiB, load in the
-scenario's own unit (TPS, MPS, SPS or RPS).
+Input data is the *bundle* (built by ``macros.bundle`` at site build time from data/):
+plain dicts. Units: CPU in cores, memory in GiB, load in the scenario's own unit
+(TPS, MPS, SPS or RPS). Every output row names its ``rule``, the engineering reason
+(``rule_detail``), the ``binding`` resource and any ``notes``; the rules, with their
+sources, are in ``METHOD`` and on the calculator page (docs/calculators/footprint.md).
 
-Method (stated on the calculator page, and per row in ``rule``):
+Rules, by component (``rule`` values):
 
-* ``fixed``: management services (role ``management``), test stubs and
-  simulators, services the baseline ran with 0 replicas, and services with no
-  known role keep the baseline replica count.
-* ``observed-cpu``: a traffic or database service with observed CPU at a site
-  carrying traffic, and a target CPU utilization (given by the user, or the
-  HPA target printed beside the observation): the cores it used are scaled by
-  the load ratio and divided by (CPU request x target) to give replicas.
-* ``scenario-cpu``: a traffic service of a scenario whose source prints only
-  one observed CPU figure for the whole scenario (bundle key ``scenario_cpu``,
-  e.g. NEF: measurements.csv metric cpu_percent, subject Total, ~60 % in
-  Table 3-5) against a CPU target (the user's, or the scenario's printed
-  'Target CPU' setting, 70 % in NEF Table 3-3): replicas = baseline x load
-  ratio x observed / target. The source does not say which pods the figure
-  covers, so every traffic service gets the same ratio (a caveat is returned
-  in ``warnings``).
-* ``proportional``: any other traffic or database service: replicas are
-  scaled by the load ratio.
+* ``cpu+memory``: a stateless traffic service with observed CPU at a site carrying
+  traffic and a CPU target (yours, else the HPA target printed with the observation,
+  else the georedundancy ceiling). Replicas = the larger of
+  ceil(cores used x load ratio / (CPU request x target)) and
+  ceil(memory used x load ratio / memory request) -- memory used is the observed memory
+  where the data has it, else the full request (so without a memory observation the
+  service never falls below proportional scaling). A pod over its memory request is the
+  first the kubelet evicts under node memory pressure (kubernetes.io, node-pressure
+  eviction), hence 100 % of the request as the memory ceiling. The binding resource is
+  named per row. A target never takes a service below the replicas the benchmark
+  itself ran ("the benchmark ran with headroom").
+* ``scenario-cpu``: as before for guides that print one CPU figure per scenario (NEF).
+* ``proportional``: no observation or no target: replicas x load ratio.
+* ``data-held``: cnDBTier data nodes (ndbmtd). They hold the data in memory in node
+  groups of NoOfReplicas = 2 nodes (MySQL NDB Cluster manual: NoOfReplicas, node
+  groups, DataMemory); every georedundant site holds a full copy, so a site keeps the
+  baseline's data nodes whatever its share of traffic. Only a data size you give can
+  change the count: 2 x ceil(data GiB / (memory request x observed fill)), in whole
+  node groups.
+* ``fixed-per-site``: ndbmgmd (a fixed management pair) and ndbmysqld (replication SQL
+  nodes, one set per replication channel; they follow the site topology, not load).
+* ``fixed``: management services; services the baseline ran with 0 replicas.
+* ``test``: stubs and simulators: shown apart, left out of production totals and
+  node counts.
 
-ASM (``asm``): ``keep`` the baseline's sidecars, ``remove`` them, or ``add``
-an istio-proxy sidecar to every application and cnDBTier pod that has none.
-Added sidecars are sized, per pod, from the same service's sidecar in the
-ASM scenario ``asm_from`` (default: every ASM-enabled scenario of the product,
-in data order), else from the median sidecar request and limit over those
-scenarios' sidecar rows; or from the user's ``sidecar_cpu`` (cores) and
-``sidecar_mem`` (GiB) per sidecar, used for request and limit alike.
-
-Replicas are rounded up to whole pods and never go below the minimum replica
-count printed in the source, nor below the user's minimum (default 1). Sidecar containers
-follow their pod's replica count; per-pod requests and limits never change.
+Georedundancy: ``sites`` carry traffic, ``sites_provisioned`` exist (default as the
+baseline). With redundancy 'n+1' (losing one site) or 'mated-pair' (a site's mate takes
+all its traffic) each site is sized for the normal state at the *normal ceiling* and
+for the failover state at the *failover ceiling* (defaults 40 % and 80 %, the common
+telecom pair; DSR's PDRA DA-MP is rated at 40 % with and 80 % without site redundancy,
+Oracle DSR PCA "MP growth"). The ceilings cap the CPU target: each state uses
+min(target, its ceiling) (with no target, the ceiling itself).
 """
 from __future__ import annotations
 
@@ -44,13 +49,23 @@ import functools
 import math
 from fractions import Fraction
 
-from . import inputs
+from . import inputs, packing
 
 MAX_SCALE = 1000
 """A target load above 1000 x the baseline's per-site load is refused: no benchmark
 supports extrapolating that far (chosen by the Benchmark Atlas, not a vendor figure)."""
 
 GROUPS = ("application", "sidecars", "cnDBTier", "other")
+"""Production groups; test stubs and simulators are the separate group "test"."""
+TEST_GROUP = "test"
+REDUNDANCY = ("none", "n+1", "mated-pair")
+DEFAULT_NORMAL_CEILING = 40
+DEFAULT_FAILOVER_CEILING = 80
+"""Normal and failover CPU ceilings, percent: the common telecom pair (see the module docstring)."""
+NO_OF_REPLICAS = 2
+"""cnDBTier data nodes per node group (NDB NoOfReplicas, the usual and cnDBTier default setting)."""
+ANTI_AFFINITY = ("ndbmtd", "ndbmgmd", "ndbmysqld", "ndbappmysqld")
+"""cnDBTier node sets whose replicas never share a worker node."""
 ASM_CHOICES = ("keep", "remove", "add")
 
 
@@ -88,43 +103,76 @@ def scenarios_with_resources(bundle: dict) -> list[dict]:
     return [s for s in bundle["scenarios"] if s["id"] in have and s.get("load_per_site")]
 
 
-def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None, sites=None,
-            failover: bool = False, asm: str = "keep", node_cores=None, node_mem_gib=None, min_replicas=1,
-            asm_from=None, sidecar_cpu=None, sidecar_mem=None) -> dict:
-    """Scale the baseline ``scenario`` to ``target_load`` (total over all sites).
 
-    Arguments:
+def _percent(value, name: str, *, lowest=1) -> Fraction | None:
+    """A percentage from ``lowest`` to 100, or None when empty; raises FootprintError."""
+    if value in (None, ""):
+        return None
+    p = parse_positive(value, name, "%")
+    if p < lowest or p > 100:
+        raise FootprintError(f"{name} must be between {lowest:g} and 100 %; got {value}.")
+    return p
+
+
+def _load_states(total, n_traffic: int, n_prov: int, redundancy: str, c_norm, c_fail) -> list[dict]:
+    """Per-site load of a site carrying traffic in the normal state and, with redundancy, the failover state."""
+    normal = total / n_traffic
+    states = [{"state": "normal", "load": normal, "ceiling": c_norm if redundancy != "none" else None}]
+    if redundancy == "none":
+        return states
+    if n_prov > n_traffic:
+        # a site that carries no traffic in the normal state takes the lost site's whole load
+        fail, how = normal, "a standby site takes the lost site's load"
+    elif n_traffic < 2:
+        raise FootprintError("Failover sizing needs at least 2 sites carrying traffic, or more sites provisioned than carrying traffic.")
+    elif redundancy == "n+1":
+        fail, how = total / (n_traffic - 1), f"one of {n_traffic} sites lost: total / {n_traffic - 1}"
+    else:
+        fail, how = 2 * normal, "a site carries its mate's traffic too: 2 x its normal share"
+    states.append({"state": "failover", "load": fail, "ceiling": c_fail, "how": how})
+    return states
+
+
+def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None, db_target_percent=None,
+            sidecar_target_percent=None, sites=None, sites_provisioned=None, failover: bool = False, redundancy=None,
+            normal_ceiling=None, failover_ceiling=None, data_size_gib=None, asm: str = "keep", node_cores=None,
+            node_mem_gib=None, node_reserve="gke", reserve_cpu=None, reserve_mem=None, daemonset_cpu=None,
+            daemonset_mem=None, max_pods=None, spare_nodes=None, min_replicas=1, asm_from=None, sidecar_cpu=None,
+            sidecar_mem=None) -> dict:
+    """Scale the baseline ``scenario`` to ``target_load`` (total over the sites carrying traffic).
+
+    Arguments (numbers may be text as typed, e.g. '80,000'):
         bundle: the calculator bundle (dict) built from data/.
         scenario: scenario id, e.g. 'bsf-3-3'.
         target_load: total load in the scenario's unit (TPS/MPS/SPS/RPS), > 0.
-        target_cpu_percent: CPU utilization target per pod, 1 to 100 (% of the
-            CPU request); None uses the HPA target printed with the observation,
-            or proportional scaling where none is printed.
-        sites: number of sites carrying traffic (default: the baseline's).
-        failover: size each site for its share plus the load of one lost site
-            (total / (sites - 1)), as georedundant deployments are engineered.
-        asm: 'keep' the baseline's sidecars, 'remove' them, or 'add' one to
-            every application and cnDBTier pod without one.
-        asm_from: with 'add', the ASM-enabled scenario of the same product
-            whose sidecars size the added ones (None: all of the product's
-            ASM-enabled scenarios).
-        sidecar_cpu, sidecar_mem: with 'add', a sidecar size the user gives
-            (cores and GiB per sidecar, request = limit); both or neither.
-        node_cores, node_mem_gib: optional worker node shape; with both, the
-            result gives the nodes per site needed for the requests.
-        min_replicas: the fewest replicas any scaled service may get (default
-            1; 2 keeps every scaled service highly available).
+        target_cpu_percent: CPU target of traffic services, 1-100 % of the request; None: the HPA
+            target printed with the observation, else the georedundancy ceiling, else proportional.
+        db_target_percent: the same for cnDBTier SQL nodes (ndbappmysqld) and other database-role
+            services; None: printed HPA target / ceiling / proportional.
+        sidecar_target_percent: ceiling for a sidecar's CPU, % of its CPU limit (None: the printed
+            HPA target of the sidecar, else 100 %): a warning when the scaled sidecar exceeds it.
+        sites: sites carrying traffic (default: the baseline's).
+        sites_provisioned: sites deployed (default: the larger of ``sites`` and the baseline's).
+        failover: shorthand for ``redundancy='n+1'``.
+        redundancy: 'none', 'n+1' or 'mated-pair'.
+        normal_ceiling, failover_ceiling: CPU ceilings, % (defaults 40 and 80), with redundancy only.
+        data_size_gib: data held per copy (GiB); the only input that may size ndbmtd below the baseline.
+        asm, asm_from, sidecar_cpu, sidecar_mem: ASM keep/remove/add and how added sidecars are sized.
+        node_cores, node_mem_gib: worker node shape; with both, pods are packed onto nodes
+            (``calculators.packing``): node_reserve 'gke' (tiered) or 'custom' (reserve_cpu cores,
+            reserve_mem GiB), daemonset_cpu/daemonset_mem per node, max_pods (110), spare_nodes.
+        min_replicas: the fewest replicas any scaled service may get (default 1).
 
-    Returns a dict: ``inputs``, ``baseline`` (scenario facts), ``per_site_load``,
-    ``rows`` (one per service/container: rule, replicas before/after, per-pod
-    and total CPU (cores) and memory (GiB) requests and limits, source table),
-    ``totals`` per group and per site (before = the baseline site, after = one
-    target site) and for the whole deployment after scaling (all sites), ``nodes_per_site``, ``warnings`` and
-    ``method`` (text).
+    Returns a dict: ``inputs``, ``baseline``, ``states`` (per-site load, normal and failover),
+    ``per_site_load`` (the larger), ``scale_factor``, ``rows`` (one per service/container: rule,
+    rule_detail, binding, notes, replicas before/after, per-pod and total CPU (cores) and memory
+    (GiB) requests and limits, source table and row), ``test_rows`` (stubs/simulators, apart),
+    ``totals`` (production groups per site before/after and all provisioned sites),
+    ``completeness`` (``partial`` and ``missing``), ``nodes_per_site`` and ``packing``
+    (None without a node shape), ``warnings`` and ``method``.
 
-    Raises FootprintError for an unknown scenario, a scenario without resource
-    data or load, an unknown ASM choice, 'add' with no ASM scenario of the
-    product and no user sidecar size, and any invalid number.
+    Raises FootprintError for an unknown scenario, a scenario without resource data or load,
+    an unknown ASM or redundancy choice, a pod larger than a node, and any invalid number.
     """
     scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
     if scen is None:
@@ -133,44 +181,57 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     base_site_load = scen.get("load_per_site")
     if not base_site_load:
         raise FootprintError(f"Scenario {scenario} has no numeric load per site in the source, so it cannot be scaled.")
-    rows = [r for r in bundle["resources"] if r["scenario"] == scenario]
-    if not rows:
+    all_rows = [r for r in bundle["resources"] if r["scenario"] == scenario]
+    if not all_rows:
         raise FootprintError(f"Scenario {scenario} has no resource-allocation data.")
     total = parse_positive(target_load, "Target load", unit)
-    base_sites = max(1, len(scen.get("sites_with_traffic") or []) or 1)
-    n_sites = base_sites if sites in (None, "") else _whole(sites, "Number of sites", "sites", 64)
-    if failover and n_sites < 2:
-        raise FootprintError("Failover sizing needs at least 2 sites.")
-    per_site = total / (n_sites - 1) if failover else total / n_sites
+    traffic_sites = list(scen.get("sites_with_traffic") or [])
+    base_traffic = max(1, len(traffic_sites))
+    base_prov = max(base_traffic, int(scen.get("sites_provisioned") or 0))
+    n_traffic = base_traffic if sites in (None, "") else _whole(sites, "Number of sites carrying traffic", "sites", 64)
+    n_prov = (max(n_traffic, base_prov) if sites_provisioned in (None, "")
+              else _whole(sites_provisioned, "Sites provisioned", "sites", 64))
+    if n_prov < n_traffic:
+        raise FootprintError(f"Sites provisioned ({n_prov}) cannot be fewer than sites carrying traffic ({n_traffic}).")
+    if redundancy in (None, ""):
+        redundancy = "n+1" if failover else "none"
+    if redundancy not in REDUNDANCY:
+        raise FootprintError("Redundancy must be 'none', 'n+1' or 'mated-pair'.")
+    c_norm = _percent(normal_ceiling, "Normal CPU ceiling") or Fraction(DEFAULT_NORMAL_CEILING)
+    c_fail = _percent(failover_ceiling, "Failover CPU ceiling") or Fraction(DEFAULT_FAILOVER_CEILING)
+    if c_norm > c_fail:
+        raise FootprintError(f"The normal ceiling ({float(c_norm):g} %) cannot be above the failover ceiling ({float(c_fail):g} %).")
+    states = _load_states(total, n_traffic, n_prov, redundancy, c_norm, c_fail)
     base = _frac(base_site_load)
-    factor = per_site / base
-    if factor > MAX_SCALE:
-        raise FootprintError(f"Target load per site ({float(per_site):,.0f} {unit}) is more than {MAX_SCALE} times the "
+    for st in states:
+        st["factor"] = st["load"] / base
+    sizing = max(states, key=lambda st: st["load"])
+    if sizing["factor"] > MAX_SCALE:
+        raise FootprintError(f"Target load per site ({float(sizing['load']):,.0f} {unit}) is more than {MAX_SCALE} times the "
                              f"baseline's {float(base):,.0f} {unit}; the benchmark cannot support that extrapolation.")
-    target = None
-    if target_cpu_percent not in (None, ""):
-        target = parse_positive(target_cpu_percent, "Target CPU utilization", "%")
-        if target > 100:
-            raise FootprintError("Target CPU utilization must be between 1 and 100 %.")
+    target = _percent(target_cpu_percent, "Target CPU utilization")
+    db_target = _percent(db_target_percent, "Database CPU target")
+    sc_target = _percent(sidecar_target_percent, "Sidecar CPU target")
+    data_size = None if data_size_gib in (None, "") else parse_positive(data_size_gib, "Data size", "GiB per copy")
     if asm not in ASM_CHOICES:
         raise FootprintError("ASM must be 'keep', 'remove' or 'add'.")
     sidecar_size = _sidecar_source(bundle, scen, asm_from, sidecar_cpu, sidecar_mem) if asm == "add" else None
     node = None
     if node_cores not in (None, "") or node_mem_gib not in (None, ""):
         node = (parse_positive(node_cores, "Node CPU", "cores"), parse_positive(node_mem_gib, "Node memory", "GiB"))
-
     min_rep = _whole(min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
-    traffic_sites = list(scen.get("sites_with_traffic") or [])
-    rows = _baseline_rows(rows, traffic_sites)
-    util = [u for u in bundle["utilization"] if u["scenario"] == scenario and u["metric"] == "cpu"
-            and u["status"] in ("ok", "corrected") and (not traffic_sites or u["site"] in traffic_sites)]
+    rows = _baseline_rows(all_rows, traffic_sites)
+    util = [u for u in bundle["utilization"] if u["scenario"] == scenario and u["status"] in ("ok", "corrected")
+            and (not traffic_sites or u["site"] in traffic_sites)]
+    cpu_util = [u for u in util if u["metric"] == "cpu"]
+    mem_util = [u for u in util if u["metric"] == "memory"]
 
     pods: dict[tuple, list[dict]] = {}
     for r in rows:
         pods.setdefault((r["component"], r["service"]), []).append(r)
 
-    out_rows, warnings = [], []
+    out_rows, test_rows, warnings = [], [], []
     wide = _scenario_cpu(bundle, scen, target)
     if wide and any(roles.get((scen["doc"], svc)) == "traffic" for (_, svc) in pods):
         warnings.append(
@@ -178,57 +239,88 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             f"Table {wide['table_id']} row {wide['row']}) against a {float(wide['target']):g} % target "
             f"({wide['target_source']}); the source does not say which pods it covers, so every traffic service is "
             "scaled by the same ratio (scenario-cpu).")
+    ctx = {"states": states, "target": target, "db_target": db_target, "sc_target": sc_target, "cpu_util": cpu_util,
+           "mem_util": mem_util, "wide": wide, "data_size": data_size, "n_prov": n_prov, "base_prov": base_prov,
+           "warnings": warnings}
     for (component, service), containers in pods.items():
         role = roles.get((scen["doc"], service))
         main = _main_container(containers)
-        base_rep = main.get("replicas")
-        if base_rep is None:
-            base_rep = next((c["replicas"] for c in containers if c.get("replicas") is not None), None)
+        base_rep, rng = _base_replicas(main, containers)
         floor = max(main.get("replicas_min") or 1, min_rep)
-        rule, detail, new_rep = _scale_pod(role, component, base_rep, floor, factor, target, main, util, service, wide)
-        if rule.startswith("fixed") and base_rep is None:
+        sz = _size_pod(role, component, service, base_rep, floor, main, containers, ctx)
+        if sz["rule"] in ("fixed", "test") and base_rep is None:
             warnings.append(f"{service}: no replica count printed; left out of totals.")
+        if rng:
+            sz["notes"].insert(0, rng)
+        dest = test_rows if sz["rule"] == "test" else out_rows
         for c in containers:
             if asm == "remove" and c["is_sidecar"]:
                 continue
-            out_rows.append(_row(c, role, rule, detail, base_rep, new_rep))
-        if (sidecar_size and component in ("app", "cndbtier") and not any(c["is_sidecar"] for c in containers)):
-            out_rows.append(_row(_added_sidecar(main, sidecar_size), role, rule, detail, base_rep, new_rep))
-    totals = _totals(out_rows, n_sites)
-    nodes = None
-    if node:
-        after = totals["site"]["after"]
-        nodes = max(math.ceil(_frac(after["cpu_request"]) / node[0]), math.ceil(_frac(after["mem_request"]) / node[1]))
+            dest.append(_row(c, role, sz, base_rep))
+            if c is not main:
+                dest[-1]["demand"] = None  # the demand is the main container's
+        if sidecar_size and component in ("app", "cndbtier") and not any(c["is_sidecar"] for c in containers):
+            dest.append(_row(_added_sidecar(main, sidecar_size), role, sz, base_rep))
+    comp = completeness(bundle, scenario)
     if asm == "remove" and not any(r["is_sidecar"] for r in rows):
         warnings.append("The baseline has no sidecars; 'remove ASM' changes nothing.")
+    totals = _totals(out_rows, n_prov, comp["partial"])
+    pack = None
+    if node:
+        pack = _pack(out_rows, node, node_reserve, reserve_cpu, reserve_mem, daemonset_cpu, daemonset_mem, max_pods, spare_nodes)
     return {
-        "inputs": {"scenario": scenario, "target_load": float(total), "unit": unit, "target_cpu_percent": float(target) if target else None,
-                   "sites": n_sites, "failover": bool(failover), "asm": asm,
+        "inputs": {"scenario": scenario, "target_load": float(total), "unit": unit,
+                   "target_cpu_percent": float(target) if target else None,
+                   "db_target_percent": float(db_target) if db_target else None,
+                   "sidecar_target_percent": float(sc_target) if sc_target else None,
+                   "sites": n_traffic, "sites_provisioned": n_prov, "failover": redundancy != "none", "redundancy": redundancy,
+                   "normal_ceiling": float(c_norm) if redundancy != "none" else None,
+                   "failover_ceiling": float(c_fail) if redundancy != "none" else None,
+                   "data_size_gib": float(data_size) if data_size else None, "asm": asm,
                    "node_cores": float(node[0]) if node else None, "node_mem_gib": float(node[1]) if node else None,
-                   "min_replicas": min_rep,
-                   "asm_from": sidecar_size["label"] if sidecar_size else None},
+                   "min_replicas": min_rep, "asm_from": sidecar_size["label"] if sidecar_size else None},
         "baseline": {"id": scen["id"], "doc": scen["doc"], "title": scen["title"], "short_title": scen.get("short_title") or scen["title"],
                      "load_per_site": float(base), "load_total": scen.get("load_total"), "unit": unit,
-                     "sites_with_traffic": traffic_sites, "asm": scen.get("asm")},
-        "per_site_load": float(per_site),
-        "scale_factor": float(factor),
+                     "sites_with_traffic": traffic_sites, "sites_provisioned": base_prov, "asm": scen.get("asm")},
+        "states": [{"state": s["state"], "load": float(s["load"]), "factor": float(s["factor"]),
+                    "ceiling": float(s["ceiling"]) if s.get("ceiling") else None, "how": s.get("how", "")} for s in states],
+        "per_site_load": float(sizing["load"]),
+        "scale_factor": float(sizing["factor"]),
         "rows": out_rows,
+        "test_rows": test_rows,
         "totals": totals,
-        "nodes_per_site": nodes,
+        "completeness": comp,
+        "partial": comp["partial"],
+        "nodes_per_site": pack["nodes"] if pack else None,
+        "packing": pack,
         "warnings": warnings,
         "method": METHOD,
     }
 
 
 METHOD = (
-    "Management services, stubs and services with no known role keep the baseline replicas (fixed). "
-    "Traffic and database services with observed CPU at a site carrying traffic and a CPU target are sized from "
-    "the cores they used, scaled by the load ratio, divided by CPU request x target (observed-cpu). Other traffic "
-    "and database services scale their replicas with the load ratio (proportional). Where the source prints only one "
-    "observed CPU figure for the whole scenario (NEF), traffic services scale by load ratio x observed / target "
-    "(scenario-cpu). Replicas round up to whole pods, "
-    "never below the minimum printed in the source or the minimum you set (default 1). Sidecars follow their pod; per-pod requests and limits are unchanged."
+    "Traffic services: replicas from CPU and memory (cpu+memory): cores used x load ratio / (CPU request x target), "
+    "and memory used (observed, else the request) x load ratio / memory request; the larger binds, and a target never "
+    "goes below the replicas the benchmark ran (it ran with headroom). No observation or no target: replicas x load ratio "
+    "(proportional). cnDBTier: data nodes (ndbmtd) by the data they hold: every site keeps a full copy, so the baseline's "
+    "count in whole node groups of 2, unless you give a data size; ndbmgmd and ndbmysqld fixed per site; ndbappmysqld "
+    "scales like a traffic service with the database target. Management services fixed; stubs and simulators shown apart, "
+    "out of totals and node counts. With georedundancy each site is sized for its normal load at the normal ceiling and "
+    "its failover load at the failover ceiling (each caps the target). Replicas round up to whole pods, never below the "
+    "minimum printed in the source or yours. Sidecars follow their pod; per-pod requests and limits are unchanged."
 )
+
+
+def _base_replicas(main: dict, containers: list[dict]) -> tuple[int | None, str]:
+    """The baseline replica count, and a note when it comes from a printed min-max range (the max end is used)."""
+    rep = main.get("replicas")
+    if rep is None:
+        rep = next((c["replicas"] for c in containers if c.get("replicas") is not None), None)
+    if rep is None and main.get("replicas_max") is not None:
+        lo, hi = main.get("replicas_min"), main["replicas_max"]
+        return hi, (f"replicas printed as a range {lo}-{hi} (Table {main['table_id']} row {main['row']}); sized from the "
+                    f"max end, {hi}, the most pods the benchmark's autoscaler could run at its load (conservative)")
+    return rep, ""
 
 
 def _baseline_rows(rows: list[dict], traffic_sites: list[str]) -> list[dict]:
@@ -241,8 +333,6 @@ def _baseline_rows(rows: list[dict], traffic_sites: list[str]) -> list[dict]:
         key = (r["component"], r["service"], r["container"])
         if key not in chosen:
             chosen[key] = r
-        elif rank(r) == rank(chosen[key]) and r["site"] == chosen[key]["site"] and r["table_id"] != chosen[key]["table_id"]:
-            pass  # the same pod printed in a second table: the first one stands
     order = {id(r): i for i, r in enumerate(rows)}
     return sorted(chosen.values(), key=lambda r: order[id(r)])
 
@@ -256,42 +346,263 @@ def _main_container(containers: list[dict]) -> dict:
     return max(non_sidecar, key=lambda c: c.get("cpu_request_cores") or c.get("cpu_cores") or 0)
 
 
-def _scale_pod(role, component, base_rep, floor, factor, target, main, util, service, wide=None):
+def _used(obs: list[dict], base_rep: int, request, limit, unit: str):
+    """Peak amount used at the baseline (cores or GiB) over the traffic sites, with the row it came from."""
+    best = None
+    for u in obs:
+        if u.get("observed_abs") is not None and u.get("abs_unit") == unit:
+            v = _frac(u["observed_abs"])
+        elif u.get("observed_percent") is not None:
+            basis = limit if u.get("percent_basis") == "limit" else request
+            if not basis:
+                continue
+            v = _frac(u["observed_percent"]) / 100 * base_rep * _frac(basis)
+        else:
+            continue
+        if best is None or v > best[0]:
+            best = (v, u)
+    return best
+
+
+def _state_target(t, st):
+    """The target for a load state: min(target, the state's ceiling); the ceiling alone when no target."""
+    cap = st.get("ceiling")
+    if t is None:
+        return cap
+    return min(t, cap) if cap else t
+
+
+def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) -> dict:
+    """Replicas after scaling for one pod (service): rule, detail, binding, notes."""
+    states = ctx["states"]
+    fmax = max(st["factor"] for st in states)
+    out = {"rule": "fixed", "detail": "", "binding": "", "notes": [], "replicas": base_rep, "demand": None}
+    if component in ("stub", "simulator") or role == "test":
+        out.update(rule="test", detail="test stub or simulator: shown apart, not in production totals or node counts")
+        return out
     if base_rep is None:
-        return "fixed", "no replica count printed", None
+        out["detail"] = "no replica count printed"
+        return out
     if base_rep == 0:
-        return "fixed", "0 replicas in the baseline (service disabled)", 0
-    if role not in ("traffic", "database") or component in ("stub", "simulator"):
-        why = {"management": "management service", "test": "test stub or simulator", None: "role not known"}.get(role, role)
-        return "fixed", why, base_rep
-    obs = [u for u in util if u["service"] == service and u["container"] == main["container"]]
+        out["detail"] = "0 replicas in the baseline (service disabled)"
+        out["replicas"] = 0
+        return out
+    if component == "cndbtier" and service == "ndbmtd":
+        return _size_data_nodes(base_rep, main, ctx, out)
+    if component == "cndbtier" and service in ("ndbmgmd", "ndbmysqld"):
+        out["rule"] = "fixed-per-site"
+        if service == "ndbmgmd":
+            out["detail"] = "cnDBTier management nodes: a fixed set per site for availability, not load"
+        else:
+            out["detail"] = ("cnDBTier replication SQL nodes: one set per georeplication channel, so they follow the "
+                             "site topology, not load")
+            if ctx["n_prov"] != ctx["base_prov"]:
+                out["notes"].append(f"uncertain: the baseline had {ctx['base_prov']} site(s), you have {ctx['n_prov']}; "
+                                    "replication channels follow the number of remote sites, and the guide gives no rule "
+                                    "per channel, so the baseline's count is kept")
+        return out
+    if role not in ("traffic", "database"):
+        why = {"management": "management service: fixed", None: "role not known: fixed"}.get(role, f"{role}: fixed")
+        out["detail"] = why
+        return out
+    t_user = ctx["db_target"] if role == "database" else ctx["target"]
+    obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["container"] == main["container"]]
     request = main.get("cpu_request_cores")
-    if obs and request:
-        t = target
-        printed_target = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
-        if t is None and printed_target:
-            t = _frac(printed_target)
-        if t is not None:
-            used = []
-            for u in obs:
-                if u.get("observed_abs") is not None and u.get("abs_unit") == "cores":
-                    used.append(_frac(u["observed_abs"]))
-                elif u.get("observed_percent") is not None:
-                    basis = main.get("cpu_limit_cores") if u["percent_basis"] == "limit" else request
-                    if basis:
-                        used.append(_frac(u["observed_percent"]) / 100 * base_rep * _frac(basis))
-            if used:
-                peak = max(used)
-                need = peak * factor / (_frac(request) * t / 100)
-                new = max(math.ceil(need), floor)
-                return ("observed-cpu",
-                        f"{float(peak):.3g} cores used at {float(t):g}% target of {float(request):g}-core request", new)
+    printed = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
+    t = t_user if t_user is not None else (_frac(printed) if printed else None)
+    t_src = ("your database target" if role == "database" else "your target") if t_user is not None else (
+        "printed HPA target" if printed else "ceiling")
+    used = _used(obs, base_rep, request, main.get("cpu_limit_cores"), "cores") if request else None
+    wide = ctx["wide"]
+    if used and (t is not None or all(st.get("ceiling") for st in states)):
+        u_cpu, u_row = used
+        cpu_need, parts, targets = 0, [], {}
+        for st in states:
+            ts = _state_target(t, st)
+            n = math.ceil(u_cpu * st["factor"] / (_frac(request) * ts / 100))
+            targets[st["state"]] = float(ts)
+            cpu_need = max(cpu_need, n)
+            parts.append(f"{st['state']}: {float(u_cpu):.4g} x {float(st['factor']):.4g} / ({float(request):g} x {float(ts):g} %) -> {n}")
+        mem_need, mem_how, mem_used = _memory_need(base_rep, main, ctx, service)
+        computed = max(cpu_need, mem_need)
+        binding = "cpu" if cpu_need >= mem_need else "memory"
+        out["demand"] = {"cpu_used": float(u_cpu), "mem_used": None if mem_used is None else float(mem_used), "targets": targets}
+        out.update(rule="cpu+memory",
+                   detail=(f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}, "
+                           f"{u_row['site']}) at {t_src}; " + "; ".join(parts) + f"; memory: {mem_how}"))
+        new = max(computed, floor)
+        if computed < base_rep:
+            out["notes"].append(f"the benchmark ran with headroom: the target gives {computed} replicas, kept at the "
+                                f"{base_rep} the benchmark ran (conservative; fewer pods were never measured)")
+            new = max(new, base_rep)
+            binding = "benchmark replicas"
+        elif new > computed:
+            binding = "minimum replicas"
+        out.update(replicas=new, binding=binding)
+        _check_sidecars(containers, service, base_rep, new, ctx, out)
+        return out
     if wide and role == "traffic" and not obs:
         ratio = _frac(wide["observed_percent"]) / wide["target"]
-        new = max(math.ceil(base_rep * factor * ratio), floor)
-        return ("scenario-cpu", f"{base_rep} x {float(factor):.4g} x {wide['observed_percent']:g}/{float(wide['target']):g} "
-                f"(scenario-wide CPU, Table {wide['table_id']})", new)
-    return "proportional", f"{base_rep} x {float(factor):.4g}", max(math.ceil(base_rep * factor), floor)
+        cpu_need = math.ceil(base_rep * fmax * ratio)
+        mem_need, mem_how, _ = _memory_need(base_rep, main, ctx, service)
+        computed = max(cpu_need, mem_need)
+        new = max(computed, floor, base_rep if computed < base_rep else 0)
+        out.update(rule="scenario-cpu", replicas=new, binding="cpu" if cpu_need >= mem_need else "memory",
+                   detail=(f"{base_rep} x {float(fmax):.4g} x {wide['observed_percent']:g}/{float(wide['target']):g} "
+                           f"(scenario-wide CPU, Table {wide['table_id']}) -> {cpu_need}; memory: {mem_how}"))
+        if computed < base_rep:
+            out["notes"].append(f"the benchmark ran with headroom: the target gives {computed}, kept at the benchmark's {base_rep}")
+            out["binding"] = "benchmark replicas"
+        return out
+    new = max(math.ceil(base_rep * fmax), floor)
+    why = "no observed CPU for this pod" if not used else "no CPU target (none given, none printed)"
+    out.update(rule="proportional", replicas=new, binding="load ratio",
+               detail=f"{base_rep} x {float(fmax):.4g} (load ratio; {why})")
+    if role == "database" and component == "cndbtier":
+        out["notes"].append("uncertain: SQL nodes scaled with load in proportion; the benchmark does not show how they scale")
+    _check_sidecars(containers, service, base_rep, new, ctx, out)
+    return out
+
+
+def _memory_need(base_rep, main, ctx, service) -> tuple[int, str, Fraction | None]:
+    """Replicas the pod's memory needs at every load state (observed memory, else the full request):
+    (replicas, how, GiB used at the baseline). A percentage whose basis the source does not state is
+    read as a percentage of the request, as for CPU."""
+    req = main.get("mem_request_gib") or main.get("mem_gib")
+    if not req:
+        return 0, "no memory request printed", None
+    obs = [u for u in ctx["mem_util"] if u["service"] == service and u["container"] == main["container"]]
+    used = _used(obs, base_rep, req, main.get("mem_limit_gib"), "GiB")
+    if used:
+        m, u = used
+        how = f"{float(m):.4g} GiB observed (Table {u.get('table_id', '?')} row {u.get('row', '?')})"
+    else:
+        m, how = base_rep * _frac(req), "no observation, the full request assumed"
+    fmax = max(st["factor"] for st in ctx["states"])
+    n = math.ceil(m * fmax / _frac(req))
+    return n, f"{how} x {float(fmax):.4g} / {float(req):g} GiB -> {n} (assumed to grow with load: conservative)", m
+
+
+def _size_data_nodes(base_rep, main, ctx, out) -> dict:
+    """ndbmtd: by the data held, in whole node groups; never below the baseline without a data size."""
+    req = main.get("mem_request_gib") or main.get("mem_gib")
+    obs = [u for u in ctx["mem_util"] if u["service"] == "ndbmtd" and u["container"] == main["container"]]
+    fill = max((_frac(u["observed_percent"]) for u in obs if u.get("observed_percent") is not None), default=None)
+    where = next((u for u in obs if u.get("observed_percent") is not None and _frac(u["observed_percent"]) == fill), None)
+    seen = (f"memory {float(fill):g} % observed ({where['site']}, Table {where.get('table_id', '?')} row {where.get('row', '?')})"
+            if fill is not None else "no memory observation in the source")
+    groups = math.ceil(base_rep / NO_OF_REPLICAS)
+    base_even = groups * NO_OF_REPLICAS
+    out.update(rule="data-held", binding="data held")
+    if ctx["data_size"] is not None and req:
+        f = fill / 100 if fill else Fraction(1)
+        need_groups = math.ceil(ctx["data_size"] / (_frac(req) * f))
+        n = max(need_groups, 1) * NO_OF_REPLICAS
+        out["replicas"] = n
+        out["detail"] = (f"data nodes hold the data in memory, NoOfReplicas = {NO_OF_REPLICAS}: {float(ctx['data_size']):g} GiB "
+                         f"per copy / ({float(req):g} GiB x {float(f * 100):g} % fill) -> {need_groups} node group(s) x "
+                         f"{NO_OF_REPLICAS}; {seen}; every site holds a full copy")
+        out["notes"].append("uncertain: memory used includes more than table data (indexes, buffers); the fill the benchmark "
+                            "ran at is taken as the ceiling" + ("" if fill else "; with no observation, 100 % of the request"))
+        if n < base_rep:
+            out["notes"].append(f"your data size gives fewer data nodes than the benchmark's {base_rep}")
+        return out
+    out["replicas"] = base_even
+    out["detail"] = (f"data nodes are sized by the data they hold, not by CPU ({seen}); every site holds a full copy, so "
+                     f"a site keeps the baseline's {base_rep}" + (f", rounded up to whole node groups of {NO_OF_REPLICAS}: "
+                                                                 f"{base_even}" if base_even != base_rep else
+                                                                 f" ({groups} node groups of {NO_OF_REPLICAS})")
+                     + "; give a data size to size them from your data")
+    if fill is None:
+        out["notes"].append("uncertain: the source prints no memory use for the data nodes")
+    return out
+
+
+def _check_sidecars(containers, service, base_rep, new_rep, ctx, out) -> None:
+    """Warn when a sidecar's CPU at the new load (observed cores scaled with the pod's traffic) exceeds its ceiling."""
+    for c in containers:
+        if not c["is_sidecar"]:
+            continue
+        lim = c.get("cpu_limit_cores") or c.get("cpu_cores")
+        obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["container"] == c["container"]]
+        used = _used(obs, base_rep, c.get("cpu_request_cores") or c.get("cpu_cores"), lim, "cores")
+        if not used or not lim or not new_rep:
+            continue
+        printed = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
+        t = ctx["sc_target"] if ctx["sc_target"] is not None else (_frac(printed) if printed else Fraction(100))
+        fmax = max(st["factor"] for st in ctx["states"])
+        per_pod = used[0] * fmax / new_rep
+        cap = _frac(lim) * t / 100
+        if per_pod > cap:
+            msg = (f"{service}: sidecar {c['container']} would use {float(per_pod):.3g} cores per pod at this load "
+                   f"(observed {float(used[0]):.3g} cores over {base_rep} pods, x {float(fmax):.4g}, over {new_rep} pods), "
+                   f"above {float(t):g} % of its {float(lim):g}-core limit: raise the sidecar's CPU or the replicas")
+            out["notes"].append(msg)
+            ctx["warnings"].append(msg)
+
+
+def completeness(bundle: dict, scenario: str) -> dict:
+    """What a footprint of ``scenario`` cannot size, for every page that summarises it.
+
+    Returns ``{"partial": bool, "missing": [{"service", "container", "component", "table_id", "row",
+    "row_label", "site", "status", "errata": [ids], "reason"}]}``: resource rows excluded by an
+    erratum (status 'flagged') or with no usable value ('missing') whose service and container
+    have no usable row at any site of the scenario, and, for an ASM-enabled scenario (asm
+    'enabled' or 'partial') with no sidecar row at all, one entry saying so. Totals built from
+    such a scenario are lower bounds ("at least"). Reads bundle keys ``scenarios``,
+    ``resources`` and ``resources_excluded`` (absent: nothing excluded is known). Raises
+    nothing; an unknown scenario gives ``{"partial": False, "missing": []}``.
+    """
+    usable = {(r["component"], r["service"], r["container"]) for r in bundle["resources"] if r["scenario"] == scenario}
+    missing, seen = [], set()
+    for x in bundle.get("resources_excluded") or []:
+        if x["scenario"] != scenario:
+            continue
+        key = (x["component"], x["service"], x["container"])
+        if key in usable or key in seen:
+            continue
+        seen.add(key)
+        reason = "excluded by erratum" if x["status"] == "flagged" else "no usable value printed"
+        missing.append({"service": x["service"], "container": x["container"], "component": x["component"],
+                        "table_id": x["table_id"], "row": x["row"], "row_label": x.get("row_label"), "site": x.get("site"),
+                        "status": x["status"], "errata": list(x.get("errata") or []), "reason": reason})
+    scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
+    if scen and scen.get("asm") in ("enabled", "partial") and usable and not any(
+            r["is_sidecar"] for r in bundle["resources"] if r["scenario"] == scenario):
+        missing.append({"service": "(all)", "container": "istio-proxy", "component": "", "table_id": "", "row": None,
+                        "row_label": "", "site": "", "status": "missing", "errata": [],
+                        "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"})
+    return {"partial": bool(missing), "missing": missing}
+
+
+def _pack(rows, node, reserve, reserve_cpu, reserve_mem, ds_cpu, ds_mem, max_pods, spare) -> dict:
+    """Pack one site's production pods (every container of a service summed per pod) onto nodes."""
+    pods: dict[tuple, dict] = {}
+    for r in rows:
+        n = r["replicas_after"]
+        if not n:
+            continue
+        p = pods.setdefault((r["component"], r["service"]), {"name": r["service"], "cpu": Fraction(0), "mem": Fraction(0),
+                                                              "count": n, "anti": r["component"] == "cndbtier" and r["service"] in ANTI_AFFINITY})
+        p["cpu"] += _frac(r["cpu_request"] or 0)
+        p["mem"] += _frac(r["mem_request"] or 0)
+    if reserve not in ("gke", "custom"):
+        raise FootprintError("Node reservation must be 'gke' or 'custom'.")
+    kw = {}
+    if reserve == "custom":
+        kw = {"reserve_cpu": inputs.positive(reserve_cpu or 0, "Reserved CPU", "cores", FootprintError, allow_zero=True),
+              "reserve_mem_gib": inputs.positive(reserve_mem or 0, "Reserved memory", "GiB", FootprintError, allow_zero=True)}
+    dc = inputs.positive(ds_cpu or 0, "DaemonSet CPU", "cores per node", FootprintError, allow_zero=True)
+    dm = inputs.positive(ds_mem or 0, "DaemonSet memory", "GiB per node", FootprintError, allow_zero=True)
+    mp = packing.DEFAULT_MAX_PODS if max_pods in (None, "") else _whole(max_pods, "Max pods per node", "pods", 1000)
+    sp = inputs.spare_count(spare, "Spare nodes", 100, FootprintError)
+    try:
+        res = packing.pack([dict(p, cpu=float(p["cpu"]), mem=float(p["mem"])) for p in pods.values()], node[0], node[1],
+                           reserve=reserve, daemonset_cpu=dc, daemonset_mem_gib=dm, max_pods=mp, spare=sp, **kw)
+    except packing.PackingError as e:
+        raise FootprintError(str(e)) from None
+    res.update(reserve=reserve, daemonset_cpu=float(dc), daemonset_mem=float(dm), max_pods=mp)
+    return res
 
 
 def _scenario_cpu(bundle: dict, scen: dict, target) -> dict | None:
@@ -380,11 +691,13 @@ def _num(r, *keys):
     return None
 
 
-def _row(c, role, rule, detail, base_rep, new_rep):
+
+def _row(c, role, sz, base_rep):
     cpu_req = _num(c, "cpu_request_cores", "cpu_cores")
     cpu_lim = _num(c, "cpu_limit_cores", "cpu_cores")
     mem_req = _num(c, "mem_request_gib", "mem_gib")
     mem_lim = _num(c, "mem_limit_gib", "mem_gib")
+    new_rep = sz["replicas"]
     rep_b = 0 if c.get("added") else c.get("replicas") if c.get("replicas") is not None else base_rep
     rep_a = new_rep if rep_b is not None else None
     if c.get("added") and base_rep is None:
@@ -395,7 +708,8 @@ def _row(c, role, rule, detail, base_rep, new_rep):
 
     return {
         "component": c["component"], "service": c["service"], "container": c["container"], "is_sidecar": c["is_sidecar"],
-        "group": _group(c), "role": role or "unknown", "rule": rule, "rule_detail": detail,
+        "group": _group(c, sz["rule"]), "role": role or "unknown", "rule": sz["rule"], "rule_detail": sz["detail"],
+        "binding": sz["binding"], "notes": list(sz["notes"]), "demand": None if c["is_sidecar"] else sz.get("demand"),
         "replicas_before": rep_b, "replicas_after": rep_a,
         "cpu_request": cpu_req, "cpu_limit": cpu_lim, "mem_request": mem_req, "mem_limit": mem_lim,
         "cpu_request_before": tot(cpu_req, rep_b), "cpu_request_after": tot(cpu_req, rep_a),
@@ -408,13 +722,17 @@ def _row(c, role, rule, detail, base_rep, new_rep):
     }
 
 
-def _group(c) -> str:
+def _group(c, rule="") -> str:
+    if rule == "test":
+        return TEST_GROUP
     if c["is_sidecar"]:
         return "sidecars"
     return {"app": "application", "cndbtier": "cnDBTier"}.get(c["component"], "other")
 
 
-def _totals(rows: list[dict], n_sites: int) -> dict:
+def _totals(rows: list[dict], n_sites: int, partial: bool = False) -> dict:
+    """Per-group and per-site totals of production rows (before = the baseline site, after = one
+    target site) and for all ``n_sites`` provisioned sites; ``at_least`` when the result is partial."""
     keys = ("cpu_request", "cpu_limit", "mem_request", "mem_limit")
     groups = {g: {"before": dict.fromkeys(keys, 0.0), "after": dict.fromkeys(keys, 0.0), "replicas_before": 0, "replicas_after": 0}
               for g in GROUPS}
@@ -430,4 +748,4 @@ def _totals(rows: list[dict], n_sites: int) -> dict:
             g["replicas_after"] += r["replicas_after"] or 0
     site = {when: {k: float(sum(_frac(groups[g][when][k]) for g in GROUPS)) for k in keys} for when in ("before", "after")}
     deployment = {k: float(_frac(site["after"][k]) * n_sites) for k in keys}
-    return {"groups": groups, "site": site, "deployment": deployment, "sites": n_sites}
+    return {"groups": groups, "site": site, "deployment": deployment, "sites": n_sites, "at_least": bool(partial)}

@@ -22,7 +22,8 @@ import importlib
 
 # name -> (module that calls register(name, ...), bundle keys the calculator reads)
 CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
-    "footprint": ("calculators.render", ("scenarios", "services", "resources", "utilization", "scenario_cpu")),
+    "footprint": ("calculators.render", ("scenarios", "services", "resources", "resources_excluded", "utilization",
+                                          "scenario_cpu")),
     "asm": ("calculators.asm", ("scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
                                 "scenario_facts")),
     "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "scenario_cpu", "util_rows")),

@@ -3,14 +3,29 @@ standard-library calculators read, in CPython and in the browser alike."""
 from __future__ import annotations
 
 import math
+import re
 
 from .datastore import Atlas
 
 RESOURCE_COLS = ["scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
                  "replicas", "replicas_min", "replicas_max", "cpu_request_cores", "cpu_limit_cores", "cpu_cores",
                  "mem_request_gib", "mem_limit_gib", "mem_gib"]
-UTIL_COLS = ["scenario", "site", "service", "container", "metric", "observed_percent", "observed_abs", "abs_unit",
-             "target_percent", "percent_basis", "status"]
+UTIL_COLS = ["scenario", "table_id", "row", "site", "service", "container", "metric", "observed_percent", "observed_abs",
+             "abs_unit", "target_percent", "percent_basis", "status"]
+EXCLUDED_COLS = ["scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
+                 "status", "note"]
+ERRATUM = re.compile(r"\b[a-z]+-E\d+\b")
+
+
+def excluded_resources(res) -> list[dict]:
+    """Resource rows the calculators cannot use (status not ok/corrected: flagged by an erratum, or
+    missing a value), each with ``errata``: the erratum ids named in its note. Kept in the bundle so
+    a footprint can say what it could not size (calculators.footprint.completeness)."""
+    out = []
+    for r in _records(res[~res["status"].isin(["ok", "corrected"])], EXCLUDED_COLS):
+        r["errata"] = ERRATUM.findall(r.get("note") or "")
+        out.append(r)
+    return out
 
 
 def records(df, cols):
@@ -46,11 +61,11 @@ def build(atlas: Atlas) -> dict:
             "sites_with_traffic": s.get("sites_with_traffic") or [], "asm": s.get("asm"),
             "deployment_mode": s.get("deployment_mode"),
         })
-    res = atlas.frames["resources"]
-    res = res[res["status"].isin(["ok", "corrected"])]
+    res_all = atlas.frames["resources"]
+    res = res_all[res_all["status"].isin(["ok", "corrected"])]
     util = atlas.frames["utilization"]
-    # the calculators read observed CPU only, and never a flagged or missing value
-    util = util[(util["metric"] == "cpu") & util["status"].isin(["ok", "corrected"])]
+    # observed CPU and memory (the footprint sizes from both), never a flagged or missing value
+    util = util[util["metric"].isin(["cpu", "memory"]) & util["status"].isin(["ok", "corrected"])]
     out = {
         "version": 1,
         "sources": [{"id": s["id"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
@@ -58,6 +73,7 @@ def build(atlas: Atlas) -> dict:
         "scenarios": scen,
         "services": [{"doc": s["doc"], "service": s["service"], "component": s["component"], "role": s["role"]} for s in atlas.services],
         "resources": _records(res, RESOURCE_COLS),
+        "resources_excluded": excluded_resources(res_all),
         "utilization": _records(util, UTIL_COLS),
     }
     from .extensions import each

@@ -37,15 +37,22 @@ def test_proportional_doubling_scenario_3_1(bundle):
 
 
 def test_observed_cpu_rule_scenario_3_3(bundle):
-    """Scenario 3.3 at 126K TPS with a 70 % target. Table 3-28 Site1: BSF Management Service 27.72 % of 14 x 4 cores
-    = 15.5232 cores; x2 = 31.0464; / (4 x 0.70) = 11.09 -> 12 replicas. Ingress Gateway 21.32 % x 7 x 4 = 5.9696;
-    x2 / 2.8 = 4.26 -> 5. Diameter Gateway 27.71 % x 15 x 4 = 16.626; x2 / 2.8 = 11.88 -> 12."""
+    """Scenario 3.3 at 126K TPS with a 70 % target; replicas from CPU *and* memory (Table 3-25 requests, Table 3-28
+    Site1 observations, percentages read as of the request).
+    BSF Management Service (Table 3-25 row 2: 14 x 4 cores, 1 GiB): CPU 27.72 % (3-28 row 4) x 14 x 4 = 15.5232 cores;
+    x2 / (4 x 0.70) = 11.09 -> 12; memory 57.52 % x 14 x 1 = 8.0528 GiB; x2 / 1 = 16.11 -> 17: memory binds, 17.
+    Ingress Gateway (row 6: 7 x 4 cores, 4 GiB): CPU 21.32 % x 7 x 4 = 5.9696; x2 / 2.8 = 4.26 -> 5; memory 39.88 % x 7 x 4
+    = 11.1664 GiB; x2 / 4 = 5.58 -> 6; both below the 7 the benchmark ran: kept at 7 (the benchmark ran with headroom).
+    Diameter Gateway (row 12: 15 x 4 cores, 1 GiB): CPU 27.71 % x 15 x 4 = 16.626; x2 / 2.8 = 11.88 -> 12; memory
+    58.13 % x 15 x 1 = 8.7195; x2 = 17.44 -> 18: memory binds, 18."""
     res = compute(bundle, "bsf-3-3", 126000, target_cpu_percent=70)
-    assert row(res, "BSF Management Service")["replicas_after"] == 12
-    assert row(res, "BSF Management Service")["rule"] == "observed-cpu"
-    assert row(res, "Ingress Gateway")["replicas_after"] == 5
-    assert row(res, "Diameter Gateway")["replicas_after"] == 12
-    assert row(res, "Diameter Gateway", "istio-proxy")["replicas_after"] == 12
+    mgmt = row(res, "BSF Management Service")
+    assert mgmt["replicas_after"] == 17 and mgmt["rule"] == "cpu+memory" and mgmt["binding"] == "memory"
+    ingress = row(res, "Ingress Gateway")
+    assert ingress["replicas_after"] == 7 and ingress["binding"] == "benchmark replicas"
+    assert any("the benchmark ran with headroom" in n for n in ingress["notes"])
+    assert row(res, "Diameter Gateway")["replicas_after"] == 18
+    assert row(res, "Diameter Gateway", "istio-proxy")["replicas_after"] == 18
 
 
 def test_absolute_cores_used_scenario_3_2(bundle):
@@ -58,12 +65,26 @@ def test_absolute_cores_used_scenario_3_2(bundle):
 
 
 def test_failover_sizing(bundle):
-    """Two sites with failover: each site is sized for the whole 44K TPS (44000 / (2 - 1)); scenario 3.1's BSF
-    Management Service 11 replicas at 22K per site -> 22."""
-    res = compute(bundle, "bsf-3-1", 44000, sites=2, failover=True)
+    """Two sites provisioned, both carrying traffic, N+1: normal 22K per site, failover the whole 44K (44000 / (2 - 1)).
+    Scenario 3.1's BSF Management Service (Table 3-5 row 2: 11 x 3-core, 1 GiB requests; Table 3-8 row 2 Site1: CPU
+    19.97 %, memory 57.34 %), no target, so the ceilings are the targets: CPU 0.1997 x 11 x 3 = 6.5901 cores;
+    normal 6.5901 / (3 x 0.40) = 5.49 -> 6; failover 2 x 6.5901 / (3 x 0.80) = 5.49 -> 6; memory 0.5734 x 11 x 1 =
+    6.3074 GiB; x 2 / 1 = 12.61 -> 13: memory binds, 13 (round() would give 13 too, ceil vs round is tested elsewhere)."""
+    res = compute(bundle, "bsf-3-1", 44000, sites=2, sites_provisioned=2, failover=True)
     assert res["per_site_load"] == 44000
-    assert row(res, "BSF Management Service")["replicas_after"] == 22
+    assert [s["load"] for s in res["states"]] == [22000, 44000]
+    assert row(res, "BSF Management Service")["replicas_after"] == 13
+    assert row(res, "BSF Management Service")["binding"] == "memory"
     assert res["totals"]["deployment"]["cpu_request"] == pytest.approx(2 * res["totals"]["site"]["after"]["cpu_request"])
+
+
+def test_failover_with_a_standby_site(bundle):
+    """Scenario 3.1 was provisioned on 4 sites with traffic on one (scenarios.yaml): with 2 sites carrying 44K and the
+    baseline's 4 provisioned, a standby site takes a lost site's 22K, so no site is sized above 22K; all 4 sites count."""
+    res = compute(bundle, "bsf-3-1", 44000, sites=2, failover=True)
+    assert res["inputs"]["sites_provisioned"] == 4
+    assert res["per_site_load"] == 22000
+    assert res["totals"]["deployment"]["cpu_request"] == pytest.approx(4 * res["totals"]["site"]["after"]["cpu_request"])
 
 
 def test_remove_asm_drops_sidecars(bundle):
@@ -78,9 +99,17 @@ def test_min_replicas_floor(bundle):
 
 
 def test_node_count(bundle):
-    """3.3 at its own load requests 763.8 cores and 1449.875 GiB per site; 64-core / 512 GiB nodes: ceil(763.8/64) = 12."""
+    """3.3 at its own load requests 763.8 cores and 1449.875 GiB per site. A 64-core / 512 GiB node keeps, after the GKE
+    tiers, 64 - (0.06 + 0.01 + 0.01 + 60 x 0.0025) = 63.77 cores and 512 - (1 + 0.8 + 0.8 + 6.72 + 384 x 0.02) - 100/1024
+    = 494.90234375 GiB: at least ceil(763.8 / 63.77) = 12 nodes; whole pods never fill a node exactly."""
     res = compute(bundle, "bsf-3-3", 63000, node_cores=64, node_mem_gib=512)
-    assert res["nodes_per_site"] == 12
+    p = res["packing"]
+    assert p["allocatable"]["cpu"] == 63.77
+    assert p["allocatable"]["mem"] == pytest.approx(494.90234375, abs=1e-6)
+    assert res["nodes_per_site"] >= 12
+    assert all(f["cpu"] <= 100 and f["mem"] <= 100 for f in p["fill"])
+    pods = {(r["component"], r["service"]): r["replicas_after"] for r in res["rows"]}
+    assert sum(f["pods"] for f in p["fill"]) == sum(pods.values())  # every pod placed, once
 
 
 @pytest.mark.parametrize("load, message", [

@@ -136,9 +136,11 @@ def test_footprint_add_asm_errors(bundle):
 def test_nef_scenario_wide_cpu(bundle):
     """NEF ME scenario 1: Average CPU Total ~60 % (Table 3-5 row 1) against Target CPU 70 % (Table 3-3 row 5).
     At 5000 TPS (2 x 2500): NEF Ingress Gateway 4 replicas (Table 3-1 row 1) x 2 x 60/70 = 6.86 -> 7;
-    ME 2 x 2 x 60/70 = 3.43 -> 4; Expiry Auditor (management) stays 2. With your 60 % target: 4 x 2 = 8."""
+    ME 2 x 2 x 60/70 = 3.43 -> 4; Expiry Auditor (management) stays 2. With your 60 % target: 4 x 2 = 8.
+    NEF prints no memory use, so memory is taken at the full request, which grows with load: Ingress Gateway
+    4 x 2 = 8 replicas by memory, which binds (footprint: replicas from CPU and memory)."""
     res = footprint.compute(bundle, "nef-me-1", 5000)
-    assert row(res, "NEF Ingress Gateway")["replicas_after"] == 7
+    assert row(res, "NEF Ingress Gateway")["replicas_after"] == 8
     assert row(res, "NEF Ingress Gateway")["rule"] == "scenario-cpu"
     assert row(res, "ME")["replicas_after"] == 4
     assert row(res, "Expiry Auditor")["replicas_after"] == 2 and row(res, "Expiry Auditor")["rule"] == "fixed"
@@ -242,7 +244,7 @@ def test_cli_footprint_csv_and_json(bundle, tmp_path, capsys):
     f.write_text(json.dumps(bundle))
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "126000", "--target", "70", "--format", "json"]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert row(res, "BSF Management Service")["replicas_after"] == 12  # as test_calculators.test_observed_cpu_rule_scenario_3_3
+    assert row(res, "BSF Management Service")["replicas_after"] == 17  # as test_calculators.test_observed_cpu_rule_scenario_3_3
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "80000", "--format", "csv"]) == 0
     assert capsys.readouterr().out.startswith("scenario,component,service")
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "-1"]) == 2
