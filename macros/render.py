@@ -117,6 +117,8 @@ class Renderer:
                    "<th>CPU request, cnDBTier (cores)</th><th>Memory request, all (GiB)</th>"
                    f"<th>CPU cores per 1K {esc(unit)}</th></tr></thead><tbody>")
         partial_rows = []
+        no_sidecars = lambda sid: any(m["service"] == "(all)" and m["container"] == "istio-proxy"
+                                      for m in self.completeness(sid)["missing"])
         for s in scen:
             b = self.baseline(s["id"])
             g = b["totals"]["groups"] if b else None
@@ -130,7 +132,8 @@ class Renderer:
                 f'<td>{num(load.get("per_site"))} {esc(load["unit"]) if load.get("per_site") is not None else "<span class=atlas-missing>not stated</span>"}</td>'
                 f'<td>{esc(s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "?")} / {esc(len(s.get("sites_with_traffic") or []) or "?")}</td>'
                 f'<td>{esc(s["asm"])}</td><td>{esc(s.get("release") or "")}</td>'
-                + ("".join(f"<td>{least}{num(g[k]['before']['cpu_request'])}</td>" for k in ("application", "sidecars", "cnDBTier"))
+                + ("".join(f"<td>{least}{num(g[k]['before']['cpu_request'])}</td>" if not (k == "sidecars" and no_sidecars(s["id"]))
+                           else '<td><span class="atlas-missing">not printed</span></td>' for k in ("application", "sidecars", "cnDBTier"))
                    + f'<td>{least}{num(b["totals"]["site"]["before"]["mem_request"])}</td><td>{least}{num(self.efficiency(s["id"]))}</td>'
                    if b else '<td colspan="5" class="atlas-missing">no resource data in the source</td>')
                 + "</tr>")
