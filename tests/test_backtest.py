@@ -110,3 +110,25 @@ def test_bands_carry_p90_per_rule(result):
 def test_missing_key_is_named():
     with pytest.raises(backtest.BacktestError, match="cpu_obs"):
         backtest.run({"sources": [], "scenarios": [], "services": [], "resources": []})
+
+
+@pytest.mark.parametrize("component, service, role, sidecar, rule", [
+    ("stub", "nef-stub", "traffic", False, None),            # stubs and simulators are not production
+    ("simulator", "udmsim", "traffic", False, None),
+    ("app", "some-service", "test", False, None),
+    ("app", "am-service", "traffic", True, "load-scaled"),   # a sidecar follows its pod's traffic
+    ("app", "appinfo", "management", True, "load-scaled"),
+    ("app", "am-service", "traffic", False, "load-scaled"),
+    ("app", "ldap-gateway", "database", False, "load-scaled"),
+    ("app", "appinfo", "management", False, "fixed"),
+    ("app", "mystery", None, False, None),
+    ("cndbtier", "ndbmgmd", "database", False, "fixed"),     # management pair per site
+    ("cndbtier", "ndbmysqld", "database", False, "fixed"),   # replication channels follow the sites
+    ("cndbtier", "db-replication-service", "management", False, "fixed"),
+    ("cndbtier", "mysql-cluster-db-backup-manager-svc", "management", False, "fixed"),
+    ("cndbtier", "mysql-cluster-db-monitor-svc", "management", False, "fixed"),
+    ("cndbtier", "ndbappmysqld", "database", False, "load-scaled"),
+    ("cndbtier", "ndbmtd", "database", False, "load-scaled"),
+])
+def test_cpu_rule_per_component(component, service, role, sidecar, rule):
+    assert backtest.cpu_rule(component, service, role, sidecar) == rule
