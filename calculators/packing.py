@@ -87,7 +87,8 @@ def pack(pods: list[dict], node_cores, node_mem_gib, *, reserve: str = "gke", re
         spare: extra empty nodes added for N+1 (or N+k).
 
     Returns ``{"nodes": int (including spare), "spare": int, "allocatable": {"cpu", "mem"},
-    "reserved": {"cpu", "mem"}, "fill": [{"cpu": %, "mem": %, "pods": n}] per node,
+    "reserved": {"cpu", "mem"}, "fill": [{"cpu": %, "mem": %, "pods": n, "anti": [names of the
+    anti-affinity sets with a replica on it]}] per node,
     "binding": 'cpu' | 'memory' | 'pods' | 'anti-affinity' (the highest lower bound on nodes) or
     'whole pods (...)' when first-fit needs more nodes than every bound, None without pods; "pod_count": int}``;
     percentages are of allocatable after DaemonSets.
@@ -144,9 +145,10 @@ def pack(pods: list[dict], node_cores, node_mem_gib, *, reserve: str = "gke", re
             count.append(1)
             names.append({name} if anti else set())
     n = len(used_c)
-    fill = [{"cpu": 100 * u / room_c, "mem": 100 * v / room_m, "pods": k} for u, v, k in zip(used_c, used_m, count)]
+    fill = [{"cpu": 100 * u / room_c, "mem": 100 * v / room_m, "pods": k, "anti": sorted(a)}
+            for u, v, k, a in zip(used_c, used_m, count, names)]
     for _ in range(int(spare)):
-        fill.append({"cpu": 0.0, "mem": 0.0, "pods": 0})
+        fill.append({"cpu": 0.0, "mem": 0.0, "pods": 0, "anti": []})
     # the binding constraint: the lower bound on nodes that is highest (CPU, memory, pods per node, the largest
     # anti-affinity set); when whole pods need more nodes than every bound, packing itself binds
     anti_sets: dict[str, int] = {}
