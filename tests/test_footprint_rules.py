@@ -224,3 +224,22 @@ def test_helm_memory_uses_1024_mi_per_gib(bundle):
     assert 'memory: "256Mi"' in helm and 'memory: "250Mi"' not in helm
     assert "ndbmtd:\n  replicaCount: 12" in helm
     assert render._mem(1.5) == '"1536Mi"'
+
+
+def test_normal_ceiling_caps_a_higher_target(bundle):
+    """policy 3.2.6 ue-service (as in test_two_ceilings_under_failover: 71.904 cores, 18.088 GiB used at 60K per site).
+    180,000 TPS on 3 sites, N+1: normal 60,000 per site (x1), failover 90,000 (x1.5). Target 70:
+    normal min(70, 40) = 40 % -> 71.904 / 3.2 = 22.47 -> 23; failover 70 % -> 107.856 / 5.6 = 19.26 -> 20;
+    memory 18.088 x 1.5 / 2 = 13.57 -> 14: the normal ceiling binds, 23 (a 70 % target alone would give 20)."""
+    res = compute(bundle, "policy-3-2-6", 180000, sites=3, failover=True, target_cpu_percent=70)
+    assert [s["load"] for s in res["states"]] == [60000, 90000]
+    assert row(res, "ue-service", "app")["replicas_after"] == 23
+
+
+def test_a_row_printed_usable_at_another_site_is_not_missing(bundle):
+    """policy 3.2.6: config-server's application row is flagged at Site2 (Table 3-128 row 4, policy-E024) but usable at
+    Site1 (Table 3-127 row 4), so it is sized; only query-service's sidecar, printed at neither site (policy-E092,
+    policy-E093), is missing."""
+    comp = footprint.completeness(bundle, "policy-3-2-6")
+    assert [(m["service"], m["container"]) for m in comp["missing"]] == [("query-service", "istio-proxy")]
+    assert comp["missing"][0]["errata"] == ["policy-E092"]
