@@ -117,7 +117,7 @@ def pack(pods: list[dict], node_cores, node_mem_gib, *, reserve: str = "gke", re
                 f"room for pods ({room_c / MILLI:g} cores, {room_m / KIB_PER_GIB:.4g} GiB after reservations and DaemonSets): "
                 "choose a larger node shape.")
         for _ in range(int(p["count"])):
-            items.append((max(Fraction(c, room_c), Fraction(m, room_m)), c, m, p["name"], bool(p.get("anti"))))
+            items.append((max(c / room_c, m / room_m), c, m, p["name"], bool(p.get("anti"))))
     items.sort(key=lambda x: (-x[0], x[3]))
     used_c: list[int] = []
     used_m: list[int] = []
