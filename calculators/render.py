@@ -62,7 +62,7 @@ def _packing_html(res: dict) -> str:
             f"per node; binding: {escape(p['binding'] or 'one node')}. All {fmt(res['totals']['sites'])} site(s): "
             f"{fmt(p['nodes'] * res['totals']['sites'])} nodes.</p>"
             '<details class="atlas-fill"><summary>Fill per node (% of the room for pods)</summary><div class="atlas-table-wrap">'
-            '<table class="atlas-rows"><thead><tr><th>Node</th><th>CPU %</th><th>Memory %</th><th>Pods</th></tr></thead>'
+            '<table class="atlas-fill-table"><thead><tr><th>Node</th><th>CPU %</th><th>Memory %</th><th>Pods</th></tr></thead>'
             f"<tbody>{rows}</tbody></table></div></details>")
 
 
