@@ -196,7 +196,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     rule_detail, binding, notes, replicas before/after, per-pod and total CPU (cores) and memory
     (GiB) requests and limits, source table and row), ``test_rows`` (stubs/simulators, apart),
     ``totals`` (production groups per site before/after and all provisioned sites),
-    ``completeness`` (``partial`` and ``missing``), ``nodes_per_site`` and ``packing``
+    ``completeness`` (``partial`` and ``missing``), ``ranges`` (services whose replicas are printed as
+    a min-max range: service, min, max, the end used ('max'), table_id, row), ``nodes_per_site`` and ``packing``
     (None without a node shape), ``warnings`` and ``method``.
 
     Raises FootprintError for an unknown scenario, a scenario without resource data or load,
@@ -260,7 +261,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     for r in rows:
         pods.setdefault((r["component"], r["service"]), []).append(r)
 
-    out_rows, test_rows, warnings = [], [], []
+    out_rows, test_rows, warnings, ranges = [], [], [], []
     wide = _scenario_cpu(bundle, scen, target)
     if wide and any(roles.get((scen["doc"], svc)) == "traffic" for (_, svc) in pods):
         warnings.append(
@@ -281,6 +282,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             warnings.append(f"{service}: no replica count printed; left out of totals.")
         if rng:
             sz["notes"].insert(0, rng)
+            ranges.append({"service": service, "component": component, "min": main.get("replicas_min"),
+                           "max": main.get("replicas_max"), "used": "max", "table_id": main["table_id"], "row": main["row"]})
         dest = test_rows if sz["rule"] == "test" else out_rows
         for c in containers:
             if asm == "remove" and c["is_sidecar"]:
@@ -319,6 +322,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         "test_rows": test_rows,
         "totals": totals,
         "completeness": comp,
+        "ranges": ranges,
         "partial": comp["partial"],
         "nodes_per_site": pack["nodes"] if pack else None,
         "packing": pack,

@@ -123,6 +123,8 @@ def test_min_max_range_rows_are_used_at_the_max_end(bundle):
     assert eg["replicas_before"] == 27 and eg["replicas_after"] == 33
     assert any("max end" in n for n in eg["notes"])
     assert eg["cpu_request_before"] == 108
+    assert {"service": "egress-gateway", "component": "app", "min": 2, "max": 27, "used": "max", "table_id": "3-81",
+            "row": 5} in res["ranges"]
 
 
 def test_stubs_shown_apart_and_out_of_totals(bundle):
