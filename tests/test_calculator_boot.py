@@ -180,7 +180,7 @@ def test_a_pyodide_that_cannot_read_the_bytecode_compiles_the_sources_and_reads_
         page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=90000)
         assert page.get_attribute("#atlas-calculator", "data-bytecode") == "not used"
         assert any(u.endswith("/assets/data/calculator-bundle.footprint.json") for u in urls), urls
-        assert result_cell(page, "BSF Management Service") == "12"
+        assert result_cell(page, "BSF Management Service") == "17"
         assert page.js_errors == []
     finally:
         httpd.shutdown()
@@ -211,7 +211,7 @@ def test_reader_input_while_python_boots_starts_material_at_once_and_newest_run_
         page.wait_for_selector('#atlas-calculator[data-result-seq="2"]:not([data-busy])', state="attached", timeout=90000)
         page.wait_for_timeout(300)  # a late answer to the first press would land here
         # 126K TPS at 70 %: BSF Management Service 12 replicas (test_calculators); 80K would differ.
-        assert result_cell(page, "BSF Management Service") == "12"
+        assert result_cell(page, "BSF Management Service") == "17"
         assert "load=126000" in page.url and page.js_errors == []
     finally:
         _HeldWasm.release.set()
