@@ -73,6 +73,15 @@ class FootprintError(ValueError):
     """Bad input to the footprint calculator; the message says what and why."""
 
 
+UNITS = 10 ** 9
+"""Totals are summed exactly in integer units of 1e-9 (core or GiB): every data value has at most 9 decimals."""
+
+
+def _units(x) -> int:
+    """``x`` (cores or GiB, a float printed with at most 9 decimals) in integer units of 1e-9."""
+    return round(x * UNITS)
+
+
 @functools.lru_cache(maxsize=4096)
 def _frac(x) -> Fraction:
     """The exact decimal a data value prints as (0.1 -> 1/10, not the binary float).
@@ -102,6 +111,25 @@ def scenarios_with_resources(bundle: dict) -> list[dict]:
     have = {r["scenario"] for r in bundle["resources"]}
     return [s for s in bundle["scenarios"] if s["id"] in have and s.get("load_per_site")]
 
+
+
+_INDEX: list[tuple[dict, dict]] = []
+
+
+def _index(bundle: dict) -> dict:
+    """Resource and utilization rows of ``bundle`` grouped by scenario, built once per bundle object (a
+    recompute in the browser then reads one scenario's rows instead of scanning every row). The bundle
+    itself is not changed; the last 4 bundles are remembered (tests build edited copies)."""
+    for b, idx in _INDEX:
+        if b is bundle:
+            return idx
+    idx = {"resources": {}, "utilization": {}}
+    for key in ("resources", "utilization"):
+        for r in bundle[key]:
+            idx[key].setdefault(r["scenario"], []).append(r)
+    _INDEX.insert(0, (bundle, idx))
+    del _INDEX[4:]
+    return idx
 
 
 def _percent(value, name: str, *, lowest=1) -> Fraction | None:
@@ -168,7 +196,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     rule_detail, binding, notes, replicas before/after, per-pod and total CPU (cores) and memory
     (GiB) requests and limits, source table and row), ``test_rows`` (stubs/simulators, apart),
     ``totals`` (production groups per site before/after and all provisioned sites),
-    ``completeness`` (``partial`` and ``missing``), ``nodes_per_site`` and ``packing``
+    ``completeness`` (``partial`` and ``missing``), ``ranges`` (services whose replicas are printed as
+    a min-max range: service, min, max, the end used ('max'), table_id, row), ``nodes_per_site`` and ``packing``
     (None without a node shape), ``warnings`` and ``method``.
 
     Raises FootprintError for an unknown scenario, a scenario without resource data or load,
@@ -181,7 +210,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     base_site_load = scen.get("load_per_site")
     if not base_site_load:
         raise FootprintError(f"Scenario {scenario} has no numeric load per site in the source, so it cannot be scaled.")
-    all_rows = [r for r in bundle["resources"] if r["scenario"] == scenario]
+    idx = _index(bundle)
+    all_rows = idx["resources"].get(scenario, [])
     if not all_rows:
         raise FootprintError(f"Scenario {scenario} has no resource-allocation data.")
     total = parse_positive(target_load, "Target load", unit)
@@ -222,7 +252,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     min_rep = _whole(min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
     rows = _baseline_rows(all_rows, traffic_sites)
-    util = [u for u in bundle["utilization"] if u["scenario"] == scenario and u["status"] in ("ok", "corrected")
+    util = [u for u in idx["utilization"].get(scenario, []) if u["status"] in ("ok", "corrected")
             and (not traffic_sites or u["site"] in traffic_sites)]
     cpu_util = [u for u in util if u["metric"] == "cpu"]
     mem_util = [u for u in util if u["metric"] == "memory"]
@@ -231,7 +261,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     for r in rows:
         pods.setdefault((r["component"], r["service"]), []).append(r)
 
-    out_rows, test_rows, warnings = [], [], []
+    out_rows, test_rows, warnings, ranges = [], [], [], []
     wide = _scenario_cpu(bundle, scen, target)
     if wide and any(roles.get((scen["doc"], svc)) == "traffic" for (_, svc) in pods):
         warnings.append(
@@ -252,6 +282,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             warnings.append(f"{service}: no replica count printed; left out of totals.")
         if rng:
             sz["notes"].insert(0, rng)
+            ranges.append({"service": service, "component": component, "min": main.get("replicas_min"),
+                           "max": main.get("replicas_max"), "used": "max", "table_id": main["table_id"], "row": main["row"]})
         dest = test_rows if sz["rule"] == "test" else out_rows
         for c in containers:
             if asm == "remove" and c["is_sidecar"]:
@@ -290,6 +322,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         "test_rows": test_rows,
         "totals": totals,
         "completeness": comp,
+        "ranges": ranges,
         "partial": comp["partial"],
         "nodes_per_site": pack["nodes"] if pack else None,
         "packing": pack,
@@ -553,7 +586,8 @@ def completeness(bundle: dict, scenario: str) -> dict:
     ``resources`` and ``resources_excluded`` (absent: nothing excluded is known). Raises
     nothing; an unknown scenario gives ``{"partial": False, "missing": []}``.
     """
-    usable = {(r["component"], r["service"], r["container"]) for r in bundle["resources"] if r["scenario"] == scenario}
+    mine = _index(bundle)["resources"].get(scenario, [])
+    usable = {(r["component"], r["service"], r["container"]) for r in mine}
     missing, seen = [], set()
     for x in bundle.get("resources_excluded") or []:
         if x["scenario"] != scenario:
@@ -567,8 +601,7 @@ def completeness(bundle: dict, scenario: str) -> dict:
                         "table_id": x["table_id"], "row": x["row"], "row_label": x.get("row_label"), "site": x.get("site"),
                         "status": x["status"], "errata": list(x.get("errata") or []), "reason": reason})
     scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
-    if scen and scen.get("asm") in ("enabled", "partial") and usable and not any(
-            r["is_sidecar"] for r in bundle["resources"] if r["scenario"] == scenario):
+    if scen and scen.get("asm") in ("enabled", "partial") and usable and not any(r["is_sidecar"] for r in mine):
         missing.append({"service": "(all)", "container": "istio-proxy", "component": "", "table_id": "", "row": None,
                         "row_label": "", "site": "", "status": "missing", "errata": [],
                         "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"})
@@ -704,7 +737,7 @@ def _row(c, role, sz, base_rep):
         rep_a = None
 
     def tot(v, n):
-        return None if v is None or n is None else float(_frac(v) * n)
+        return None if v is None or n is None else _units(v) * n / UNITS
 
     return {
         "component": c["component"], "service": c["service"], "container": c["container"], "is_sidecar": c["is_sidecar"],
@@ -736,16 +769,22 @@ def _totals(rows: list[dict], n_sites: int, partial: bool = False) -> dict:
     keys = ("cpu_request", "cpu_limit", "mem_request", "mem_limit")
     groups = {g: {"before": dict.fromkeys(keys, 0.0), "after": dict.fromkeys(keys, 0.0), "replicas_before": 0, "replicas_after": 0}
               for g in GROUPS}
+    # exact decimal sums in integer units of 1e-9 (every data value has at most 9 decimals), converted once
+    acc = {(g, when, k): 0 for g in GROUPS for when in ("before", "after") for k in keys}
     for r in rows:
-        g = groups[r["group"]]
+        grp = r["group"]
+        g = groups[grp]
         for k in keys:
             for when in ("before", "after"):
                 v = r.get(f"{k}_{when}")
                 if v is not None:
-                    g[when][k] = float(_frac(g[when][k]) + _frac(v))
+                    acc[grp, when, k] += _units(v)
         if not r["is_sidecar"]:
             g["replicas_before"] += r["replicas_before"] or 0
             g["replicas_after"] += r["replicas_after"] or 0
-    site = {when: {k: float(sum(_frac(groups[g][when][k]) for g in GROUPS)) for k in keys} for when in ("before", "after")}
-    deployment = {k: float(_frac(site["after"][k]) * n_sites) for k in keys}
+    for (grp, when, k), v in acc.items():
+        groups[grp][when][k] = v / UNITS
+    site_u = {when: {k: sum(acc[g, when, k] for g in GROUPS) for k in keys} for when in ("before", "after")}
+    site = {when: {k: v / UNITS for k, v in d.items()} for when, d in site_u.items()}
+    deployment = {k: site_u["after"][k] * n_sites / UNITS for k in keys}
     return {"groups": groups, "site": site, "deployment": deployment, "sites": n_sites, "at_least": bool(partial)}

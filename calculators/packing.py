@@ -87,8 +87,10 @@ def pack(pods: list[dict], node_cores, node_mem_gib, *, reserve: str = "gke", re
         spare: extra empty nodes added for N+1 (or N+k).
 
     Returns ``{"nodes": int (including spare), "spare": int, "allocatable": {"cpu", "mem"},
-    "reserved": {"cpu", "mem"}, "fill": [{"cpu": %, "mem": %, "pods": n}] per node,
-    "binding": 'cpu' | 'memory' | 'pods' | 'anti-affinity' | None, "pod_count": int}``;
+    "reserved": {"cpu", "mem"}, "fill": [{"cpu": %, "mem": %, "pods": n, "anti": [names of the
+    anti-affinity sets with a replica on it]}] per node,
+    "binding": 'cpu' | 'memory' | 'pods' | 'anti-affinity' (the highest lower bound on nodes) or
+    'whole pods (...)' when first-fit needs more nodes than every bound, None without pods; "pod_count": int}``;
     percentages are of allocatable after DaemonSets.
 
     Raises PackingError naming any pod larger than a node's room, or a node left with
@@ -115,14 +117,12 @@ def pack(pods: list[dict], node_cores, node_mem_gib, *, reserve: str = "gke", re
                 f"room for pods ({room_c / MILLI:g} cores, {room_m / KIB_PER_GIB:.4g} GiB after reservations and DaemonSets): "
                 "choose a larger node shape.")
         for _ in range(int(p["count"])):
-            items.append((max(Fraction(c, room_c), Fraction(m, room_m)), c, m, p["name"], bool(p.get("anti"))))
+            items.append((max(c / room_c, m / room_m), c, m, p["name"], bool(p.get("anti"))))
     items.sort(key=lambda x: (-x[0], x[3]))
     used_c: list[int] = []
     used_m: list[int] = []
     count: list[int] = []
     names: list[set] = []
-    limits = {"cpu": 0, "memory": 0, "pods": 0, "anti-affinity": 0}
-    # nodes that are full for the smallest pod seen so far are skipped cheaply
     for _, c, m, name, anti in items:
         placed = False
         for i in range(len(used_c)):
@@ -140,28 +140,27 @@ def pack(pods: list[dict], node_cores, node_mem_gib, *, reserve: str = "gke", re
             placed = True
             break
         if not placed:
-            # why no existing node took it: the first reason on the last node tried, for the binding summary
-            if used_c:
-                i = len(used_c) - 1
-                why = ("pods" if count[i] >= max_pods else "cpu" if used_c[i] + c > room_c
-                       else "memory" if used_m[i] + m > room_m else "anti-affinity")
-                limits[why] += 1
             used_c.append(c)
             used_m.append(m)
             count.append(1)
             names.append({name} if anti else set())
     n = len(used_c)
-    fill = [{"cpu": 100 * u / room_c, "mem": 100 * v / room_m, "pods": k} for u, v, k in zip(used_c, used_m, count)]
+    fill = [{"cpu": 100 * u / room_c, "mem": 100 * v / room_m, "pods": k, "anti": sorted(a)}
+            for u, v, k, a in zip(used_c, used_m, count, names)]
     for _ in range(int(spare)):
-        fill.append({"cpu": 0.0, "mem": 0.0, "pods": 0})
-    binding = None
-    if n > 1:
-        binding = max(limits, key=lambda k: limits[k]) if any(limits.values()) else None
-        if binding in ("cpu", "memory"):
-            # the resource with the higher total demand against capacity is the binding one
-            tc, tm = sum(used_c) / (n * room_c), sum(used_m) / (n * room_m)
-            binding = "cpu" if tc >= tm else "memory"
-    return {"nodes": n + int(spare), "spare": int(spare), "pod_count": len(items),
+        fill.append({"cpu": 0.0, "mem": 0.0, "pods": 0, "anti": []})
+    # the binding constraint: the lower bound on nodes that is highest (CPU, memory, pods per node, the largest
+    # anti-affinity set); when whole pods need more nodes than every bound, packing itself binds
+    anti_sets: dict[str, int] = {}
+    for *_, name, anti in items:
+        if anti:
+            anti_sets[name] = anti_sets.get(name, 0) + 1
+    bounds = {"cpu": -(-sum(used_c) // room_c), "memory": -(-sum(used_m) // room_m), "pods": -(-len(items) // max_pods),
+              "anti-affinity": max(anti_sets.values(), default=0)}
+    binding = max(bounds, key=lambda k: bounds[k]) if items else None
+    if items and n > bounds[binding]:
+        binding = f"whole pods (fragmentation; {binding} alone needs {bounds[binding]})"
+    return {"nodes": n + int(spare), "spare": int(spare), "pod_count": len(items), "bounds": bounds,
             "allocatable": {"cpu": alloc_c / MILLI, "mem": alloc_m / KIB_PER_GIB},
             "room": {"cpu": room_c / MILLI, "mem": room_m / KIB_PER_GIB},
             "reserved": {"cpu": float(res_c), "mem": float(res_m)}, "fill": fill, "binding": binding}

@@ -11,25 +11,99 @@ from . import footprint, web
 from .text import escape, fmt
 
 COLUMNS = [
-    ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"),
+    ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"), ("binding", "Binding"),
     ("replicas_before", "Replicas (baseline)"), ("replicas_after", "Replicas (target)"),
     ("cpu_request", "CPU request per pod (cores)"), ("cpu_limit", "CPU limit per pod (cores)"),
     ("mem_request", "Memory request per pod (GiB)"), ("mem_limit", "Memory limit per pod (GiB)"),
     ("cpu_request_after", "CPU request total (cores)"), ("mem_request_after", "Memory request total (GiB)"),
-    ("table_id", "Source table"),
+    ("table_id", "Source table"), ("rule_detail", "Why (rule, source, notes)"),
 ]
 
 
+def _states_html(res: dict) -> str:
+    unit = escape(res["inputs"]["unit"])
+    items = []
+    for st in res["states"]:
+        ceil = f", CPU ceiling {fmt(st['ceiling'])} %" if st.get("ceiling") else ""
+        how = f" ({escape(st['how'])})" if st.get("how") else ""
+        items.append(f"<li>{escape(st['state'])}: {fmt(st['load'])} {unit} per site carrying traffic "
+                     f"(x{st['factor']:.4g} the baseline){ceil}{how}</li>")
+    return '<ul class="atlas-states">' + "".join(items) + "</ul>"
+
+
+def _missing_html(res: dict) -> str:
+    miss = res["completeness"]["missing"]
+    if not miss:
+        return ""
+    items = []
+    for m in miss:
+        where = f"Table {escape(str(m['table_id']))}, row {fmt(m['row'])}" if m.get("table_id") else ""
+        errata = ", ".join(m["errata"])
+        items.append(f"<li>{escape(m['service'])} / {escape(m['container'])}: {escape(m['reason'])}"
+                     f"{' (' + where + ')' if where else ''}{' — erratum ' + escape(errata) if errata else ''}</li>")
+    return ('<div class="admonition warning atlas-partial"><p class="admonition-title">Partial result: totals are at least '
+            'these</p><p>The source gives no usable resources for these containers, so they are not in the totals:</p>'
+            '<ul>' + "".join(items) + "</ul></div>")
+
+
+def _packing_html(res: dict) -> str:
+    p = res.get("packing")
+    if not p:
+        return ""
+    i = res["inputs"]
+    rows = "".join(f"<tr><td>{n + 1}</td><td>{f['cpu']:.1f}</td><td>{f['mem']:.1f}</td><td>{f['pods']}</td></tr>"
+                   for n, f in enumerate(p["fill"]))
+    spare = f", including {p['spare']} spare" if p["spare"] else ""
+    reserve = ("GKE-tier reservations" if p["reserve"] == "gke" else "your reservations")
+    return (f'<p class="atlas-nodes">Worker nodes per site: <strong>{"at least " if res["partial"] else ""}{fmt(p["nodes"])}</strong>'
+            f"{spare} of {fmt(i['node_cores'])} cores / {fmt(i['node_mem_gib'])} GiB, packed first-fit decreasing; "
+            f"allocatable {fmt(p['allocatable']['cpu'])} cores / {fmt(p['allocatable']['mem'])} GiB after {reserve}, "
+            f"DaemonSets {fmt(p['daemonset_cpu'])} cores / {fmt(p['daemonset_mem'])} GiB per node, at most {p['max_pods']} pods "
+            f"per node; binding: {escape(p['binding'] or 'one node')}. All {fmt(res['totals']['sites'])} site(s): "
+            f"{fmt(p['nodes'] * res['totals']['sites'])} nodes.</p>"
+            '<details class="atlas-fill"><summary>Fill per node (% of the room for pods)</summary><div class="atlas-table-wrap">'
+            '<table class="atlas-fill-table"><thead><tr><th>Node</th><th>CPU %</th><th>Memory %</th><th>Pods</th></tr></thead>'
+            f"<tbody>{rows}</tbody></table></div></details>")
+
+
+def _rows_html(rows: list[dict], caption: str = "") -> str:
+    parts = ['<div class="atlas-table-wrap"><table class="atlas-rows">' + (f"<caption>{escape(caption)}</caption>" if caption else "")
+             + "<thead><tr>" + "".join(f"<th>{escape(h)}</th>" for _, h in COLUMNS) + "</tr></thead><tbody>"]
+    for r in rows:
+        cells = []
+        for k, _ in COLUMNS:
+            v = r.get(k)
+            if k == "rule_detail":
+                notes = "".join(f"<br><em>{escape(n)}</em>" for n in r.get("notes") or [])
+                cells.append(f"<td>{escape(v or '')}{notes}</td>")
+            elif k == "table_id" and r.get("added"):
+                src = "" if r.get("source_scenario") in (None, "") else f"{escape(str(r['source_scenario']))} "
+                where = f"Table {escape(str(v))}, row {fmt(r['source_row'])}" if r.get("source_row") is not None else escape(str(v))
+                cells.append(f"<td>added sidecar: {src}{where}</td>")
+            elif k == "table_id":
+                cells.append(f"<td>Table {escape(str(v))}, row {fmt(r['source_row'])}</td>")
+            else:
+                cells.append(f"<td>{escape(fmt(v))}</td>")
+        parts.append(f'<tr data-service="{escape(r["service"])}" data-container="{escape(r["container"])}" data-rule="{escape(r["rule"])}">'
+                     + "".join(cells) + "</tr>")
+    parts.append("</tbody></table></div>")
+    return "".join(parts)
+
+
 def result_html(res: dict) -> str:
-    """The result as an HTML fragment: summary, totals table, per-row table."""
+    """The result as an HTML fragment: summary, load states, missing rows (partial), warnings, totals,
+    node packing, per-row table and the test stubs apart."""
     b, i, t = res["baseline"], res["inputs"], res["totals"]
     unit = escape(i["unit"])
-    parts = [f'<div class="atlas-result" data-scenario="{escape(b["id"])}">']
+    least = "at least " if res["partial"] else ""
+    parts = [f'<div class="atlas-result" data-scenario="{escape(b["id"])}" data-partial="{"true" if res["partial"] else "false"}">']
     parts.append(
         f'<p class="atlas-summary">Baseline <strong>{escape(b["short_title"])}</strong> ({escape(b["id"])}) at '
-        f'{fmt(b["load_per_site"])} {unit} per site, scaled to <strong>{fmt(res["per_site_load"])} {unit} per site</strong> '
-        f'on {fmt(i["sites"])} site(s){" sized for the failover of one site" if i["failover"] else ""} '
-        f'(x{res["scale_factor"]:.4g}); total target {fmt(i["target_load"])} {unit}.</p>')
+        f'{fmt(b["load_per_site"])} {unit} per site, scaled to a total of <strong>{fmt(i["target_load"])} {unit}</strong> on '
+        f'{fmt(i["sites"])} site(s) carrying traffic of {fmt(i["sites_provisioned"])} provisioned; redundancy '
+        f'{escape(i["redundancy"])}. Each site is sized for <strong>{fmt(res["per_site_load"])} {unit}</strong>.</p>')
+    parts.append(_states_html(res))
+    parts.append(_missing_html(res))
     if res["warnings"]:
         parts.append('<ul class="atlas-warnings">' + "".join(f"<li>{escape(w)}</li>" for w in res["warnings"]) + "</ul>")
     parts.append('<table class="atlas-totals"><thead><tr><th>Group</th><th>Replicas (baseline)</th><th>Replicas (target)</th>'
@@ -45,47 +119,40 @@ def result_html(res: dict) -> str:
                      f'<td>{fmt(v["after"]["cpu_limit"])}</td><td>{fmt(v["before"]["mem_request"])}</td>'
                      f'<td>{fmt(v["after"]["mem_request"])}</td><td>{fmt(v["after"]["mem_limit"])}</td></tr>')
     s = t["site"]
-    parts.append(f'<tr class="atlas-total-row"><th>Per site</th><td></td><td></td><td>{fmt(s["before"]["cpu_request"])}</td>'
+    parts.append(f'<tr class="atlas-total-row"><th>Per site{" (at least)" if least else ""}</th><td></td><td></td><td>{fmt(s["before"]["cpu_request"])}</td>'
                  f'<td>{fmt(s["after"]["cpu_request"])}</td><td>{fmt(s["after"]["cpu_limit"])}</td>'
                  f'<td>{fmt(s["before"]["mem_request"])}</td><td>{fmt(s["after"]["mem_request"])}</td><td>{fmt(s["after"]["mem_limit"])}</td></tr>')
     d = t["deployment"]
-    parts.append(f'<tr class="atlas-total-row"><th>All {fmt(t["sites"])} site(s)</th><td></td><td></td><td></td>'
+    parts.append(f'<tr class="atlas-total-row"><th>All {fmt(t["sites"])} site(s){" (at least)" if least else ""}</th><td></td><td></td><td></td>'
                  f'<td>{fmt(d["cpu_request"])}</td><td>{fmt(d["cpu_limit"])}</td><td></td>'
                  f'<td>{fmt(d["mem_request"])}</td><td>{fmt(d["mem_limit"])}</td></tr></tbody></table>')
-    if res.get("nodes_per_site") is not None:
-        parts.append(f'<p class="atlas-nodes">Worker nodes per site for the requests: <strong>{fmt(res["nodes_per_site"])}</strong> '
-                     f'of {fmt(i["node_cores"])} cores / {fmt(i["node_mem_gib"])} GiB (no allowance for system reserve or packing loss).</p>')
-    parts.append('<div class="atlas-table-wrap"><table class="atlas-rows"><thead><tr>'
-                 + "".join(f"<th>{escape(h)}</th>" for _, h in COLUMNS) + "</tr></thead><tbody>")
-    for r in res["rows"]:
-        cells = []
-        for k, _ in COLUMNS:
-            v = r.get(k)
-            if k == "rule":
-                cells.append(f'<td title="{escape(r["rule_detail"] or "")}">{escape(v)}</td>')
-            elif k == "table_id" and r.get("added"):
-                src = "" if r.get("source_scenario") in (None, "") else f"{escape(str(r['source_scenario']))} "
-                where = f"Table {escape(str(v))}, row {fmt(r['source_row'])}" if r.get("source_row") is not None else escape(str(v))
-                cells.append(f"<td>added sidecar: {src}{where}</td>")
-            elif k == "table_id":
-                cells.append(f"<td>Table {escape(str(v))}, row {fmt(r['source_row'])}</td>")
-            else:
-                cells.append(f"<td>{escape(fmt(v))}</td>")
-        parts.append(f'<tr data-service="{escape(r["service"])}" data-container="{escape(r["container"])}">' + "".join(cells) + "</tr>")
-    parts.append("</tbody></table></div></div>")
+    parts.append(_packing_html(res))
+    parts.append(_rows_html(res["rows"]))
+    if res["test_rows"]:
+        parts.append(_rows_html(res["test_rows"], "Test stubs and simulators: shown apart, not in the totals or node counts"))
+    parts.append("</div>")
     return "".join(parts)
 
 
 def result_csv(res: dict) -> str:
-    """One CSV line per service and container with before/after replicas and resources."""
+    """One CSV line per service and container with before/after replicas and resources (test stubs with
+    group 'test'), then one line per container the result could not size (rule 'missing', with its erratum
+    ids); the ``partial`` column is 'true' on every line of a partial result."""
     cols = ["scenario", "component", "service", "container", "is_sidecar", "role", "rule", "rule_detail", "replicas_before",
             "replicas_after", "cpu_request", "cpu_limit", "mem_request", "mem_limit", "cpu_request_before", "cpu_request_after",
-            "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label", "source_scenario", "added"]
+            "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label", "source_scenario", "added",
+            "group", "binding", "notes", "partial"]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
-    for r in res["rows"]:
-        w.writerow([res["baseline"]["id"] if c == "scenario" else ("" if r.get(c) is None else r.get(c)) for c in cols])
+    fixed = {"scenario": res["baseline"]["id"], "partial": "true" if res["partial"] else "false"}
+    for r in res["rows"] + res["test_rows"]:
+        w.writerow([fixed[c] if c in fixed else "; ".join(r["notes"]) if c == "notes"
+                    else ("" if r.get(c) is None else r.get(c)) for c in cols])
+    for m in res["completeness"]["missing"]:
+        w.writerow([fixed[c] if c in fixed else {"service": m["service"], "container": m["container"], "rule": "missing",
+                    "rule_detail": m["reason"], "notes": " ".join(m["errata"]), "table_id": m["table_id"],
+                    "source_row": "" if m["row"] is None else m["row"], "component": m["component"]}.get(c, "") for c in cols])
     return buf.getvalue()
 
 
@@ -112,6 +179,11 @@ def result_helm(res: dict) -> str:
     memory as Gi or Mi). Names are slugged; it is a starting point, not a chart's real keys."""
     lines = [f"# Benchmark Atlas footprint for {res['baseline']['id']} at {fmt(res['per_site_load'])} {res['inputs']['unit']} per site",
              "# Keys are slugs of the service names in the guide; map them to your chart's values."]
+    for m in res["completeness"]["missing"]:
+        lines.append(f"# MISSING (not sized): {m['service']} / {m['container']}: {m['reason']}"
+                     + (f" ({', '.join(m['errata'])})" if m["errata"] else ""))
+    if res["test_rows"]:
+        lines.append("# Test stubs and simulators are left out: " + ", ".join(sorted({r['service'] for r in res['test_rows']})))
     by_service: dict[str, list[dict]] = {}
     for r in res["rows"]:
         by_service.setdefault(r["service"], []).append(r)
@@ -159,15 +231,19 @@ def _flag(v) -> bool:
 def run_web(bundle: dict, params: dict) -> dict:
     """The footprint calculator for ``calculators.web.run``: form strings in, result dict out
     (HTML, chart, inputs, CSV and Helm-values downloads). Raises footprint.FootprintError."""
+    g = lambda k: params.get(k) or None
     res = footprint.compute(
         bundle, params.get("scenario", ""), params.get("load"),
-        target_cpu_percent=params.get("target") or None,
-        sites=params.get("sites") or None,
-        failover=_flag(params.get("failover")),
+        target_cpu_percent=g("target"), db_target_percent=g("db_target"), sidecar_target_percent=g("sidecar_target"),
+        sites=g("sites"), sites_provisioned=g("sites_provisioned"),
+        failover=_flag(params.get("failover")), redundancy=g("redundancy"),
+        normal_ceiling=g("normal_ceiling"), failover_ceiling=g("failover_ceiling"), data_size_gib=g("data_size"),
         asm=params.get("asm") or "keep",
-        node_cores=params.get("node_cores") or None, node_mem_gib=params.get("node_mem") or None,
-        min_replicas=params.get("min_replicas") or 1, asm_from=params.get("asm_from") or None,
-        sidecar_cpu=params.get("sidecar_cpu") or None, sidecar_mem=params.get("sidecar_mem") or None)
+        node_cores=g("node_cores"), node_mem_gib=g("node_mem"), node_reserve=params.get("node_reserve") or "gke",
+        reserve_cpu=g("reserve_cpu"), reserve_mem=g("reserve_mem"), daemonset_cpu=g("ds_cpu"), daemonset_mem=g("ds_mem"),
+        max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
+        min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"),
+        sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"))
     return {"html": result_html(res), "chart": result_chart(res), "inputs": res["inputs"],
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
                           "helm": {"text": result_helm(res), "mime": "application/yaml",

@@ -35,6 +35,12 @@ def define_env(env):
         return calculator_page.footprint(r)
 
     @env.macro
+    def fp_ceilings() -> str:
+        """The footprint's default normal and failover CPU ceilings, from calculators.footprint."""
+        from calculators import footprint as fp
+        return f"{fp.DEFAULT_NORMAL_CEILING} and {fp.DEFAULT_FAILOVER_CEILING}"
+
+    @env.macro
     def guidance_page(doc: str) -> str:
         return r.guidance_page(doc) if hasattr(r, "guidance_page") else ""
 

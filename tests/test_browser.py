@@ -23,15 +23,16 @@ def test_scenario_page_shows_table_value(page, site_url):
 
 
 def test_calculator_computes_in_pyodide_from_permalink(page, site_url):
-    """126K TPS on scenario 3.3 with a 70 % target: BSF Management Service 12 replicas (see test_calculators)."""
+    """126K TPS on scenario 3.3 with a 70 % target: BSF Management Service 17 replicas, memory binding; Diameter
+    Gateway 18 (see test_calculators.test_observed_cpu_rule_scenario_3_3 for the hand computation)."""
     page.goto(site_url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
     assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"  # prerendered default first
     page.wait_for_selector(CALC_READY, timeout=90000)
     assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
     page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
     assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "false"
-    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "12"
-    assert result_cell(page, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "12"
+    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "17"
+    assert result_cell(page, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "18"
     assert "126000" in page.url and page.js_errors == []
 
 

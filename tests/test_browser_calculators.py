@@ -1,4 +1,4 @@
-"""ASM overhead and over-target calculators in Debian's Chromium (Pyodide), one test each: a known result,
+"""ASM overhead, over-target and footprint (georedundancy, packing) calculators in Debian's Chromium (Pyodide), one test each: a known result,
 the permalink restores it, the CSV download holds the rows shown, nothing requested outside 127.0.0.1
 (the ``page`` fixture fails the test otherwise)."""
 from __future__ import annotations
@@ -80,4 +80,24 @@ def test_overtarget_calculator(page, site_url):
     computed(page, 1)
     assert page.locator(sel).nth(9).inner_text() == "6"
     assert page.locator("table.atlas-cpu-flags tbody tr").count() == shown_cpu
+    assert page.js_errors == []
+
+
+def test_footprint_georedundancy_and_packing(page, site_url):
+    """Issue 12 case in the browser: policy 3.2.6 at 120,000 TPS, 2 sites, N+1, target 70, 64-core / 512 GiB nodes.
+    ndbmtd keeps Table 3-129's 10 per site; ue-service 26 (test_footprint_rules.test_two_ceilings_under_failover);
+    the result is partial (query-service's sidecar, policy-E092) and the form restores every input from the permalink."""
+    page.goto(site_url + "/calculators/footprint/?scenario=policy-3-2-6&load=120000&sites=2&redundancy=n%2B1&target=70"
+              "&node_cores=64&node_mem=512", wait_until="load")
+    computed(page, 1)
+    from conftest import result_cell
+    assert result_cell(page, "ndbmtd", "mysqlndbcluster") == "10"
+    assert result_cell(page, "ue-service", "app") == "26"
+    assert page.get_attribute("#atlas-calc-result .atlas-result", "data-partial") == "true"
+    assert "policy-E092" in page.inner_text("#atlas-calc-result .atlas-partial")
+    assert "Worker nodes per site" in page.inner_text("#atlas-calc-result .atlas-nodes")
+    assert page.input_value("#calc-redundancy") == "n+1"
+    rows = download_csv(page)
+    assert rows[0][-1] == "partial" and all(r[-1] == "true" for r in rows[1:])
+    assert any(r[6] == "missing" and r[2] == "query-service" for r in rows[1:])
     assert page.js_errors == []

@@ -113,3 +113,63 @@ def test_asm_whatif_remove_never_adds(bundle, load):
 def test_asm_bad_scenarios_raise_documented_error(bundle, on, off):
     with pytest.raises(AsmError):
         asm.compare(bundle, on, off)
+
+
+# ------------------------------------------------------------------ footprint sizing rules (issue 12)
+
+@FAST
+@given(data=st.data(), scale=st.floats(0.05, 30), target=st.one_of(st.none(), st.integers(1, 100)),
+       redundancy=st.sampled_from(["none", "n+1", "mated-pair"]))
+def test_capacity_never_below_demand(bundle, scalable, data, scale, target, redundancy):
+    """For every row sized from observations: replicas x CPU request x target >= cores used x load ratio in every
+    load state, and replicas x memory request >= memory used x the largest load ratio."""
+    sid = data.draw(st.sampled_from(scalable))
+    s = next(x for x in bundle["scenarios"] if x["id"] == sid)
+    sites = max(2, len(s["sites_with_traffic"]))
+    res = footprint.compute(bundle, sid, s["load_per_site"] * sites * scale, target_cpu_percent=target, sites=sites,
+                            redundancy=redundancy)
+    factors = {st_["state"]: st_["factor"] for st_ in res["states"]}
+    for r in res["rows"]:
+        d = r.get("demand")
+        if not d:
+            continue
+        n = r["replicas_after"]
+        for state, t in d["targets"].items():
+            assert n * r["cpu_request"] * t / 100 >= d["cpu_used"] * factors[state] * (1 - 1e-9), (sid, r["service"], state)
+        if d["mem_used"] is not None:
+            assert n * r["mem_request"] >= d["mem_used"] * max(factors.values()) * (1 - 1e-9), (sid, r["service"])
+
+
+@FAST
+@given(data=st.data(), scale=st.floats(0.01, 50), target=st.one_of(st.none(), st.integers(1, 100)),
+       failover=st.booleans(), extra_sites=st.integers(0, 3))
+def test_data_nodes_never_below_baseline_and_whole_groups(bundle, scalable, data, scale, target, failover, extra_sites):
+    sid = data.draw(st.sampled_from(scalable))
+    s = next(x for x in bundle["scenarios"] if x["id"] == sid)
+    sites = max(2, len(s["sites_with_traffic"])) + extra_sites
+    res = footprint.compute(bundle, sid, s["load_per_site"] * scale, target_cpu_percent=target, sites=sites, failover=failover)
+    for r in res["rows"]:
+        if r["component"] == "cndbtier" and r["service"] == "ndbmtd" and r["replicas_before"]:
+            assert r["replicas_after"] >= r["replicas_before"]
+            assert r["replicas_after"] % footprint.NO_OF_REPLICAS == 0
+
+
+@FAST
+@given(pods=st.lists(st.tuples(st.integers(1, 16000), st.integers(1, 64 * 1024), st.integers(1, 12), st.booleans()),
+                     min_size=1, max_size=25),
+       cores=st.integers(16, 128), mem=st.integers(32, 1024), max_pods=st.integers(1, 110), ds=st.integers(0, 2000))
+def test_packing_never_overfills_a_node(pods, cores, mem, max_pods, ds):
+    """Random pods (millicores, MiB) on random nodes: no node above 100 % of its room, no more pods than max_pods, no two
+    replicas of an anti-affinity set together (checked through the node count lower bound), every pod placed once."""
+    from calculators import packing
+    spec = [{"name": f"p{i}", "cpu": c / 1000, "mem": m / 1024, "count": n, "anti": a} for i, (c, m, n, a) in enumerate(pods)]
+    try:
+        res = packing.pack(spec, cores, mem, daemonset_cpu=ds / 1000, max_pods=max_pods)
+    except packing.PackingError as e:
+        assert "Pod p" in str(e) or "no room" in str(e)
+        return
+    assert all(f["cpu"] <= 100 + 1e-9 and f["mem"] <= 100 + 1e-9 and f["pods"] <= max_pods for f in res["fill"])
+    assert sum(f["pods"] for f in res["fill"]) == sum(n for _, _, n, _ in pods)
+    for i, (_, _, n, a) in enumerate(pods):
+        if a:  # one replica of an anti-affinity set per node, on n different nodes
+            assert sum(f"p{i}" in f["anti"] for f in res["fill"]) == n

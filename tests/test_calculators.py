@@ -34,6 +34,8 @@ def test_proportional_doubling_scenario_3_1(bundle):
     assert row(res, "Diameter Gateway")["replicas_after"] == 4
     assert row(res, "Diameter Gateway")["rule"] == "proportional"
     assert row(res, "Appinfo")["replicas_after"] == 2 and row(res, "Appinfo")["rule"] == "fixed"
+    # 30K TPS: Ingress Gateway 9 x 30000 / 22000 = 12.27 -> 13 whole pods (rounding to nearest would give 12)
+    assert row(compute(bundle, "bsf-3-1", 30000), "Ingress Gateway")["replicas_after"] == 13
 
 
 def test_observed_cpu_rule_scenario_3_3(bundle):

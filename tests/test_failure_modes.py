@@ -79,7 +79,7 @@ def test_python_exception_shows_internal_error_and_keeps_previous_result(page, b
     try:
         page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
         page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=90000)
-        assert result_cell(page, "BSF Management Service") == "12"
+        assert result_cell(page, "BSF Management Service") == "17"
         page.fill("#calc-load", "666")
         page.click("#calc-run")
         page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
@@ -89,7 +89,7 @@ def test_python_exception_shows_internal_error_and_keeps_previous_result(page, b
         assert "Traceback" not in msg  # the reader gets the error, not a Python stack dump
         assert page.get_attribute("#atlas-calculator", "data-busy") is None
         assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
-        assert result_cell(page, "BSF Management Service") == "12"
+        assert result_cell(page, "BSF Management Service") == "17"
         assert "load=126000" in page.url  # the permalink still describes the result shown
         assert page.js_errors == []
     finally:

@@ -128,8 +128,8 @@ def test_footprint_computes_in_pyodide_under_strict_csp(browser, built_site):
         assert "'wasm-unsafe-eval'" in resp.headers["content-security-policy"]
         pg.wait_for_selector('#atlas-calculator[data-result-seq="1"], #atlas-calculator[data-state="failed"]', timeout=90000)
         assert pg.get_attribute("#atlas-calculator", "data-state") == "ready", pg.inner_text("#atlas-calc-status")
-        assert result_cell(pg, "BSF Management Service") == "12"
-        assert result_cell(pg, "Diameter Gateway", "istio-proxy") == "12"
+        assert result_cell(pg, "BSF Management Service") == "17"
+        assert result_cell(pg, "Diameter Gateway", "istio-proxy") == "18"
         pg.wait_for_selector('.atlas-chart[data-chart-id="calc-chart"][data-rendered="true"] svg', timeout=20000)
         with pg.expect_download() as dl:
             pg.click("#calc-dl-csv")
@@ -265,7 +265,7 @@ def test_markup_in_data_runs_nothing_in_the_browser(page, poisoned_site):
         page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
         assert typed in page.inner_text("#atlas-calc-message")
         assert page.locator("#atlas-calc-message *").count() == 0
-        assert result_cell(page, "BSF Management Service") == "12"  # the previous result stays
+        assert result_cell(page, "BSF Management Service") == "17"  # the previous result stays
         assert page.locator("img[src=x]").count() == 0
         assert page.evaluate("window.__pwned") is None
         assert page.js_errors == []

@@ -1,0 +1,247 @@
+"""Footprint rules (issue 12): hand-computed expectations from named tables, one rule per test.
+
+Every expected number below is worked out in the docstring from the guide's tables (via data/), never taken
+from the code under test."""
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from calculators import footprint, packing, render
+from calculators.footprint import FootprintError, compute
+
+
+def row(res, service, container=None):
+    rows = [r for r in res["rows"] + res["test_rows"] if r["service"] == service]
+    if container is None:
+        rows = [r for r in rows if not r["is_sidecar"]] or rows
+        return rows[0]
+    return next(r for r in rows if r["container"] == container)
+
+
+def own_load(bundle, sid):
+    s = next(x for x in bundle["scenarios"] if x["id"] == sid)
+    return s["load_per_site"] * max(1, len(s["sites_with_traffic"]))
+
+
+# ------------------------------------------------------------------ cnDBTier
+
+def test_data_nodes_kept_at_double_load_with_a_target(bundle):
+    """Issue 12 case: policy 3.2.6 at 120,000 TPS, 2 sites, failover, target 70. Table 3-129 (Site1) prints ndbmtd 10,
+    ndbmgmd 2, ndbmysqld 6 replicas; ndbmtd memory 81.13 % observed (Table 3-132 row 7). Every site holds a full copy,
+    so ndbmtd stays 10 (5 node groups of 2), ndbmgmd 2 and ndbmysqld 6 per site; the old model gave 1, 1, 1."""
+    res = compute(bundle, "policy-3-2-6", 120000, sites=2, failover=True, target_cpu_percent=70)
+    mtd = row(res, "ndbmtd", "mysqlndbcluster")
+    assert mtd["replicas_after"] == 10 and mtd["rule"] == "data-held"
+    assert "81.13 %" in mtd["rule_detail"] and "full copy" in mtd["rule_detail"]
+    assert row(res, "ndbmgmd", "mysqlndbcluster")["replicas_after"] == 2
+    assert row(res, "ndbmysqld", "mysqlndbcluster")["replicas_after"] == 6
+    assert {row(res, s, "mysqlndbcluster")["rule"] for s in ("ndbmgmd", "ndbmysqld")} == {"fixed-per-site"}
+    # with the target left empty the old model doubled ndbmtd to 20: now it is the same 10
+    assert row(compute(bundle, "policy-3-2-6", 120000, sites=2, failover=True), "ndbmtd", "mysqlndbcluster")["replicas_after"] == 10
+
+
+def test_data_nodes_do_not_shrink_with_a_sites_share(bundle):
+    """Issue 12 case: bsf 3.3 with 3 sites and failover: Table 3-26 row 19 prints ndbmtd 12 replicas; the old model gave
+    12 -> 4 per site. Each of the 3 sites keeps 12, so the deployment has 36 data nodes."""
+    res = compute(bundle, "bsf-3-3", 80000, target_cpu_percent=70, sites=3, failover=True)
+    assert row(res, "ndbmtd", "mysqlndbcluster")["replicas_after"] == 12
+    assert res["inputs"]["sites_provisioned"] == 3
+
+
+def test_data_nodes_from_a_data_size(bundle):
+    """bsf 3.3 ndbmtd: 64 GiB request per pod (Table 3-26 row 19), memory 86.37 % observed (Table 3-29 row 19, Site1).
+    1000 GiB per copy / (64 x 0.8637 = 55.2768 GiB) = 18.09 -> 19 node groups -> 38 data nodes.
+    100 GiB / 55.2768 = 1.81 -> 2 node groups -> 4 data nodes, fewer than the baseline's 12 and said so."""
+    big = row(compute(bundle, "bsf-3-3", 63000, data_size_gib=1000), "ndbmtd", "mysqlndbcluster")
+    assert big["replicas_after"] == 38
+    small = row(compute(bundle, "bsf-3-3", 63000, data_size_gib="100"), "ndbmtd", "mysqlndbcluster")
+    assert small["replicas_after"] == 4
+    assert any("fewer data nodes than the benchmark's 12" in n for n in small["notes"])
+    assert any(n.startswith("uncertain") for n in small["notes"])
+
+
+def test_odd_data_node_count_rounds_up_to_a_whole_node_group(bundle):
+    """A baseline of 9 data nodes (edited copy of bsf 3.3's 12) is not whole node groups of NoOfReplicas = 2: 10."""
+    b = copy.deepcopy(bundle)
+    for r in b["resources"]:
+        if r["scenario"] == "bsf-3-3" and r["service"] == "ndbmtd":
+            r["replicas"] = 9
+    assert row(compute(b, "bsf-3-3", 63000), "ndbmtd", "mysqlndbcluster")["replicas_after"] == 10
+
+
+def test_replication_nodes_flag_a_changed_topology(bundle):
+    """policy 3.2.6 was provisioned on 2 sites; on 3 the replication SQL nodes keep Table 3-129's 6 and say it is uncertain."""
+    res = compute(bundle, "policy-3-2-6", 60000, sites_provisioned=3)
+    r = row(res, "ndbmysqld", "mysqlndbcluster")
+    assert r["replicas_after"] == 6 and any(n.startswith("uncertain") for n in r["notes"])
+
+
+# ------------------------------------------------------------------ georedundancy
+
+def test_two_ceilings_under_failover(bundle):
+    """policy 3.2.6 ue-service (Table 3-127 row 10: 20 replicas, 8-core and 2 GiB requests; Table 3-131 row 35 Site1: CPU
+    44.94 %, memory 45.22 %). 120,000 TPS on 2 sites, N+1: normal 60,000 per site (x1), failover 120,000 (x2).
+    CPU used 0.4494 x 20 x 8 = 71.904 cores; memory used 0.4522 x 20 x 2 = 18.088 GiB -> x2 / 2 = 18.09 -> 19.
+    No target (none printed): the ceilings. normal 71.904 / (8 x 0.40) = 22.47 -> 23; failover 143.808 / (8 x 0.80)
+    = 22.47 -> 23: 23, CPU binds (round() would give 22).
+    Target 70: normal min(70, 40) = 40 % -> 23; failover min(70, 80) = 70 % -> 143.808 / 5.6 = 25.68 -> 26.
+    Ceilings 50 / 100, no target: normal 71.904 / 4 = 17.98 -> 18; failover 143.808 / 8 = 17.98 -> 18; memory 19; both
+    below the benchmark's 20: kept at 20 ("the benchmark ran with headroom")."""
+    kw = dict(sites=2, failover=True)
+    res = compute(bundle, "policy-3-2-6", 120000, **kw)
+    assert [(s["state"], s["load"], s["ceiling"]) for s in res["states"]] == [("normal", 60000, 40), ("failover", 120000, 80)]
+    ue = row(res, "ue-service", "app")
+    assert ue["replicas_after"] == 23 and ue["binding"] == "cpu"
+    assert row(compute(bundle, "policy-3-2-6", 120000, target_cpu_percent=70, **kw), "ue-service", "app")["replicas_after"] == 26
+    wide = row(compute(bundle, "policy-3-2-6", 120000, normal_ceiling=50, failover_ceiling=100, **kw), "ue-service", "app")
+    assert wide["replicas_after"] == 20 and wide["binding"] == "benchmark replicas"
+
+
+def test_mated_pair_and_bad_ceilings(bundle):
+    """Mated pair, 2 sites carrying 120,000: a site carries its mate's 60,000 too: failover 120,000 per site."""
+    res = compute(bundle, "policy-3-2-6", 120000, sites=2, redundancy="mated-pair")
+    assert [s["load"] for s in res["states"]] == [60000, 120000]
+    with pytest.raises(FootprintError, match="normal ceiling"):
+        compute(bundle, "policy-3-2-6", 120000, sites=2, failover=True, normal_ceiling=90, failover_ceiling=80)
+    with pytest.raises(FootprintError, match="Redundancy"):
+        compute(bundle, "policy-3-2-6", 120000, redundancy="n+2")
+    with pytest.raises(FootprintError, match="cannot be fewer"):
+        compute(bundle, "policy-3-2-6", 120000, sites=3, sites_provisioned=2)
+
+
+# ------------------------------------------------------------------ ranges, stubs, partial results
+
+def test_min_max_range_rows_are_used_at_the_max_end(bundle):
+    """policy 3.2.2 Table 3-81 row 5 prints Egress Gateway replicas '2 / 27' (min / max), 4-core request; Table 3-83
+    row 5 Site1: CPU 60 % (HPA target 80 %). Sized from the max end: 0.60 x 27 x 4 = 64.8 cores; at the scenario's
+    own load with your 50 % target: 64.8 / (4 x 0.5) = 32.4 -> 33 (round() would give 32); before = 27, counted in totals
+    (27 x 4 = 108 cores of the application's baseline)."""
+    res = compute(bundle, "policy-3-2-2", own_load(bundle, "policy-3-2-2"), target_cpu_percent=50)
+    eg = row(res, "egress-gateway", "app")
+    assert eg["replicas_before"] == 27 and eg["replicas_after"] == 33
+    assert any("max end" in n for n in eg["notes"])
+    assert eg["cpu_request_before"] == 108
+    assert {"service": "egress-gateway", "component": "app", "min": 2, "max": 27, "used": "max", "table_id": "3-81",
+            "row": 5} in res["ranges"]
+
+
+def test_stubs_shown_apart_and_out_of_totals(bundle):
+    """NEF ME scenario 1, Table 3-2: stubs GMLC, UDM, AF, PCF, BSF, UDR at 3 replicas and NRF at 1 are test rows:
+    listed in test_rows, not in rows, and not in the totals or the packing."""
+    res = compute(bundle, "nef-me-1", 5000, node_cores=64, node_mem_gib=256)
+    names = {r["service"] for r in res["test_rows"]}
+    assert {"GMLC", "UDM", "AF", "PCF", "BSF", "NRF", "UDR"} <= names
+    assert not names & {r["service"] for r in res["rows"]}
+    assert all(r["rule"] == "test" and r["group"] == "test" for r in res["test_rows"])
+    prod = {(r["component"], r["service"]): r["replicas_after"] for r in res["rows"] if r["replicas_after"]}
+    assert res["packing"]["pod_count"] == sum(prod.values())
+
+
+def test_partial_result_policy_3_2_7_erratum_e031(bundle):
+    """policy 3.2.7 Table 3-140: 13 application rows are flagged by erratum policy-E031 (config-server, egress, ingress,
+    nrf-client-nfdiscovery, nrf-client-nfmanagement, am, ue, query, pre, policyds, udr-connector, chf-connector,
+    alternate-route), and query-service's sidecar prints no value (policy-E094). The result is partial, lists them
+    with table, row and erratum, and its totals read 'at least'."""
+    res = compute(bundle, "policy-3-2-7", 75000)
+    comp = footprint.completeness(bundle, "policy-3-2-7")
+    assert res["partial"] and comp["partial"] and res["totals"]["at_least"]
+    e031 = [m for m in comp["missing"] if "policy-E031" in m["errata"]]
+    assert len(e031) == 13 and all(m["table_id"] == "3-140" and m["container"] == "app" for m in e031)
+    assert {m["service"] for m in e031} >= {"ue-service", "am-service", "policyds", "egress-gateway"}
+    assert any(m["service"] == "query-service" and m["container"] == "istio-proxy" and m["errata"] == ["policy-E094"]
+               for m in comp["missing"])
+    html = render.result_html(res)
+    assert "at least" in html and "policy-E031" in html and "3-140" in html
+    # a scenario with every row usable is not partial
+    assert footprint.completeness(bundle, "bsf-3-3") == {"partial": False, "missing": []}
+
+
+def test_asm_scenario_without_sidecar_rows_says_so(bundle):
+    """An ASM-enabled scenario whose source prints no sidecar rows (edited copy of bsf 3.3 with its istio-proxy rows
+    removed) is partial with 'sidecars unknown, not 0'."""
+    b = copy.deepcopy(bundle)
+    b["resources"] = [r for r in b["resources"] if not (r["scenario"] == "bsf-3-3" and r["is_sidecar"])]
+    comp = footprint.completeness(b, "bsf-3-3")
+    assert comp["partial"] and "unknown, not 0" in comp["missing"][0]["reason"]
+
+
+# ------------------------------------------------------------------ sidecars
+
+def test_sidecar_over_its_limit_warns(bundle):
+    """policy 3.2.6 udr-connector sidecar (Table 3-127 row 16: 20 x istio-proxy, 2-core limit; Table 3-131 Site1 CPU
+    69.88 %): 0.6988 x 20 x 2 = 27.952 cores. At 120,000 TPS on 2 sites N+1 (x2) with target 70 the application gets
+    21 replicas (CPU 35.6 % x 20 x 4 = 28.48 cores; failover 56.96 / 2.8 = 20.34 -> 21): the sidecar needs
+    55.904 / 21 = 2.66 cores per pod, above its 2-core limit: a warning."""
+    res = compute(bundle, "policy-3-2-6", 120000, sites=2, failover=True, target_cpu_percent=70)
+    assert row(res, "udr-connector", "app")["replicas_after"] == 21
+    assert any(w.startswith("udr-connector: sidecar istio-proxy would use 2.66 cores") for w in res["warnings"])
+
+
+# ------------------------------------------------------------------ packing
+
+def test_pod_larger_than_a_node_is_named(bundle):
+    """Issue 12 case: bsf 3.3's ndbmtd pod requests 5 + 12 + 0.1 + 0.2 = 17.3 cores (Table 3-26 rows 18-21); a 16-core
+    node keeps 15.89 cores after the GKE tiers (0.06 + 0.01 + 0.01 + 12 x 0.0025 = 0.11): no node can take it."""
+    with pytest.raises(FootprintError, match=r"Pod ndbmtd requests 17.3 cores.*15.89 cores"):
+        compute(bundle, "bsf-3-3", 63000, node_cores=16, node_mem_gib=128)
+
+
+def test_gke_reservation_tiers():
+    """16 cores / 64 GiB: CPU 0.06 + 0.01 + 2 x 0.005 + 12 x 0.0025 = 0.11 cores; memory 4 x 0.25 + 4 x 0.20 + 8 x 0.10
+    + 48 x 0.06 = 5.48 GiB, + 100 MiB eviction = 5.48 + 0.09765625 GiB."""
+    c, m = packing.reserved(16, 64)
+    assert c == packing.Fraction(11, 100)
+    assert float(m) == pytest.approx(5.48 + 100 / 1024)
+
+
+def test_first_fit_decreasing_by_hand():
+    """Room 4 cores / 16 GiB (no reservation). A: 2 cores x 3, B: 1.5 cores x 2 -> sorted A A A B B: node 1 = A A (4),
+    node 2 = A B (3.5), the second B fits neither (4 + 1.5, 3.5 + 1.5 > 4): node 3. Anti-affinity D (1 core x 3): 3 nodes
+    although 3 cores would fit one. Max 2 pods per node, E (0.1 core x 5): 3 nodes. One spare node adds 1."""
+    p = dict(reserve="custom")
+    res = packing.pack([{"name": "A", "cpu": 2, "mem": 1, "count": 3}, {"name": "B", "cpu": 1.5, "mem": 1, "count": 2}], 4, 16, **p)
+    assert res["nodes"] == 3 and [f["pods"] for f in res["fill"]] == [2, 2, 1]
+    assert res["fill"][0]["cpu"] == 100 and res["binding"] == "cpu"
+    assert packing.pack([{"name": "D", "cpu": 1, "mem": 1, "count": 3, "anti": True}], 4, 16, **p)["nodes"] == 3
+    assert packing.pack([{"name": "E", "cpu": 0.1, "mem": 0.1, "count": 5}], 4, 16, max_pods=2, **p)["nodes"] == 3
+    assert packing.pack([{"name": "E", "cpu": 0.1, "mem": 0.1, "count": 5}], 4, 16, spare=1, **p)["nodes"] == 2
+    with pytest.raises(packing.PackingError, match="no room"):
+        packing.pack([], 4, 16, daemonset_cpu=4, **p)
+
+
+def test_daemonset_overhead_takes_room_on_every_node():
+    """Room 4 cores minus a 1-core DaemonSet = 3 cores: A (2 cores x 3) needs 3 nodes instead of 2."""
+    assert packing.pack([{"name": "A", "cpu": 2, "mem": 1, "count": 3}], 4, 16, reserve="custom")["nodes"] == 2
+    assert packing.pack([{"name": "A", "cpu": 2, "mem": 1, "count": 3}], 4, 16, reserve="custom", daemonset_cpu=1)["nodes"] == 3
+
+
+# ------------------------------------------------------------------ outputs
+
+def test_helm_memory_uses_1024_mi_per_gib(bundle):
+    """bsf 3.3 Table 3-26: db-infra-monitor-svc requests 0.25 GiB = 256Mi (1000 per GiB would print 250Mi); ndbmtd
+    64 GiB prints as 64Gi; and the data nodes' replicaCount is 12, not 1."""
+    helm = render.result_helm(compute(bundle, "bsf-3-3", 80000, target_cpu_percent=70))
+    assert 'memory: "256Mi"' in helm and 'memory: "250Mi"' not in helm
+    assert "ndbmtd:\n  replicaCount: 12" in helm
+    assert render._mem(1.5) == '"1536Mi"'
+
+
+def test_normal_ceiling_caps_a_higher_target(bundle):
+    """policy 3.2.6 ue-service (as in test_two_ceilings_under_failover: 71.904 cores, 18.088 GiB used at 60K per site).
+    180,000 TPS on 3 sites, N+1: normal 60,000 per site (x1), failover 90,000 (x1.5). Target 70:
+    normal min(70, 40) = 40 % -> 71.904 / 3.2 = 22.47 -> 23; failover 70 % -> 107.856 / 5.6 = 19.26 -> 20;
+    memory 18.088 x 1.5 / 2 = 13.57 -> 14: the normal ceiling binds, 23 (a 70 % target alone would give 20)."""
+    res = compute(bundle, "policy-3-2-6", 180000, sites=3, failover=True, target_cpu_percent=70)
+    assert [s["load"] for s in res["states"]] == [60000, 90000]
+    assert row(res, "ue-service", "app")["replicas_after"] == 23
+
+
+def test_a_row_printed_usable_at_another_site_is_not_missing(bundle):
+    """policy 3.2.6: config-server's application row is flagged at Site2 (Table 3-128 row 4, policy-E024) but usable at
+    Site1 (Table 3-127 row 4), so it is sized; only query-service's sidecar, printed at neither site (policy-E092,
+    policy-E093), is missing."""
+    comp = footprint.completeness(bundle, "policy-3-2-6")
+    assert [(m["service"], m["container"]) for m in comp["missing"]] == [("query-service", "istio-proxy")]
+    assert comp["missing"][0]["errata"] == ["policy-E092"]
