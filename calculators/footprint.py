@@ -58,6 +58,8 @@ supports extrapolating that far (chosen by the Benchmark Atlas, not a vendor fig
 GROUPS = ("application", "sidecars", "cnDBTier", "other")
 """Production groups; test stubs and simulators are the separate group "test"."""
 TEST_GROUP = "test"
+TEST_COMPONENTS = ("stub", "simulator")
+"""Components that are test equipment, not the product: shown apart, never in production totals."""
 REDUNDANCY = ("none", "n+1", "mated-pair")
 DEFAULT_NORMAL_CEILING = 40
 DEFAULT_FAILOVER_CEILING = 80
@@ -410,7 +412,7 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
     states = ctx["states"]
     fmax = max(st["factor"] for st in states)
     out = {"rule": "fixed", "detail": "", "binding": "", "notes": [], "replicas": base_rep, "demand": None}
-    if component in ("stub", "simulator") or role == "test":
+    if component in TEST_COMPONENTS or role == "test":
         out.update(rule="test", detail="test stub or simulator: shown apart, not in production totals or node counts")
         return out
     if base_rep is None:
@@ -580,7 +582,8 @@ def completeness(bundle: dict, scenario: str) -> dict:
     Returns ``{"partial": bool, "missing": [{"service", "container", "component", "table_id", "row",
     "row_label", "site", "status", "errata": [ids], "reason"}]}``: resource rows excluded by an
     erratum (status 'flagged') or with no usable value ('missing') whose service and container
-    have no usable row at any site of the scenario, and, for an ASM-enabled scenario (asm
+    have no usable row at any site of the scenario (test stubs and simulators aside: they are never
+    in production totals), and, for an ASM-enabled scenario (asm
     'enabled' or 'partial') with no sidecar row at all, one entry saying so. Totals built from
     such a scenario are lower bounds ("at least"). Reads bundle keys ``scenarios``,
     ``resources`` and ``resources_excluded`` (absent: nothing excluded is known). Raises
@@ -593,8 +596,8 @@ def completeness(bundle: dict, scenario: str) -> dict:
         if x["scenario"] != scenario:
             continue
         key = (x["component"], x["service"], x["container"])
-        if key in usable or key in seen:
-            continue
+        if key in usable or key in seen or x["component"] in TEST_COMPONENTS:
+            continue  # test stubs and simulators are never in production totals, so their rows leave no gap
         seen.add(key)
         reason = "excluded by erratum" if x["status"] == "flagged" else "no usable value printed"
         missing.append({"service": x["service"], "container": x["container"], "component": x["component"],

@@ -245,3 +245,12 @@ def test_a_row_printed_usable_at_another_site_is_not_missing(bundle):
     comp = footprint.completeness(bundle, "policy-3-2-6")
     assert [(m["service"], m["container"]) for m in comp["missing"]] == [("query-service", "istio-proxy")]
     assert comp["missing"][0]["errata"] == ["policy-E092"]
+
+
+def test_simulators_without_values_leave_no_gap(bundle):
+    """Policy 3.1.5, Table 3-48 rows 1 (NRFsim) and 23 (UDMsim): simulators printed with NA requests (status missing).
+    Simulators are never in production totals, so the scenario is complete; a real service with NA would not be."""
+    c = footprint.completeness(bundle, "policy-3-1-5")
+    assert c["partial"] is False and c["missing"] == []
+    excluded = [x for x in bundle["resources_excluded"] if x["scenario"] == "policy-3-1-5"]
+    assert {x["service"] for x in excluded} >= {"nrfsim", "udmsim"}
