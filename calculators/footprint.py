@@ -20,7 +20,8 @@ Rules, by component (``rule`` values):
   first the kubelet evicts under node memory pressure (kubernetes.io, node-pressure
   eviction), hence 100 % of the request as the memory ceiling. The binding resource is
   named per row. A target never takes a service below the replicas the benchmark
-  itself ran ("the benchmark ran with headroom").
+  itself ran, scaled down with the load below the benchmark's load ("the benchmark ran
+  with headroom"; ``_benchmark_floor``).
 * ``scenario-cpu``: as before for guides that print one CPU figure per scenario (NEF).
 * ``proportional``: no observation or no target: replicas x load ratio.
 * ``data-held``: cnDBTier data nodes (ndbmtd). They hold the data in memory in node
@@ -336,7 +337,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
 METHOD = (
     "Traffic services: replicas from CPU and memory (cpu+memory): cores used x load ratio / (CPU request x target), "
     "and memory used (observed, else the request) x load ratio / memory request; the larger binds, and a target never "
-    "goes below the replicas the benchmark ran (it ran with headroom). No observation or no target: replicas x load ratio "
+    "goes below the replicas the benchmark ran, scaled down with the load below its load (it ran with headroom). No observation or no target: replicas x load ratio "
     "(proportional). cnDBTier: data nodes (ndbmtd) by the data they hold: every site keeps a full copy, so the baseline's "
     "count in whole node groups of 2, unless you give a data size; ndbmgmd and ndbmysqld fixed per site; ndbappmysqld "
     "scales like a traffic service with the database target. Management services fixed; stubs and simulators shown apart, "
@@ -466,10 +467,10 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
                    detail=(f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}, "
                            f"{u_row['site']}) at {t_src}; " + "; ".join(parts) + f"; memory: {mem_how}"))
         new = max(computed, floor)
-        if computed < base_rep:
-            out["notes"].append(f"the benchmark ran with headroom: the target gives {computed} replicas, kept at the "
-                                f"{base_rep} the benchmark ran (conservative; fewer pods were never measured)")
-            new = max(new, base_rep)
+        bench = _benchmark_floor(base_rep, fmax)
+        if computed < bench:
+            out["notes"].append(_headroom_note(computed, bench, base_rep, fmax))
+            new = max(new, bench)
             binding = "benchmark replicas"
         elif new > computed:
             binding = "minimum replicas"
@@ -481,12 +482,13 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
         cpu_need = math.ceil(base_rep * fmax * ratio)
         mem_need, mem_how, _ = _memory_need(base_rep, main, ctx, service)
         computed = max(cpu_need, mem_need)
-        new = max(computed, floor, base_rep if computed < base_rep else 0)
+        bench = _benchmark_floor(base_rep, fmax)
+        new = max(computed, floor, bench)
         out.update(rule="scenario-cpu", replicas=new, binding="cpu" if cpu_need >= mem_need else "memory",
                    detail=(f"{base_rep} x {float(fmax):.4g} x {wide['observed_percent']:g}/{float(wide['target']):g} "
                            f"(scenario-wide CPU, Table {wide['table_id']}) -> {cpu_need}; memory: {mem_how}"))
-        if computed < base_rep:
-            out["notes"].append(f"the benchmark ran with headroom: the target gives {computed}, kept at the benchmark's {base_rep}")
+        if computed < bench:
+            out["notes"].append(_headroom_note(computed, bench, base_rep, fmax))
             out["binding"] = "benchmark replicas"
         return out
     new = max(math.ceil(base_rep * fmax), floor)
@@ -497,6 +499,21 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
         out["notes"].append("uncertain: SQL nodes scaled with load in proportion; the benchmark does not show how they scale")
     _check_sidecars(containers, service, base_rep, new, ctx, out)
     return out
+
+
+def _benchmark_floor(base_rep: int, factor) -> int:
+    """The fewest replicas a target may leave a service with: the benchmark's own count at or above
+    its load, and that count scaled down with the load below it (ceil(replicas x load ratio)), so a
+    pod never carries more load than the benchmark measured per pod unless the benchmark itself ran
+    at that load. Monotone in the load: totals never fall as the load grows."""
+    return base_rep if factor >= 1 else math.ceil(base_rep * factor)
+
+
+def _headroom_note(computed: int, bench: int, base_rep: int, factor) -> str:
+    """The row note saying a target would go below what the benchmark ran."""
+    scaled = "" if factor >= 1 else f" scaled to the load (x{float(factor):.3g})"
+    return (f"the benchmark ran with headroom: the target gives {computed} replicas, kept at {bench}, the "
+            f"{base_rep} the benchmark ran{scaled} (conservative; fewer pods per unit of load were never measured)")
 
 
 def _memory_need(base_rep, main, ctx, service) -> tuple[int, str, Fraction | None]:

@@ -254,3 +254,18 @@ def test_simulators_without_values_leave_no_gap(bundle):
     assert c["partial"] is False and c["missing"] == []
     excluded = [x for x in bundle["resources_excluded"] if x["scenario"] == "policy-3-1-5"]
     assert {x["service"] for x in excluded} >= {"nrfsim", "udmsim"}
+
+
+def test_headroom_floor_scales_down_below_the_benchmark_load(bundle):
+    """BSF 3.3 at half its load (31,500 TPS, x0.5), target 70 %. BSF Management Service: Table 3-25 row 2 gives 14
+    replicas of 4 cores / 1 GiB request; Table 3-28 row 4 prints 27.72 % CPU and 57.52 % memory at Site1.
+    Used: 0.2772 x 14 x 4 = 15.5232 cores, 0.5752 x 14 x 1 = 8.0528 GiB. CPU: 15.5232 x 0.5 / (4 x 0.70) = 2.77 -> 3;
+    memory: 8.0528 x 0.5 / 1 = 4.03 -> 5. The target gives 5, below the benchmark's 14 pods scaled to half the load:
+    ceil(14 x 0.5) = 7 is kept (no pod carries more load than measured) and the row says so. At 63,000 TPS it is 14."""
+    half = compute(bundle, "bsf-3-3", 31500, target_cpu_percent=70)
+    r = next(x for x in half["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
+    assert (r["replicas_before"], r["replicas_after"], r["binding"]) == (14, 7, "benchmark replicas")
+    assert any("the target gives 5 replicas, kept at 7" in n for n in r["notes"])
+    full = compute(bundle, "bsf-3-3", 63000, target_cpu_percent=70)
+    r = next(x for x in full["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
+    assert r["replicas_after"] == 14
