@@ -46,7 +46,7 @@ import math
 import re
 from fractions import Fraction
 
-from . import web
+from . import inputs, web
 from .text import escape, fmt
 
 MAX_BYTES = 1048576
@@ -136,9 +136,7 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
     docs = products(bundle)
     if product not in (None, "") and product not in docs:
         raise OverTargetError(f"Unknown product {product!r}; choose one of: {', '.join(docs)}.")
-    thr = _number(mem_threshold, "Memory threshold")
-    if not 1 <= thr <= 100:
-        raise OverTargetError("Memory threshold must be between 1 and 100 %.")
+    thr = inputs.percent(mem_threshold, "Memory threshold", OverTargetError)
     doc_of = {s["id"]: s["doc"] for s in bundle["scenarios"]}
     want = lambda sid: doc_of.get(sid) is not None and (not product or doc_of[sid] == product)
     cpu, mem = [], []
@@ -176,19 +174,6 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
     return {"cpu": cpu, "memory": mem, "inputs": {"product": product or "", "mem_threshold": float(thr)},
             "counts": {"over": sum(e["status"] == "over" for e in cpu), "near": sum(e["status"] == "near" for e in cpu),
                        "memory": len(mem)}}
-
-
-def _number(value, name: str) -> Fraction:
-    text = str(value if value is not None else "").strip().rstrip("%").strip()
-    if not text:
-        raise OverTargetError(f"{name} is empty: enter a number.")
-    try:
-        f = float(text)
-    except ValueError:
-        raise OverTargetError(f"{name} must be a number, not {value!r}.") from None
-    if math.isnan(f) or math.isinf(f):
-        raise OverTargetError(f"{name} must be a finite number.")
-    return Fraction(text) if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", text) else Fraction(f)
 
 
 # ---------------------------------------------------------------- your own CSV
