@@ -304,7 +304,7 @@ def test_overtarget_web(bundle):
     assert out["ok"], out
     assert "Line 3:" in out["html"] and 'href="../../products/policy/policy-3-3-1/#table-3-188"' in out["html"]
     lines = out["downloads"]["csv"]["text"].splitlines()
-    assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,60" in lines
+    assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,90,,,,60" in lines
     assert web.run(bundle, {"calc": "overtarget", "mem_threshold": "x"})["ok"] is False
 
 
@@ -322,3 +322,74 @@ def test_cli_footprint_csv_and_json(bundle, tmp_path, capsys):
     assert "greater than zero" in capsys.readouterr().err
     assert cli(["--bundle", str(f), "overtarget", "--product", "policy", "--format", "csv"]) == 0
     assert "policy-3-3-1" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ over-target: HPA rule, near band, partial
+
+def test_near_band_boundary_27_of_30():
+    """The 'near' band is relative: observed >= 0.9 x target. Against a 30 % target, 27 % is near, 26.99 % is not,
+    30 % is over."""
+    assert ot.classify(27, 30) == "near"
+    assert ot.classify("26.99", 30) is None
+    assert ot.classify(30, 30) == "over" and ot.classify("29.99", 30) == "near"
+
+
+def test_hpa_reads_whole_percent():
+    """The controller truncates utilization to a whole percent: 33.9 % against 30 % reads 33, ratio 1.1, inside the
+    0.1 tolerance: 10 replicas stay 10 (read as 33.9 it would be ceil(10 x 1.13) = 12). 29.9 % reads 29."""
+    h = ot.hpa(10, "33.9", 30)
+    assert h["reads"] == 33 and h["within_tolerance"] and h["desired"] == 10
+    assert ot.hpa_desired(10, "34.0", 30) == 12  # 34 / 30 = 1.133 -> ceil(11.33) = 12
+    assert ot.hpa(5, "29.9", 30)["reads"] == 29
+
+
+def test_hpa_clamped_to_min_and_max():
+    """Clamp after the formula: 10 replicas at 90 % of 60 % ask ceil(10 x 1.5) = 15, max 12 gives 12; 10 at 20 % of
+    80 % ask ceil(2.5) = 3, min 4 gives 4; inside the tolerance a count above max still comes down to max."""
+    h = ot.hpa(10, 90, 60, max_replicas=12)
+    assert (h["unclamped"], h["desired"], h["bound"]) == (15, 12, "max")
+    h = ot.hpa(10, 20, 80, min_replicas=4, max_replicas=20)
+    assert (h["unclamped"], h["desired"], h["bound"]) == (3, 4, "min")
+    assert ot.hpa_desired(14, 80, 80, min_replicas=2, max_replicas=12) == 12
+    assert ot.hpa_desired(10, 90, 60, min_replicas=5, max_replicas=2) == 15  # contradictory bounds are not applied
+
+
+def test_policy_3_2_2_range_printed_hpa_from_either_end(bundle):
+    """Policy 3.2.2: ue-service 54 %/30 % (Table 3-83 row 16) with Min/Max Replicas 2 / 16 printed (Table 3-81 row 11)
+    and no current count. From 2: ceil(2 x 1.8) = 4; from 16: ceil(16 x 1.8) = ceil(28.8) = 29, clamped at max 16."""
+    res = ot.compute(bundle, "policy")
+    ue = next(e for e in res["cpu"] if e["scenario"] == "policy-3-2-2" and e["service"] == "ue-service")
+    assert (ue["hpa_min"], ue["hpa_max"], ue["replicas"], ue["desired"]) == (2, 16, None, None)
+    ends = ue["desired_from_ends"]
+    assert ends["min"] == {"desired": 4, "unclamped": 4, "bound": None}
+    assert ends["max"] == {"desired": 16, "unclamped": 29, "bound": "max"}
+    html = ot.to_html(res)
+    assert "from max 16: 16 (asks 29, clamped at max)" in html and "KEP-4951" in html and "v1.33" in html
+
+
+def test_overtarget_marks_partial_scenarios(bundle):
+    """Policy 3.2.6 Table 3-132: the ndbmtd row is flagged (policy-E030); Policy 3.2.10 Table 3-177: 78 rows
+    printed without a value (policy-E060). Both are listed as partial, and their flagged rows carry the mark."""
+    res = ot.compute(bundle, "policy")
+    assert "policy-E030" in res["partial"]["policy-3-2-6"] and "ndbmtd" in res["partial"]["policy-3-2-6"]
+    assert res["partial"]["policy-3-2-10"].startswith("78 rows of Table 3-177")
+    assert all(e["partial"] for e in res["cpu"] if e["scenario"] == "policy-3-2-6")
+    html = ot.to_html(res)
+    assert '<li data-scenario="policy-3-2-10">' in html
+
+
+@pytest.mark.parametrize("cell, message", [
+    ("9" * 5000 + "%", "too long to be a number (5,001 characters"),
+    ("9" * 25 + "%", "above 100,000 %"),
+    ("1" + "0" * 400 + " cores", "too long to be a number"),
+])
+def test_own_csv_overlong_number_is_that_lines_problem(cell, message):
+    """Issue 16 item 7: an overlong number was 'internal error: OverflowError' or 'Exceeds the limit (4300 digits)'."""
+    own, problems = ot.parse_own(f"name,replicas,cpu_request,observed,target\nok,5,4,50%,80\nbad,5,4,{cell},80\n")
+    assert [o["name"] for o in own] == ["ok"]
+    assert problems[0]["line"] == 3 and message in problems[0]["message"] and len(problems[0]["message"]) < 160
+
+
+def test_own_csv_target_below_1_percent_is_refused():
+    own, problems = ot.parse_own("name,replicas,cpu_request,observed,target\na,5,4,50%,0.000001\n")
+    assert own == [] and problems[0]["message"] == "target must be a percent from 1 to 100, not '0.000001'."
