@@ -184,7 +184,7 @@ def overhead(bundle: dict, sid: str) -> dict:
             "mem_share": None if ex["partial"] else share(tot["mem_side"], tot["mem_all"]),
             "partial": ex if ex["partial"] else None,
             "cpu_share_complete": share(comp["cpu_side"], comp["cpu_all"]), "mem_share_complete": share(comp["mem_side"], comp["mem_all"]),
-            "complete_services": sum(1 for v in per.values() if v["service"] not in left_out), "services_total": len(per),
+            "complete_services": sum(1 for v in per.values() if v["service"] not in left_out), "services_total": len({v["service"] for v in per.values()} | left_out),
             "cpu_sidecar_per_1k": per1k(tot["cpu_side"]), "cpu_total_per_1k": per1k(tot["cpu_all"]),
             "mem_sidecar_per_1k": per1k(tot["mem_side"]), "mem_total_per_1k": per1k(tot["mem_all"]),
             "observed": obs}

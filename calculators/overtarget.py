@@ -207,6 +207,10 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
             hi = int(rep["replicas_max"]) if rep and rep.get("replicas_max") is not None else None
             h = hpa(int(cur), u["observed_percent"], u["target_percent"], min_replicas=lo, max_replicas=hi) if cur is not None else None
             ends = None
+            gone = None
+            if rep is None:
+                gone = next((x for x in exclusions(bundle, u["scenario"], "resources")["rows"]
+                             if x["service"] == u["service"] and x["container"] == u["container"] and x["site"] in (u["site"], "")), None)
             if cur is None and lo is not None and hi is not None and lo <= hi:
                 # only the HPA range is printed: what the HPA would ask starting from either end
                 ends = {"min": hpa(lo, u["observed_percent"], u["target_percent"], min_replicas=lo, max_replicas=hi),
@@ -218,7 +222,9 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
                         "hpa_min": lo, "hpa_max": hi, "bound": h["bound"] if h else None,
                         "desired": h["desired"] if h else None, "unclamped": h["unclamped"] if h else None,
                         "desired_from_ends": {k: {x: v[x] for x in ("desired", "unclamped", "bound")} for k, v in ends.items()} if ends else None,
-                        "partial": part(u["scenario"])})
+                        "partial": part(u["scenario"]),
+                        "replicas_excluded": (f"its replica row, Table {gone['table_id']} row {gone['row']}, is {gone['status']}"
+                                              + (f" ({', '.join(gone['errata'])})" if gone["errata"] else "")) if gone else None})
         elif u["metric"] == "memory" and _frac(u["observed_percent"]) >= thr:
             mem.append({**base, "threshold": float(thr), "status": "memory"})
     for w in bundle.get("scenario_cpu") or []:
@@ -232,7 +238,7 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
                         "status": st, "ratio": float(_frac(w["observed_percent"]) / _frac(w["target_percent"])),
                         "replicas": None, "replicas_table": None, "replicas_row": None, "desired": None,
                         "hpa_reads": math.floor(_frac(w["observed_percent"])), "hpa_min": None, "hpa_max": None,
-                        "bound": None, "desired_from_ends": None, "partial": part(w["scenario"]),
+                        "bound": None, "desired_from_ends": None, "partial": part(w["scenario"]), "replicas_excluded": None,
                         "target_table": w.get("target_table_id"), "target_row": w.get("target_row")})
     cpu.sort(key=lambda e: (-e["ratio"], e["scenario"], e["row"], e["site"]))
     mem.sort(key=lambda e: (-e["observed"], e["scenario"], e["row"], e["site"]))
@@ -391,6 +397,8 @@ def _desired_text(e) -> str | int:
             return e["desired"]
         return f"{e['desired']} (asks {e['unclamped']}, clamped at {e['bound']})"
     ends = e.get("desired_from_ends")
+    if e.get("replicas_excluded"):
+        return "no count: " + e["replicas_excluded"]
     if ends:
         part = lambda k: (f"from {k} {e['hpa_' + k]}: {ends[k]['desired']}"
                           + (f" (asks {ends[k]['unclamped']}, clamped at {ends[k]['bound']})" if ends[k]["bound"] else ""))
@@ -432,7 +440,8 @@ def to_html(res: dict, own=None, problems=None) -> str:
              '<th>Scenario partial</th></tr></thead><tbody>')
     for e in res["cpu"]:
         rep = (fmt(e["replicas"]) + f' <small>(Table {escape(str(e["replicas_table"]))}, row {e["replicas_row"]})</small>'
-               if e["replicas"] is not None else '<span title="no replica count printed for this service, or its row is flagged">—</span>')
+               if e["replicas"] is not None else (f'— <small>({escape(e["replicas_excluded"])})</small>' if e.get("replicas_excluded") else
+                                                  '<span title="no replica count printed for this service">—</span>'))
         p.append(f'<tr data-scenario="{escape(e["scenario"])}" data-service="{escape(e["service"])}" data-site="{escape(e["site"])}" '
                  f'data-status="{e["status"]}"{" data-partial" if e["partial"] else ""}><td>{e["status"]}</td><td>{escape(e["scenario"])}</td><td>{escape(e["service"])}</td>'
                  f'<td>{escape(e["container"])}</td><td>{escape(e["site"] or "—")}</td><td>{fmt(e["observed"])}</td><td>{fmt(e["target"])}</td>'
