@@ -236,7 +236,7 @@ def main(argv=None) -> int:
             elif args.format == "table":
                 print(_asm_table(out["overview"], out["compare"], out["whatif"], out["asm_without_sidecars"]))
             else:
-                sys.stdout.write(asm.to_csv(out["overview"]))
+                sys.stdout.write(asm.to_csv(out["overview"], out["asm_without_sidecars"]))
         elif args.calc in ("dsr", "shcm"):
             mod = dsr if args.calc == "dsr" else shcm
             d = mod.defaults(bundle)

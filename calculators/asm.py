@@ -435,7 +435,10 @@ def _r(v):
     return None if v is None else round(v, 4)
 
 
-def to_csv(ov: list[dict]) -> str:
+def to_csv(ov: list[dict], no_sidecars: list[str] = ()) -> str:
+    """One line per service with sidecars and a TOTAL line per ASM-enabled scenario (the last column
+    says why a scenario is partial); an ASM-enabled scenario without sidecar rows gets a TOTAL line
+    with empty figures saying so, never zeros."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
@@ -451,6 +454,8 @@ def to_csv(ov: list[dict]) -> str:
                     _r(o["mem_share"]), o["load"], o["unit"], " ".join(o["tables"]),
                     _r(o["observed"].get("cpu", {}).get("share")), _r(o["observed"].get("memory", {}).get("share")),
                     o["partial"]["text"] if o["partial"] else ""])
+    for sid in no_sidecars:
+        w.writerow([sid, "", "TOTAL"] + [""] * 11 + ["ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"])
     return buf.getvalue()
 
 
@@ -479,7 +484,7 @@ def run_web(bundle: dict, params: dict) -> dict:
     wi = whatif(bundle, on, off, params.get("load") or None)
     ov = overview(bundle)
     return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": {"on": on, "off": off, "load": params.get("load") or ""},
-            "downloads": {"csv": {"text": to_csv(ov), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
+            "downloads": {"csv": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
 
 
 web.register("asm", run_web, AsmError)

@@ -393,3 +393,12 @@ def test_own_csv_overlong_number_is_that_lines_problem(cell, message):
 def test_own_csv_target_below_1_percent_is_refused():
     own, problems = ot.parse_own("name,replicas,cpu_request,observed,target\na,5,4,50%,0.000001\n")
     assert own == [] and problems[0]["message"] == "target must be a percent from 1 to 100, not '0.000001'."
+
+
+def test_asm_csv_lists_the_scenario_without_sidecar_rows(bundle):
+    import csv as _csv
+    import io as _io
+    out = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
+    rows = list(_csv.reader(_io.StringIO(out["downloads"]["csv"]["text"])))
+    line = next(r for r in rows if r[0] == "policy-3-2-1")
+    assert line[2] == "TOTAL" and line[3] == "" and "no sidecar rows" in line[-1] and len(line) == len(rows[0])
