@@ -323,3 +323,20 @@ def test_shcm_computes_in_pyodide_from_permalink(page, site_url):
     page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
     assert _result(page, "total") == "5" and _result(page, "rate_at_ceiling") == "4,320"
     assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_dsr_page_refuses_a_decimal_comma(page, site_url):
+    """The page uses the same reader as the CLI: '63,5' is an error, not 635 MPS; the prerendered 16 stays."""
+    page.goto(site_url + "/calculators/dsr/", wait_until="load")
+    page.wait_for_selector(CALC_READY, timeout=90000)
+    page.fill("#calc-target", "63,5")
+    page.click("#calc-run")
+    page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=20000)
+    assert "comma that is not a thousands separator" in page.inner_text("#atlas-calc-message")
+    assert _result(page, "total") == "16"
+    page.fill("#calc-target", "63,500")
+    page.click("#calc-run")
+    page.wait_for_function("document.querySelector('#atlas-calc-result tr[data-key=\"total\"] td.atlas-num').innerText === '4'",
+                           timeout=30000)
+    assert page.js_errors == []

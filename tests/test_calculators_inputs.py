@@ -72,3 +72,12 @@ def test_calculators_refuse_decimal_comma_and_tiny_ceiling(bundle):
     assert out["ok"] is False and "comma" in out["error"]
     with pytest.raises(overtarget.OverTargetError, match="between 1 and 100 %; got 0.000001"):
         overtarget.compute(bundle, None, "0.000001")
+
+
+def test_footprint_node_of_1e_300_cores_is_refused(bundle):
+    """Issue 16 item 8: a node of 1e-300 cores gave a 403-character node count; footprint reads node sizes through
+    inputs.positive, which refuses it, quoting the value as typed."""
+    from calculators import footprint
+    with pytest.raises(footprint.FootprintError) as e:
+        footprint.compute(bundle, "bsf-3-3", 63000, node_cores="1e-300", node_mem_gib=64)
+    assert str(e.value) == "Node CPU must be from 0.000001 to 1,000,000,000,000 cores; got 1e-300."
