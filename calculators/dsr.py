@@ -271,7 +271,7 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     """
     run = next((r for r in runs(bundle) if r["id"] == scenario), None)
     if run is None:
-        raise DsrError(f"Unknown scenario {inputs.shown(scenario)!r}: choose a DSR benchmark run (see --list).")
+        raise DsrError(f"Unknown scenario {inputs.shown(scenario)!r}: choose a DSR benchmark run.")
     p = per_mp(run)
     if not p["sizable"]:
         raise DsrError(f"Scenario {scenario} cannot be sized: {p['reason']}")
