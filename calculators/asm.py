@@ -384,7 +384,7 @@ def to_html(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str] = ()) ->
              'given only over the services whose rows are all usable, and per-1K totals are lower bounds.</p>')
     p.append('<p class="atlas-note">Reference, not from the guides: Istio publishes the sidecar (Envoy) cost per 1,000 requests '
              'per second going through one proxy: '
-             + "; ".join(f'Istio {escape(v)}: {escape(c)} vCPU and {escape(m)} (<a href="{escape(u)}">istio.io</a>)'
+             + "; ".join(f'Istio {escape(v)}: {escape(c)} vCPU and {escape(m)} (<code>{escape(u)}</code>)'
                          for v, c, m, u in ISTIO_REFERENCE)
              + '. A benchmark transaction may pass several proxies (ingress gateway, service, egress gateway), and the guides do '
              'not say which Istio release their ASM ships, so this is a yardstick, not a prediction.</p>')

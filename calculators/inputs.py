@@ -26,7 +26,7 @@ MIN_MAGNITUDE = Fraction(1, 10**6)
 GiB or percent is plausible. A Benchmark Atlas limit, not a vendor figure."""
 MAX_MAGNITUDE = Fraction(10**12)
 """Largest number any calculator accepts (10^12 of its unit); a Benchmark Atlas limit, not a vendor figure."""
-SHOWN_CHARS = 24
+SHOWN_CHARS = 40
 """Longest echo of a typed value in a message; longer text is cut with an ellipsis."""
 
 _PLAIN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
