@@ -1,8 +1,14 @@
 """Command line for the calculators (CPython).
 
     python -m calculators footprint --scenario bsf-3-3 --load 80000 [--target 70] [--format table|csv|helm|json]
-    python -m calculators asm --on bsf-3-2 --off bsf-3-1 [--load 60000] [--format csv|json]
+    python -m calculators asm --on bsf-3-2 --off bsf-3-1 [--load 60000] [--format table|csv|json]
     python -m calculators overtarget [--product policy] [--mem-threshold 80] [--own my.csv] [--format table|csv|json]
+    python -m calculators dsr --scenario dsr-relay-12vcpu --target 240000 [--ceiling 40] [--redundancy mated-pair]
+    python -m calculators shcm --scenario shcm-test-5 --target 21600 [--unit RPS] [--ceiling 80]
+    python -m calculators <calculator> --list      (the scenario ids, or products, with their titles)
+
+Numbers are read by calculators.inputs, as on the pages: '63,500' is sixty-three thousand five hundred,
+'63,5' is refused as an ambiguous decimal comma. Bad input exits with status 2 and a message.
 
 The calculator bundle is read from ``--bundle FILE`` (the site's
 assets/data/calculator-bundle.json), or, by default, built from data/ with
@@ -15,7 +21,9 @@ import json
 import sys
 from pathlib import Path
 
-from . import asm, footprint, overtarget, render
+from fractions import Fraction
+
+from . import asm, dsr, footprint, overtarget, render, shcm
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -80,6 +88,82 @@ def _footprint_table(res: dict) -> str:
     return "\n".join(out)
 
 
+def choices(bundle: dict, calc: str) -> list[tuple[str, str]]:
+    """(id, title) of what ``calc`` accepts as its scenario (or, for overtarget, product)."""
+    if calc == "footprint":
+        return [(s["id"], s.get("short_title") or s["title"]) for s in footprint.scenarios_with_resources(bundle)]
+    if calc == "asm":
+        on = set(asm.asm_on_ids(bundle))
+        return [(s["id"], ("ASM on: " if s["id"] in on else "ASM off: ") + (s.get("short_title") or s["title"]))
+                for s in footprint.scenarios_with_resources(bundle)]
+    if calc == "overtarget":
+        names = {s["id"]: s.get("short_name") or s["id"] for s in bundle["sources"]}
+        return [(d, names.get(d, d)) for d in overtarget.products(bundle)]
+    if calc == "dsr":
+        bad = {x["id"] for x in dsr.not_sizable(bundle)}
+        return [(r["id"], f"{r.get('section') or ''} {r['short_title']}".strip() + (" (cannot be sized)" if r["id"] in bad else ""))
+                for r in dsr.runs(bundle)]
+    if calc == "shcm":
+        return [(t["id"], f"{t.get('section') or ''} {t['short_title']}".strip()) for t in shcm.tests(bundle)]
+    return []
+
+
+def _listing(bundle: dict, calc: str) -> str:
+    rows = choices(bundle, calc)
+    w = max((len(i) for i, _ in rows), default=0)
+    return "\n".join(f"  {i.ljust(w)}  {t}" for i, t in rows)
+
+
+def _plain(x):
+    """JSON-ready: exact Fractions as floats, tuples as lists."""
+    if isinstance(x, Fraction):
+        return float(x)
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _steps_table(res: dict, rows: list[tuple]) -> str:
+    """A DSR/ShCM result as text: warnings, the steps (section, item, value, unit, source) and the notes."""
+    out = [f"warning: {w}" for w in res["warnings"]]
+    out.append(_table([{"section": k, "item": label, "value": v, "unit": u, "source": src} for k, _, label, v, u, src in rows],
+                      ["section", "item", "value", "unit", "source"]))
+    out += [f"note: {n}" for n in res.get("notes") or []]
+    return "\n".join(out)
+
+
+def _asm_table(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str]) -> str:
+    out = ["Sidecar share of requested CPU and memory, every ASM-enabled scenario:"]
+    rows = []
+    for o in ov:
+        share = (lambda m: f"{render.fmt(o[m + '_share'])} %" if not o["partial"] else
+                 f"partial: {render.fmt(o[m + '_share_complete'])} % over {o['complete_services']} of {o['services_total']} services")
+        oc = o["observed"].get("cpu") or {}
+        rows.append({"scenario": o["scenario"], "sidecar_cpu": o["cpu_sidecar"], "all_cpu": o["cpu_total"], "cpu_share": share("cpu"),
+                     "mem_share": share("mem"), "sidecar_cpu_per_1k_requested": o["cpu_sidecar_per_1k"],
+                     "sidecar_cpu_per_1k_observed": oc.get("sidecar_per_1k") if oc.get("unit") == "cores" else None,
+                     "observed_cpu_share": f"{render.fmt(oc['share'])} %" if oc else "not measured"})
+    out.append(_table(rows, ["scenario", "sidecar_cpu", "all_cpu", "cpu_share", "mem_share", "sidecar_cpu_per_1k_requested",
+                             "sidecar_cpu_per_1k_observed", "observed_cpu_share"]))
+    out += [f"partial: {o['scenario']}: {o['partial']['text']}" for o in ov if o["partial"]]
+    out += [f"no sidecar rows: {sid} is ASM-enabled but prints no sidecar rows; its sidecar cost is unknown (not 0)." for sid in no_sidecars]
+    out.append("reference (not from the guides): " + "; ".join(f"Istio {v}: {c} vCPU and {m} per 1,000 requests/s through one proxy ({u})"
+                                                             for v, c, m, u in asm.ISTIO_REFERENCE))
+    a, b = cmp["on"], cmp["off"]
+    out.append(f"\n{a['scenario']} (ASM on) against {b['scenario']} (ASM off), per 1K {a['unit'] or ''}:")
+    out.append(_table([{"per_1k": k, "on": a[k], "off": b[k], "on_minus_off": cmp["diff"][k] if cmp["comparable"] else "not comparable"}
+                       for k in ("cpu_total_per_1k", "cpu_sidecar_per_1k", "mem_total_per_1k", "mem_sidecar_per_1k")],
+                      ["per_1k", "on", "off", "on_minus_off"]))
+    out += [f"not comparable: {x}" for x in cmp["not_comparable"]]
+    out.append("\nWhat-if (per site, requests):")
+    out.append(_table([{"change": k, "scenario": w["scenario"], "load": w["load"], "cpu_before": w["cpu_before"], "cpu_after": w["cpu_after"],
+                        "cpu_delta": w["cpu_delta"], "mem_delta": w["mem_delta"]} for k, w in wi.items()],
+                      ["change", "scenario", "load", "cpu_before", "cpu_after", "cpu_delta", "mem_delta"]))
+    return "\n".join(out)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m calculators", description=__doc__.split("\n\n")[0],
                                 epilog="Without --bundle the bundle is built from data/ via macros.bundle (project venv needed).")
@@ -114,15 +198,44 @@ def main(argv=None) -> int:
     f.add_argument("--spare-nodes", help="spare nodes per site (N+1 = 1; default 0)")
     f.add_argument("--format", default="table", choices=("table", "csv", "helm", "json"), help="output format (default table)")
     a = sub.add_parser("asm", help="ASM sidecar overhead, on/off comparison and what-if")
-    a.add_argument("--on")
-    a.add_argument("--off")
-    a.add_argument("--load")
-    a.add_argument("--format", default="csv", choices=("csv", "json"))
+    a.add_argument("--on", help="ASM-enabled scenario id (default: bsf-3-2; see --list)")
+    a.add_argument("--off", help="ASM-off scenario id of the same product (default: one with the same call model, else the first)")
+    a.add_argument("--load", help="what-if load, total, in the scenarios' unit (default: each scenario's own)")
+    a.add_argument("--format", default="csv", choices=("table", "csv", "json"), help="output: csv (default), table or json")
     o = sub.add_parser("overtarget", help="services at, over or near their CPU target; memory over a threshold")
-    o.add_argument("--product")
-    o.add_argument("--mem-threshold", default=overtarget.DEFAULT_MEM_THRESHOLD)
+    o.add_argument("--product", help="one product id (see --list; default: all)")
+    o.add_argument("--mem-threshold", default=overtarget.DEFAULT_MEM_THRESHOLD,
+                   help="flag memory at or above this percent, 1 to 100 (default 80)")
     o.add_argument("--own", help="CSV of your own services (name,replicas,cpu_request,observed,target)")
-    o.add_argument("--format", default="table", choices=("table", "csv", "json"))
+    o.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
+    d = sub.add_parser("dsr", help="DSR DA-MPs (or vSTP SS7-MPs) for a target MPS: measured and engineered methods")
+    d.add_argument("--scenario", default=dsr.DEFAULT_SCENARIO, help=f"benchmark run id (default {dsr.DEFAULT_SCENARIO}; see --list)")
+    d.add_argument("--target", help="total message rate, MPS (default: the run's own)")
+    d.add_argument("--ceiling", help="CPU ceiling per MP, 1 to 100 percent (default: the measured peak, no scaling)")
+    d.add_argument("--spare", default="0", help=f"spare MPs per DSR, 0 to {dsr.MAX_SPARE} (default 0)")
+    d.add_argument("--redundancy", default="none", choices=tuple(dsr.REDUNDANCY),
+                   help="none (default) or mated-pair: each DSR carries the whole target when its mate is down")
+    d.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
+    h = sub.add_parser("shcm", help="ShCM Rhino nodes for a target RPS or SPS")
+    h.add_argument("--scenario", default=shcm.DEFAULT_SCENARIO, help=f"baseline test id (default {shcm.DEFAULT_SCENARIO}; see --list)")
+    h.add_argument("--target", help="target load in --unit (default: the test's own RPS)")
+    h.add_argument("--unit", default="RPS", choices=("RPS", "SPS"), help="unit of --target (default RPS)")
+    h.add_argument("--ceiling", help="CPU ceiling per Rhino node, 1 to 100 percent of its vCPUs (default: as measured)")
+    h.add_argument("--spare", default="0", help=f"spare Rhino nodes, 0 to {shcm.MAX_SPARE} (default 0)")
+    h.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
+    for name, sp in sub.choices.items():
+        sp.add_argument("--list", action="store_true", help="list the scenario ids (products for overtarget) with their titles, then exit")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--list" in argv:  # before the required options are checked
+        calc = next((x for x in argv if x in sub.choices), None)
+        if calc is None:
+            p.error("--list needs a calculator: footprint, asm, overtarget, dsr or shcm")
+        head = argv[:argv.index(calc)]
+        path = next((x.split("=", 1)[1] for x in head if x.startswith("--bundle=")), None)
+        if "--bundle" in head and head.index("--bundle") + 1 < len(head):
+            path = head[head.index("--bundle") + 1]
+        print(_listing(load_bundle(path), calc))
+        return 0
     args = p.parse_args(argv)
     bundle = load_bundle(args.bundle)
     try:
@@ -148,8 +261,31 @@ def main(argv=None) -> int:
         elif args.calc == "asm":
             d = asm.defaults(bundle)
             on, off = args.on or d["on"], args.off or d["off"]
-            out = {"overview": asm.overview(bundle), "compare": asm.compare(bundle, on, off), "whatif": asm.whatif(bundle, on, off, args.load)}
-            print(json.dumps(out, indent=1) if args.format == "json" else asm.to_csv(out["overview"]), end="" if args.format == "csv" else "\n")
+            out = {"overview": asm.overview(bundle), "compare": asm.compare(bundle, on, off), "whatif": asm.whatif(bundle, on, off, args.load),
+                   "asm_without_sidecars": asm.asm_without_sidecars(bundle)}
+            if args.format == "json":
+                print(json.dumps(_plain(out), indent=1))
+            elif args.format == "table":
+                print(_asm_table(out["overview"], out["compare"], out["whatif"], out["asm_without_sidecars"]))
+            else:
+                sys.stdout.write(asm.to_csv(out["overview"], out["asm_without_sidecars"]))
+        elif args.calc in ("dsr", "shcm"):
+            mod = dsr if args.calc == "dsr" else shcm
+            d = mod.defaults(bundle)
+            sid = args.scenario
+            target = args.target if args.target is not None else (d["target"] if sid == d["scenario"] else None)
+            if target is None:
+                raise ValueError(f"--target is needed for {sid} (the default target is that of {d['scenario']}).")
+            if args.calc == "dsr":
+                res = dsr.compute(bundle, sid, target, cpu_ceiling_percent=args.ceiling, spare=args.spare, redundancy=args.redundancy)
+            else:
+                res = shcm.compute(bundle, sid, target, unit=args.unit, cpu_ceiling_percent=args.ceiling, spare=args.spare)
+            if args.format == "json":
+                print(json.dumps(_plain(res), indent=1))
+            elif args.format == "csv":
+                sys.stdout.write(mod.result_csv(res))
+            else:
+                print(_steps_table(res, mod._rows(res)))
         else:
             res = overtarget.compute(bundle, args.product, args.mem_threshold)
             own = problems = None
@@ -162,10 +298,22 @@ def main(argv=None) -> int:
             elif args.format == "csv":
                 sys.stdout.write(overtarget.to_csv(res, own))
             else:
-                print(_table(res["cpu"] + (own or []), ["status", "scenario", "service", "name", "site", "observed", "target",
-                                                        "replicas", "desired", "table_id", "row"]))
+                print(f"inputs: product {res['inputs']['product'] or 'all'}, memory threshold {render.fmt(res['inputs']['mem_threshold'])} %")
+                print(f"{res['counts']['over']} over, {res['counts']['near']} near (observed >= 0.9 x target), "
+                      f"{res['counts']['memory']} memory rows at or above the threshold.")
+                print("rule:", overtarget.HPA_RULE)
+                for sid, t in res["partial"].items():
+                    print(f"partial: {sid}: {t}")
+                rows = [{**e, "desired": overtarget._desired_text(e), "partial": "partial" if e["partial"] else ""} for e in res["cpu"]]
+                print(_table(rows + (own or []), ["status", "scenario", "service", "name", "site", "observed", "target",
+                                                  "replicas", "desired", "table_id", "row", "partial"]))
+                if res["memory"]:
+                    print()
+                    print(_table(res["memory"], ["status", "scenario", "service", "container", "site", "observed", "table_id", "row"]))
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
+        if "Unknown scenario" in str(e) or "Unknown product" in str(e):
+            print(f"choose one of:\n{_listing(bundle, args.calc)}", file=sys.stderr)
         return 2
     return 0
 

@@ -21,10 +21,21 @@ unit (TPS, MPS, SPS or RPS); "per 1K" = per 1,000 of that unit.
    traffic, sidecar use / use of every container with an observation (cores
    printed, else percent x replicas x request, or limit where the data says
    the percentage is of the limit).
+   Partial: a scenario with resource rows flagged by an erratum or printed
+   without a value (``partial.exclusions``, e.g. policy-3-2-7, Table 3-140:
+   13 application rows, erratum policy-E031) gets no share over every row;
+   the share is given over the services whose rows are all usable, and the
+   overview names the rows left out. An ASM-enabled scenario with no sidecar
+   rows (``asm_without_sidecars``) is listed as such, never as 0 sidecars.
+   Observed sidecar CPU per 1K of load is given beside the requested figure,
+   with Istio's published per-1,000-requests cost (``ISTIO_REFERENCE``) as a
+   labelled reference.
 2. Comparison of an ASM-on and an ASM-off scenario of the same product, per
-   1K of load, with every difference between the two runs (call mix, sites,
-   release, duration, deployment mode, load) listed: it is not a controlled
-   experiment.
+   1K of load, like for like only: the on - off difference is given only when
+   both runs share the call model and the deployment mode (``comparable``);
+   otherwise "not comparable" with the reasons. Every difference between the
+   two runs (call mix, sites, release, duration, deployment mode, load) is
+   listed either way: it is not a controlled experiment.
 3. What-if, through ``footprint.compute``: the ASM-off scenario with sidecars
    added (sized from the ASM-on scenario, per service, else its median), and
    the ASM-on scenario with them removed, at the user's load.
@@ -40,11 +51,28 @@ import io
 from fractions import Fraction
 
 from . import footprint as fp, web
+from .partial import exclusions
 from .text import escape, fmt
 
 
 class AsmError(ValueError):
     """Bad input to the ASM overhead calculator; the message says what and why."""
+
+
+ISTIO_REFERENCE = (
+    ("1.3.5", "0.6", "50 MB", "https://istio.io/v1.3/docs/concepts/performance-and-scalability"),
+    ("1.12.3 to 1.16.2", "0.35", "40 MB", "https://istio.io/v1.16/docs/ops/deployment/performance-and-scalability"),
+)
+"""Istio's published sidecar cost, by version: (version, vCPU and memory per 1,000 requests per second
+going through the proxy, source). From the 'Performance and Scalability' page of each version (1,000
+services, 2,000 sidecars, 70,000 mesh-wide requests per second). A labelled reference only: a benchmark
+transaction may pass several proxies, and the guides do not say which Istio release ASM ships."""
+
+
+def _same(a, b) -> bool:
+    """Two call models or deployment modes are the same when their text matches, ignoring case and spacing."""
+    norm = lambda x: " ".join(str(x or "").lower().split())
+    return norm(a) == norm(b) and bool(norm(a))
 
 
 def _f(x) -> Fraction:
@@ -62,6 +90,15 @@ def asm_on_ids(bundle: dict) -> list[str]:
     """Scenario ids with asm 'enabled' or 'partial' and at least one sidecar resource row."""
     have = {r["scenario"] for r in bundle["resources"] if r["is_sidecar"]}
     return [s["id"] for s in bundle["scenarios"] if s.get("asm") in ("enabled", "partial") and s["id"] in have]
+
+
+def asm_without_sidecars(bundle: dict) -> list[str]:
+    """Scenario ids marked ASM 'enabled' or 'partial' with resource rows but no sidecar row: their sidecar
+    cost is not printed, which the overview says instead of reporting 0 sidecars."""
+    have = {r["scenario"] for r in bundle["resources"] if r["is_sidecar"]}
+    rows = {r["scenario"] for r in bundle["resources"]}
+    return [s["id"] for s in bundle["scenarios"] if s.get("asm") in ("enabled", "partial") and s["id"] in rows
+            and s["id"] not in have]
 
 
 def _scenario(bundle, sid):
@@ -116,14 +153,24 @@ def overhead(bundle: dict, sid: str) -> dict:
             svc["sources"].append(src)
     load, load_how = load_served(bundle, s, rows)
     share = lambda a, b: float(a / b * 100) if b else None
+    ex = exclusions(bundle, sid, "resources")
+    left_out = set(ex["services"])
+    comp = {"cpu_side": Fraction(0), "cpu_all": Fraction(0), "mem_side": Fraction(0), "mem_all": Fraction(0)}
+    for v in per.values():
+        if v["service"] not in left_out:
+            for k in comp:
+                comp[k] += v[k]
     per1k = lambda a: float(a / _f(load) * 1000) if load else None
     services = []
     for v in per.values():
         if not v["cpu_side"] and not v["mem_side"]:
             continue
         services.append({"component": v["component"], "service": v["service"], "sources": v["sources"],
-                         "cpu_sidecar": float(v["cpu_side"]), "cpu_total": float(v["cpu_all"]), "cpu_share": share(v["cpu_side"], v["cpu_all"]),
-                         "mem_sidecar": float(v["mem_side"]), "mem_total": float(v["mem_all"]), "mem_share": share(v["mem_side"], v["mem_all"])})
+                         "partial": v["service"] in left_out,
+                         "cpu_sidecar": float(v["cpu_side"]), "cpu_total": float(v["cpu_all"]),
+                         "cpu_share": None if v["service"] in left_out else share(v["cpu_side"], v["cpu_all"]),
+                         "mem_sidecar": float(v["mem_side"]), "mem_total": float(v["mem_all"]),
+                         "mem_share": None if v["service"] in left_out else share(v["mem_side"], v["mem_all"])})
     obs = _observed(bundle, s, rows)
     for v in services:
         for m in ("cpu", "memory"):
@@ -131,8 +178,13 @@ def overhead(bundle: dict, sid: str) -> dict:
     return {"scenario": sid, "doc": s["doc"], "title": s.get("short_title") or s["title"], "asm": s.get("asm"),
             "unit": s.get("load_unit"), "load": load, "load_how": load_how, "tables": sorted(tables),
             "services": services,
-            "cpu_sidecar": float(tot["cpu_side"]), "cpu_total": float(tot["cpu_all"]), "cpu_share": share(tot["cpu_side"], tot["cpu_all"]),
-            "mem_sidecar": float(tot["mem_side"]), "mem_total": float(tot["mem_all"]), "mem_share": share(tot["mem_side"], tot["mem_all"]),
+            "cpu_sidecar": float(tot["cpu_side"]), "cpu_total": float(tot["cpu_all"]),
+            "cpu_share": None if ex["partial"] else share(tot["cpu_side"], tot["cpu_all"]),
+            "mem_sidecar": float(tot["mem_side"]), "mem_total": float(tot["mem_all"]),
+            "mem_share": None if ex["partial"] else share(tot["mem_side"], tot["mem_all"]),
+            "partial": ex if ex["partial"] else None,
+            "cpu_share_complete": share(comp["cpu_side"], comp["cpu_all"]), "mem_share_complete": share(comp["mem_side"], comp["mem_all"]),
+            "complete_services": sum(1 for v in per.values() if v["service"] not in left_out), "services_total": len({v["service"] for v in per.values()} | left_out),
             "cpu_sidecar_per_1k": per1k(tot["cpu_side"]), "cpu_total_per_1k": per1k(tot["cpu_all"]),
             "mem_sidecar_per_1k": per1k(tot["mem_side"]), "mem_total_per_1k": per1k(tot["mem_all"]),
             "observed": obs}
@@ -179,7 +231,10 @@ def _observed(bundle, s, rows) -> dict:
                 side += v
                 acc[0] += v
         if total and len(units) == 1:
+            gone = [r for r in exclusions(bundle, s["id"], "utilization")["rows"]
+                    if r["site"] in (site, "") and r["metric"] == metric]
             res[metric] = {"site": site, "sidecar": float(side), "total": float(total), "unit": units.pop(),
+                           "partial": [f"Table {r['table_id']} row {r['row']} ({r['service']}, {r['container']})" for r in gone],
                            "by_service": {k: float(a / t * 100) for k, (a, t) in per_svc.items() if t and a},
                            "share": float(side / total * 100),
                            "sidecar_per_1k": float(side / _f(s["load_per_site"]) * 1000) if s.get("load_per_site") else None}
@@ -205,9 +260,28 @@ def differences(bundle: dict, on: str, off: str) -> list[dict]:
     return [{"what": w, "on": x, "off": y, "differs": (x or None) != (y or None)} for w, x, y in items]
 
 
+def comparable(bundle: dict, on: str, off: str) -> list[str]:
+    """Why two scenarios of one product cannot be compared like for like: [] when they share the call
+    model and the deployment mode (the load may differ: figures are per 1K of load), else one sentence
+    per difference."""
+    a, b = _scenario(bundle, on), _scenario(bundle, off)
+    fa, fb = _facts(bundle, on), _facts(bundle, off)
+    why = []
+    if not _same(fa.get("call_mix"), fb.get("call_mix")):
+        why.append(f"call model differs: {on} runs '{fa.get('call_mix') or 'not stated'}', {off} runs '{fb.get('call_mix') or 'not stated'}'")
+    if not _same(a.get("deployment_mode"), b.get("deployment_mode")):
+        why.append(f"deployment mode differs: {a.get('deployment_mode') or 'not stated'} against {b.get('deployment_mode') or 'not stated'}")
+    return why
+
+
 def compare(bundle: dict, on: str, off: str) -> dict:
-    """ASM-on against ASM-off of the same product, per 1K of load. Raises AsmError when
-    ``on`` has no sidecars, ``off`` has some, or they belong to different products."""
+    """ASM-on against ASM-off of the same product, per 1K of load, like for like only.
+
+    Returns ``{"on", "off"`` (``overhead`` of each), ``"comparable"`` (bool), ``"not_comparable"``
+    (the reasons, see ``comparable``), ``"diff"`` (on - off per 1K; every value None when not
+    comparable), ``"differences"`` (every fact of the two runs side by side)}. Raises AsmError when
+    ``on`` has no sidecars, ``off`` has some, they belong to different products, or ``off`` has no
+    resource rows."""
     a, b = _scenario(bundle, on), _scenario(bundle, off)
     if on not in asm_on_ids(bundle):
         raise AsmError(f"{on} is not an ASM-enabled scenario with sidecar data.")
@@ -218,9 +292,11 @@ def compare(bundle: dict, on: str, off: str) -> dict:
     if not any(r["scenario"] == off for r in bundle["resources"]):
         raise AsmError(f"{off} has no resource-allocation data.")
     oa, ob = overhead(bundle, on), overhead(bundle, off)
+    why = comparable(bundle, on, off)
     keys = ("cpu_total_per_1k", "mem_total_per_1k", "cpu_sidecar_per_1k", "mem_sidecar_per_1k")
-    diff = {k: (oa[k] - ob[k]) if oa[k] is not None and ob[k] is not None else None for k in keys}
-    return {"on": oa, "off": ob, "diff": diff, "differences": differences(bundle, on, off)}
+    diff = {k: (oa[k] - ob[k]) if not why and oa[k] is not None and ob[k] is not None else None for k in keys}
+    return {"on": oa, "off": ob, "diff": diff, "comparable": not why, "not_comparable": why,
+            "differences": differences(bundle, on, off)}
 
 
 def whatif(bundle: dict, on: str, off: str, load=None) -> dict:
@@ -254,7 +330,8 @@ def defaults(bundle: dict) -> dict:
     doc = _scenario(bundle, on)["doc"]
     offs = [s["id"] for s in fp.scenarios_with_resources(bundle) if s["doc"] == doc and s["id"] not in on_ids
             and not any(r["scenario"] == s["id"] and r["is_sidecar"] for r in bundle["resources"])]
-    return {"on": on, "off": offs[0] if offs else "", "load": ""}
+    like = [x for x in offs if not comparable(bundle, on, x)]
+    return {"on": on, "off": (like or offs or [""])[0], "load": ""}
 
 
 # ---------------------------------------------------------------- output
@@ -263,27 +340,68 @@ def _pct(v):
     return "—" if v is None else f"{v:.1f} %"
 
 
-def to_html(ov: list[dict], cmp: dict, wi: dict) -> str:
+def _share_cell(o, m) -> str:
+    """The sidecar share, or for a partial scenario 'partial' with the share over its complete services."""
+    if not o["partial"]:
+        return _pct(o[f"{m}_share"])
+    return (f'<span class="atlas-partial" title="{escape(o["partial"]["text"])}">partial</span>: '
+            f'{_pct(o[f"{m}_share_complete"])} over {o["complete_services"]} of {o["services_total"]} services with every row')
+
+
+def _observed_cell(o, m) -> str:
+    x = o["observed"].get(m)
+    if x is None:
+        return "not measured"
+    return _pct(x["share"]) + (" (partial)" if x.get("partial") else "")
+
+
+def to_html(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str] = ()) -> str:
+    """The ASM page result: overview of every ASM-enabled scenario, the on/off comparison (or 'not
+    comparable' with the reasons), the what-if and the per-service table; every text escaped."""
     p = ['<div class="atlas-result atlas-asm">', "<h3>Sidecar share of requested resources, every ASM-enabled scenario</h3>",
          '<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-overview"><thead><tr><th>Scenario</th><th>Sidecar CPU (cores)</th>'
          '<th>All CPU (cores)</th><th>Sidecar share of CPU</th><th>Sidecar memory (GiB)</th><th>All memory (GiB)</th><th>Sidecar share of memory</th>'
-         '<th>Sidecar CPU per 1K load (cores)</th><th>Observed sidecar share of CPU / memory</th><th>Source tables</th></tr></thead><tbody>']
+         '<th>Sidecar CPU per 1K load (cores, requested)</th><th>Observed sidecar share of CPU / memory</th><th>Source tables</th>'
+         '<th>Sidecar CPU per 1K load (cores, observed at one site)</th><th>Rows not used</th></tr></thead><tbody>']
     for o in ov:
-        obs = " / ".join(_pct(o["observed"][m]["share"]) if m in o["observed"] else "not measured" for m in ("cpu", "memory"))
-        p.append(f'<tr data-scenario="{escape(o["scenario"])}"><td>{escape(o["scenario"])}</td><td>{fmt(o["cpu_sidecar"])}</td>'
-                 f'<td>{fmt(o["cpu_total"])}</td><td>{_pct(o["cpu_share"])}</td><td>{fmt(o["mem_sidecar"])}</td><td>{fmt(o["mem_total"])}</td>'
-                 f'<td>{_pct(o["mem_share"])}</td><td>{fmt(o["cpu_sidecar_per_1k"])} per 1K {escape(o["unit"] or "")}</td><td>{obs}</td>'
-                 f'<td>{escape(", ".join(o["tables"]))}</td></tr>')
+        obs = " / ".join(_observed_cell(o, m) for m in ("cpu", "memory"))
+        oc = o["observed"].get("cpu") or {}
+        per1k_obs = (f'{fmt(oc["sidecar_per_1k"])} per 1K {escape(o["unit"] or "")} ({escape(oc["site"])})'
+                     if oc.get("sidecar_per_1k") is not None and oc.get("unit") == "cores" else "not measured in cores")
+        req = ("at least " if o["partial"] and o["partial"]["sidecar_rows"] else "") + f'{fmt(o["cpu_sidecar_per_1k"])} per 1K {escape(o["unit"] or "")}'
+        p.append(f'<tr data-scenario="{escape(o["scenario"])}"{" data-partial" if o["partial"] else ""}><td>{escape(o["scenario"])}</td>'
+                 f'<td>{fmt(o["cpu_sidecar"])}</td><td>{fmt(o["cpu_total"])}</td><td>{_share_cell(o, "cpu")}</td><td>{fmt(o["mem_sidecar"])}</td>'
+                 f'<td>{fmt(o["mem_total"])}</td><td>{_share_cell(o, "mem")}</td><td>{req}</td><td>{obs}</td>'
+                 f'<td>{escape(", ".join(o["tables"]))}</td><td>{per1k_obs}</td>'
+                 f'<td>{escape(o["partial"]["text"]) if o["partial"] else "none"}</td></tr>')
+    for sid in no_sidecars:
+        p.append(f'<tr data-scenario="{escape(sid)}" data-no-sidecars><td>{escape(sid)}</td>'
+                 '<td colspan="11">ASM enabled, but no sidecar rows are printed in its resource tables: its sidecar cost is unknown '
+                 '(not 0).</td></tr>')
     p.append("</tbody></table></div>")
+    p.append('<p class="atlas-note">A <strong>partial</strong> scenario has resource rows flagged by an erratum or printed '
+             'without a value: its share over every row would mix sidecars whose application rows are missing, so the share is '
+             'given only over the services whose rows are all usable, and per-1K totals are lower bounds.</p>')
+    p.append('<p class="atlas-note">Reference, not from the guides: Istio publishes the sidecar (Envoy) cost per 1,000 requests '
+             'per second going through one proxy: '
+             + "; ".join(f'Istio {escape(v)}: {escape(c)} vCPU and {escape(m)} (<code>{escape(u)}</code>)'
+                         for v, c, m, u in ISTIO_REFERENCE)
+             + '. A benchmark transaction may pass several proxies (ingress gateway, service, egress gateway), and the guides do '
+             'not say which Istio release their ASM ships, so this is a yardstick, not a prediction.</p>')
     a, b = cmp["on"], cmp["off"]
     p.append(f'<h3>{escape(a["scenario"])} (ASM on) against {escape(b["scenario"])} (ASM off), per 1K {escape(a["unit"] or "")}</h3>')
     p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-compare"><thead><tr><th>Per 1K of load</th>'
              f'<th>{escape(a["scenario"])} (on)</th><th>{escape(b["scenario"])} (off)</th><th>On − off</th></tr></thead><tbody>')
     for k, label in (("cpu_total_per_1k", "CPU request, all (cores)"), ("cpu_sidecar_per_1k", "CPU request, sidecars (cores)"),
                      ("mem_total_per_1k", "Memory request, all (GiB)"), ("mem_sidecar_per_1k", "Memory request, sidecars (GiB)")):
-        p.append(f'<tr data-key="{k}"><td>{label}</td><td>{fmt(_r(a[k]))}</td><td>{fmt(_r(b[k]))}</td><td>{fmt(_r(cmp["diff"][k]))}</td></tr>')
+        d = fmt(_r(cmp["diff"][k])) if cmp["comparable"] else "not comparable"
+        p.append(f'<tr data-key="{k}"><td>{label}</td><td>{fmt(_r(a[k]))}</td><td>{fmt(_r(b[k]))}</td><td>{d}</td></tr>')
     p.append(f'<tr><td>Load the tables serve</td><td>{fmt(a["load"])} ({escape(a["load_how"])})</td><td>{fmt(b["load"])} ({escape(b["load_how"])})</td><td></td></tr>')
     p.append("</tbody></table></div>")
+    if not cmp["comparable"]:
+        p.append('<div class="atlas-warnings atlas-not-comparable"><p><strong>Not comparable.</strong> The ASM cost is not given as '
+                 'on − off because the two runs are not like for like:</p><ul>'
+                 + "".join(f"<li>{escape(x)}</li>" for x in cmp["not_comparable"]) + "</ul></div>")
     p.append('<p class="atlas-caveat"><strong>Not a controlled experiment.</strong> The two runs differ in more than ASM:</p>'
              '<table class="atlas-rows atlas-asm-differences"><thead><tr><th>What</th><th>ASM on</th><th>ASM off</th><th>Differs</th></tr></thead><tbody>')
     for d in cmp["differences"]:
@@ -317,20 +435,27 @@ def _r(v):
     return None if v is None else round(v, 4)
 
 
-def to_csv(ov: list[dict]) -> str:
+def to_csv(ov: list[dict], no_sidecars: list[str] = ()) -> str:
+    """One line per service with sidecars and a TOTAL line per ASM-enabled scenario (the last column
+    says why a scenario is partial); an ASM-enabled scenario without sidecar rows gets a TOTAL line
+    with empty figures saying so, never zeros."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
                 "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent", "load", "load_unit", "sources",
-                "observed_cpu_sidecar_share_percent", "observed_memory_sidecar_share_percent"])
+                "observed_cpu_sidecar_share_percent", "observed_memory_sidecar_share_percent", "partial"])
     for o in ov:
         for v in o["services"]:
             w.writerow([o["scenario"], v["component"], v["service"], v["cpu_sidecar"], v["cpu_total"], _r(v["cpu_share"]),
                         v["mem_sidecar"], v["mem_total"], _r(v["mem_share"]), o["load"], o["unit"], " ".join(v["sources"]),
-                        _r(v["observed_cpu_share"]), _r(v["observed_memory_share"])])
+                        _r(v["observed_cpu_share"]), _r(v["observed_memory_share"]),
+                        "excluded rows" if v["service"] in (o["partial"] or {}).get("services", []) else ""])
         w.writerow([o["scenario"], "", "TOTAL", o["cpu_sidecar"], o["cpu_total"], _r(o["cpu_share"]), o["mem_sidecar"], o["mem_total"],
                     _r(o["mem_share"]), o["load"], o["unit"], " ".join(o["tables"]),
-                    _r(o["observed"].get("cpu", {}).get("share")), _r(o["observed"].get("memory", {}).get("share"))])
+                    _r(o["observed"].get("cpu", {}).get("share")), _r(o["observed"].get("memory", {}).get("share")),
+                    o["partial"]["text"] if o["partial"] else ""])
+    for sid in no_sidecars:
+        w.writerow([sid, "", "TOTAL"] + [""] * 11 + ["ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"])
     return buf.getvalue()
 
 
@@ -338,8 +463,10 @@ def chart(ov: list[dict]) -> dict:
     values = []
     for o in ov:
         for m, label in (("cpu_share", "CPU request"), ("mem_share", "memory request")):
-            if o[m] is not None:
-                values.append({"scenario": o["scenario"], "what": label, "share": round(o[m], 2)})
+            v = o[m] if o[m] is not None else o.get(m + "_complete")
+            if v is not None:
+                values.append({"scenario": o["scenario"] + (" (partial: complete services only)" if o["partial"] else ""),
+                               "what": label, "share": round(v, 2)})
     return {"$schema": "https://vega.github.io/schema/vega-lite/v6.json",
             "description": "Sidecar share of requested CPU and memory per ASM-enabled scenario",
             "width": "container", "height": 26 * max(1, len(ov)), "data": {"values": values},
@@ -356,8 +483,8 @@ def run_web(bundle: dict, params: dict) -> dict:
     cmp = compare(bundle, on, off)
     wi = whatif(bundle, on, off, params.get("load") or None)
     ov = overview(bundle)
-    return {"html": to_html(ov, cmp, wi), "chart": chart(ov), "inputs": {"on": on, "off": off, "load": params.get("load") or ""},
-            "downloads": {"csv": {"text": to_csv(ov), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
+    return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": {"on": on, "off": off, "load": params.get("load") or ""},
+            "downloads": {"csv": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
 
 
 web.register("asm", run_web, AsmError)

@@ -17,13 +17,20 @@ Method, per run (scenario):
   never stored. vSTP runs (Table 3-10) print ``mps_achieved_per_ss7_mp`` and are
   sized in SS7-MPs of ``ss7_mp_vcpu`` vCPU.
 * **Measured CPU peak c (percent)**: ``cpu_peak`` of the same row.
-* **At the measured load**: MPs = ceil(T / P).
-* **At a CPU ceiling C (percent)**: each MP is assumed to carry P x C / c, so
-  MPs = ceil(T x c / (P x C)). This extrapolates *linearly* from CPU peaks that
-  the guide measured well below saturation (14-53 % for the sizable DA-MP
-  runs, 2-56 % for vSTP); it is a planning estimate, not a vendor figure.
-* **Spares (N+k)**: the user's number of spare MPs is added; the result shows
-  the expected CPU per MP with all MPs in service and with k of them lost.
+* **Two methods, the more conservative is the headline** (``compute``):
+  *measured*: P, or with a CPU ceiling C, P x C / c, scaled linearly only up to
+  the highest CPU peak the guide measured for the flavour (MP kind and vCPU:
+  12-vCPU DA-MP 14-53 %, 18-vCPU DA-MP 28 %, 8-vCPU SS7-MP 2-56 %); beyond it a
+  warning and that cap. *engineered*: the rate the DA-MP Profile names
+  ('30K_MPS' = 30,000 MPS per DA-MP; alarm 22221 fires when a DA-MP approaches
+  its engineered capacity, seed 002 line 285). A DA-MP is never given more than
+  its profile's rated MPS, in either method.
+* **Redundancy**: none, or a mated pair, where "one DSR needs to support full
+  traffic, when one of the DSRs is unavailable" (seed 002 line 28): each DSR is
+  sized for the whole target and two are deployed.
+* **Spares (N+k)**: the user's number of spare MPs per DSR is added; the result
+  shows the expected CPU per MP (linear from the measured point) with all MPs in
+  service and with the spares lost and the mate down.
 * **vCPU**: total MPs x the flavor's vCPU (``da_mp_vcpu`` / ``ss7_mp_vcpu``).
 
 Runs that print neither a per-MP rate nor an MP count (Table 3-5 FABR-SDS,
@@ -198,104 +205,169 @@ def defaults(bundle: dict) -> dict:
     m = r["metrics"]
     p = per_mp(r)
     target = m["mps_achieved"]["value"] if "mps_achieved" in m else p["rate"]
-    return {"scenario": r["id"], "target": fmt(frac(target)).replace(",", ""), "ceiling": "", "spare": "0"}
+    return {"scenario": r["id"], "target": fmt(frac(target)).replace(",", ""), "ceiling": "", "spare": "0", "redundancy": "none"}
 
 
 # ---------------------------------------------------------------- compute
 
 
-def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, spare=0) -> dict:
-    """Size the MPs of run ``scenario`` for ``target_mps``.
+REDUNDANCY = {"none": "none (one DSR carries the target)",
+              "mated-pair": "mated pair (each DSR carries the whole target when its mate is down)"}
+"""Redundancy choices. Mated pair: 'one DSR needs to support full traffic, when one of the DSRs is
+unavailable' (the guide's planning section, seed 002 line 28), so each of the two DSRs is sized for the
+whole target and the pair deploys twice that."""
+
+
+def flavour_range(bundle: dict, kind: str, vcpu) -> tuple[Fraction, Fraction] | None:
+    """Lowest and highest CPU peak (percent) the guide measured for one MP flavour: the sizable runs
+    of the same MP kind and vCPU count (12-vCPU DA-MP: 14-53 %; 18-vCPU DA-MP: 28 %; 8-vCPU SS7-MP:
+    2-56 %). None when no run of that flavour prints a CPU peak."""
+    peaks = [p["cpu_peak"] for p in (per_mp(r) for r in runs(bundle))
+             if p["sizable"] and p["kind"] == kind and p["vcpu"] == vcpu and p["cpu_peak"] is not None]
+    return (min(peaks), max(peaks)) if peaks else None
+
+
+def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, spare=0, redundancy="none") -> dict:
+    """Size the MPs of run ``scenario`` for ``target_mps`` by two methods; the more conservative is the headline.
 
     Arguments:
         bundle: the calculator bundle (needs ``dsr_runs``; ``dsr_notes`` optional).
         scenario: a DSR scenario id, e.g. 'dsr-relay-12vcpu'.
         target_mps: total message rate to carry, MPS (> 0). For vSTP runs, in the
             guide's weighted messages (MNP = 2, SFAPP = 4 messages, dsr-G24).
-        cpu_ceiling_percent: highest CPU per MP you accept, percent (0 < C <= 100);
-            None sizes at the measured per-MP rate (no extrapolation).
-        spare: spare MPs added on top (N+k), 0..MAX_SPARE.
+        cpu_ceiling_percent: highest CPU per MP you accept when an MP carries the
+            load it is sized for, percent (1 <= C <= 100; with a mated pair, when
+            one DSR carries everything); None sizes at the measured per-MP rate.
+        spare: spare MPs per DSR (N+k), 0..MAX_SPARE.
+        redundancy: 'none' or 'mated-pair' (see REDUNDANCY).
 
-    Returns a dict: ``inputs``; ``run`` (id, section, titles, call model, flavor and
-    profile settings); ``kind`` ('DA-MP' or 'SS7-MP'); ``figures`` (measured
-    values used, each with its table/row/column cite); ``rate`` (MPS per MP at the
-    measured CPU peak), ``how`` ('printed' or 'derived'); ``cpu_peak``;
-    ``mps_at_measured`` (MPs at the measured rate); ``rate_at_ceiling`` and
-    ``mps_at_ceiling`` (None without a ceiling); ``needed`` (the MPs for the load),
-    ``total`` (needed + spare), ``vcpu_per_mp``/``vcpu_total``; ``cpu_all`` and
-    ``cpu_after_loss`` (expected CPU per MP, percent, with all MPs and with the
-    spares lost); ``profile`` (rate named by the DA-MP Profile, if any);
-    ``extrapolation`` (C / c or None); ``warnings``; ``notes`` (errata and rules
-    that apply); ``cpu_range`` (measured peaks of this MP kind); ``not_sizable``.
-    Fractions are exact; render them with ``calculators.render.fmt``.
+    Methods:
+        measured: the per-MP rate P as benchmarked at CPU peak c; with a ceiling C,
+            P x min(C, hi) / c, where hi is the highest CPU peak the guide measured
+            for the flavour (``flavour_range``): beyond it a warning and that cap.
+            Never above the DA-MP profile's rated MPS.
+        engineered: the DA-MP profile's rated MPS (e.g. '30K_MPS' = 30,000 MPS per
+            DA-MP; alarm 22221 fires when a DA-MP approaches or exceeds its
+            engineered capacity, seed 002 line 285). None for vSTP runs (no profile).
+        Each method sizes one DSR for the load it must carry (the whole target,
+        with or without a mate); the headline is the method needing more MPs.
 
-    Raises DsrError for an unknown or not-sizable scenario and any invalid number.
+    Returns a dict: ``inputs``; ``run``; ``kind`` ('DA-MP'/'SS7-MP'); ``figures``
+    (measured values used, each cited); ``rate`` (MPS per MP at the measured CPU
+    peak), ``how`` ('printed'/'derived'); ``cpu_peak``; ``flavour_range``;
+    ``mps_at_measured`` (MPs per DSR at P); ``rate_at_ceiling`` (P scaled to the
+    ceiling within the flavour's range, before the profile cap; None without a
+    ceiling) and ``mps_at_ceiling``; ``methods``: {"measured": {rate, needed,
+    capped_range, capped_profile}, "engineered": {rate, needed} or None};
+    ``headline`` ('measured'/'engineered'/'both'); ``needed`` (MPs per DSR for the
+    load), ``per_dsr`` (needed + spare), ``dsrs`` (1 or 2), ``total`` (all DSRs),
+    ``vcpu_per_mp``/``vcpu_total``; ``cpu_all`` (expected CPU per MP in normal
+    operation) and ``cpu_after_loss`` (spares lost and, with a mated pair, the mate
+    down), percent, from the measured point (linear); ``profile``; ``extrapolation``;
+    ``warnings``; ``notes``; ``cpu_range``; ``not_sizable``. Fractions are exact.
+
+    Raises DsrError for an unknown or not-sizable scenario, an unknown redundancy
+    and any invalid number.
     """
     run = next((r for r in runs(bundle) if r["id"] == scenario), None)
     if run is None:
-        raise DsrError(f"Unknown scenario {scenario!r}: choose a DSR benchmark run.")
+        raise DsrError(f"Unknown scenario {inputs.shown(scenario)!r}: choose a DSR benchmark run.")
     p = per_mp(run)
     if not p["sizable"]:
         raise DsrError(f"Scenario {scenario} cannot be sized: {p['reason']}")
+    if redundancy in (None, ""):
+        redundancy = "none"
+    if redundancy not in REDUNDANCY:
+        raise DsrError(f"Redundancy must be one of {', '.join(REDUNDANCY)}; got {inputs.shown(redundancy)!r}.")
     target = _number(target_mps, "Target traffic", "MPS")
     ceiling = _ceiling(cpu_ceiling_percent)
     k = _spare(spare)
     kind, rate, c = p["kind"], p["rate"], p["cpu_peak"]
+    dsrs = 2 if redundancy == "mated-pair" else 1
+    carry = target  # the load one DSR must carry: all of it, alone or when its mate is down
     warnings: list[str] = []
+    rng = flavour_range(bundle, kind, p["vcpu"])
+    flavour = f"{fmt(p['vcpu'])}-vCPU {kind}" if p["vcpu"] is not None else kind
 
-    at_measured = ceil(target / rate)
+    # measured method
+    at_measured = ceil(carry / rate)
     rate_ceiling = at_ceiling = extrapolation = None
+    capped_range = False
     if ceiling is not None:
         if c is None or c == 0:
             warnings.append("No CPU peak is printed for this run, so the ceiling cannot be applied; sized at the measured rate.")
         else:
-            extrapolation = ceiling / c
-            rate_ceiling = rate * ceiling / c
-            at_ceiling = ceil(target / rate_ceiling)
-    needed = at_ceiling if at_ceiling is not None else at_measured
-    total = needed + k
+            use = ceiling
+            if rng is not None and ceiling > rng[1] and ceiling > c:
+                use = max(rng[1], c)
+                capped_range = True
+                warnings.append(f"The ceiling of {fmt(ceiling)}% is above the highest CPU peak the guide measured for the "
+                                f"{flavour} ({fmt(rng[1])}%, range {fmt(rng[0])}-{fmt(rng[1])}%): the measured rate is scaled "
+                                f"only to {fmt(use)}%, not beyond; nothing in the guide shows the rate rising in step with CPU further.")
+            extrapolation = use / c
+            rate_ceiling = rate * use / c
+            at_ceiling = ceil(carry / rate_ceiling)
+            if extrapolation > 1:
+                warnings.append(f"The measured rate is extrapolated linearly from {fmt(rate)} MPS at {fmt(c)}% CPU to "
+                                f"{fmt(rate_ceiling)} MPS at {fmt(use)}% ({fmt(extrapolation, 2)} x): a planning estimate, "
+                                "not a vendor figure.")
+    prof = profile_rate(run) if kind == "DA-MP" else None
+    m_rate = rate_ceiling if rate_ceiling is not None else rate
+    capped_profile = False
+    if prof is not None and m_rate > prof[0]:
+        warnings.append(f"The measured method would give each DA-MP {fmt(m_rate)} MPS, above the {fmt(prof[0])} MPS rated by "
+                        f"its DA-MP Profile '{prof[1]['value']}' (Table {prof[1]['table_id']}, row {prof[1]['row']}); a DA-MP "
+                        f"is never given more than its profile's rated MPS, so {fmt(prof[0])} MPS is used.")
+        m_rate = prof[0]
+        capped_profile = True
+    m_needed = ceil(carry / m_rate)
+    measured = {"rate": m_rate, "needed": m_needed, "capped_range": capped_range, "capped_profile": capped_profile}
+    engineered = {"rate": prof[0], "needed": ceil(carry / prof[0])} if prof is not None else None
+    if engineered is None or m_needed > engineered["needed"]:
+        headline = "measured"
+    elif engineered["needed"] > m_needed:
+        headline = "engineered"
+    else:
+        headline = "both"
+    needed = max(m_needed, engineered["needed"] if engineered else 0)
+    per_dsr = needed + k
+    total = per_dsr * dsrs
     if total > MAX_MPS:
         raise DsrError(f"The target needs {total:,} {kind}s, above the {MAX_MPS:,} this calculator accepts: "
                        f"no benchmark supports extrapolating that far. Check the target ({fmt(target)} MPS).")
-    cpu_all = target * c / (total * rate) if c is not None else None
-    cpu_loss = target * c / (needed * rate) if c is not None else None
+    normal = target / dsrs  # load per DSR with every DSR in service
+    cpu_all = normal * c / (per_dsr * rate) if c is not None else None
+    cpu_loss = carry * c / (needed * rate) if c is not None else None
     vcpu_total = total * p["vcpu"] if p["vcpu"] is not None else None
-
-    rng = cpu_range(bundle, kind)
-    if extrapolation is not None and extrapolation > 1:
-        warnings.append(f"The ceiling of {fmt(ceiling)}% is {fmt(extrapolation, 2)} x the measured CPU peak of {fmt(c)}%: "
-                        f"the per-MP rate is extrapolated linearly from {fmt(rate)} to {fmt(rate_ceiling)} MPS. "
-                        f"The guide measured {kind} CPU peaks of {fmt(rng[0])}-{fmt(rng[1])}% only; "
-                        "nothing in it shows that the rate keeps rising in step with CPU up to this ceiling.")
-    prof = profile_rate(run) if kind == "DA-MP" else None
-    per_mp_load = rate_ceiling if rate_ceiling is not None else rate
-    if prof is not None and per_mp_load > prof[0]:
-        alt = ceil(target / prof[0])
-        warnings.append(f"Each DA-MP would carry {fmt(per_mp_load)} MPS, above the {fmt(prof[0])} MPS named by its "
-                        f"DA-MP Profile '{prof[1]['value']}' (Table {prof[1]['table_id']}, row {prof[1]['row']}). If the profile "
-                        f"caps the DA-MP's message rate, {alt:,} DA-MPs (+{k} spare) would be needed instead; the guide "
-                        "does not state the profile's limit, so this is not applied.")
+    if engineered is None and kind == "DA-MP":
+        warnings.append("No DA-MP Profile is printed for this run, so the engineered method cannot be applied; "
+                        "sized by the measured rate only.")
     best = max(((per_mp(r)["rate"], r) for r in runs(bundle) if per_mp(r).get("kind") == kind and per_mp(r)["sizable"]),
                key=lambda x: x[0], default=None)
-    if best is not None and per_mp_load > best[0]:
-        warnings.append(f"Each {kind} would carry {fmt(per_mp_load)} MPS, above the highest rate per {kind} of any run "
+    if best is not None and m_rate > best[0]:
+        warnings.append(f"Each {kind} would carry {fmt(m_rate)} MPS, above the highest rate per {kind} of any run "
                         f"in the guide ({fmt(best[0])} MPS, {best[1]['section']} {best[1]['short_title']}).")
     if c is not None and ceiling is not None and ceiling < c:
         warnings.append(f"The ceiling ({fmt(ceiling)}%) is below the measured CPU peak ({fmt(c)}%): each MP is sized "
                         "for less than the benchmark carried.")
+    if cpu_loss is not None and rng is not None and cpu_loss > rng[1]:
+        warnings.append(f"With {'the mate down and ' if dsrs == 2 else ''}{k} spare(s) lost each {kind} would run at about "
+                        f"{fmt(cpu_loss, 1)}% CPU (linear from the measured point), above the {fmt(rng[1])}% the guide measured "
+                        f"for the {flavour}.")
 
     notes = _notes(bundle, run, p)
     return {
-        "inputs": {"scenario": scenario, "target_mps": target, "cpu_ceiling_percent": ceiling, "spare": k},
+        "inputs": {"scenario": scenario, "target_mps": target, "cpu_ceiling_percent": ceiling, "spare": k, "redundancy": redundancy},
         "run": {"id": run["id"], "section": run.get("section"), "title": run["title"], "short_title": run["short_title"],
                 "call_mix": run.get("call_mix"), "call_mix_where": run.get("call_mix_where"),
                 "settings": run.get("settings") or {}, "deployment_mode": run.get("deployment_mode")},
-        "kind": kind, "figures": p["figures"], "rate": rate, "how": p["how"], "cpu_peak": c,
-        "mps_at_measured": at_measured, "rate_at_ceiling": rate_ceiling, "mps_at_ceiling": at_ceiling,
-        "needed": needed, "total": total, "vcpu_per_mp": p["vcpu"], "vcpu_total": vcpu_total,
+        "kind": kind, "figures": p["figures"], "rate": rate, "how": p["how"], "cpu_peak": c, "flavour": flavour,
+        "flavour_range": rng, "mps_at_measured": at_measured, "rate_at_ceiling": rate_ceiling, "mps_at_ceiling": at_ceiling,
+        "methods": {"measured": measured, "engineered": engineered}, "headline": headline,
+        "needed": needed, "per_dsr": per_dsr, "dsrs": dsrs, "total": total, "vcpu_per_mp": p["vcpu"], "vcpu_total": vcpu_total,
         "cpu_all": cpu_all, "cpu_after_loss": cpu_loss, "extrapolation": extrapolation,
         "profile": {"rate": prof[0], "value": prof[1]["value"], "cite": f"Table {prof[1]['table_id']}, row {prof[1]['row']}"} if prof else None,
-        "cpu_range": rng, "warnings": warnings, "notes": notes, "not_sizable": not_sizable(bundle),
+        "cpu_range": cpu_range(bundle, kind), "warnings": warnings, "notes": notes, "not_sizable": not_sizable(bundle),
     }
 
 
@@ -343,7 +415,8 @@ def _rows(res: dict) -> list[tuple]:
         ("input", "target_mps", "Target traffic", i["target_mps"], "MPS", "your input"),
         ("input", "cpu_ceiling_percent", "CPU ceiling per MP", i["cpu_ceiling_percent"], "percent",
          "your input" if i["cpu_ceiling_percent"] is not None else "none: sized at the measured CPU peak"),
-        ("input", "spare", f"Spare {kind}s (N+k)", i["spare"], "count", "your input"),
+        ("input", "spare", f"Spare {kind}s per DSR (N+k)", i["spare"], "count", "your input"),
+        ("input", "redundancy", "Redundancy", REDUNDANCY[i["redundancy"]], "", "your input; mated pair: seed 002, line 28"),
     ]
     if res["run"].get("call_mix"):
         out.append(("measured", "call_mix", "Call model", res["run"]["call_mix"], "", res["run"].get("call_mix_where") or ""))
@@ -358,23 +431,41 @@ def _rows(res: dict) -> list[tuple]:
                     f"= {fmt(fig['mps_achieved']['value'])} / {fmt(fig['da_mp_count']['value'])} (computed here, not printed)"))
     else:
         out.append(("computed", "rate", f"MPS per {kind} at the measured CPU peak", res["rate"], "MPS", "as printed"))
-    out.append(("result", "mps_at_measured", f"{kind}s at the measured rate", res["mps_at_measured"], "count",
-                f"ceil({fmt(i['target_mps'])} / {fmt(res['rate'])})"))
+    m, e = res["methods"]["measured"], res["methods"]["engineered"]
     if res["rate_at_ceiling"] is not None:
-        out.append(("computed", "rate_at_ceiling", f"MPS per {kind} at the ceiling", res["rate_at_ceiling"], "MPS",
-                    f"{fmt(res['rate'])} x {fmt(i['cpu_ceiling_percent'])} / {fmt(res['cpu_peak'])} (linear extrapolation)"))
-        out.append(("result", "mps_at_ceiling", f"{kind}s at the ceiling", res["mps_at_ceiling"], "count",
-                    f"ceil({fmt(i['target_mps'])} / {fmt(res['rate_at_ceiling'])})"))
+        use = res["rate_at_ceiling"] * res["cpu_peak"] / res["rate"]
+        out.append(("computed", "rate_at_ceiling", f"MPS per {kind} scaled to the ceiling", res["rate_at_ceiling"], "MPS",
+                    f"{fmt(res['rate'])} x {fmt(use)} / {fmt(res['cpu_peak'])} (linear"
+                    + (f"; capped at the {fmt(use)}% the guide measured for the {res['flavour']})" if m["capped_range"] else ")")))
+    out.append(("computed", "rate_measured", f"Measured method: MPS per {kind}", m["rate"], "MPS",
+                f"capped at the profile's rated {fmt(m['rate'])} MPS" if m["capped_profile"] else "as above"))
+    out.append(("result", "needed_measured", f"Measured method: {kind}s per DSR", m["needed"], "count",
+                f"ceil({fmt(i['target_mps'])} / {fmt(m['rate'])})"))
+    if e is not None:
+        out.append(("measured", "rate_engineered", f"Engineered method: rated MPS per {kind}", e["rate"], "MPS",
+                    f"DA-MP Profile '{res['profile']['value']}', {res['profile']['cite']}"))
+        out.append(("result", "needed_engineered", f"Engineered method: {kind}s per DSR", e["needed"], "count",
+                    f"ceil({fmt(i['target_mps'])} / {fmt(e['rate'])})"))
+    else:
+        out.append(("result", "needed_engineered", "Engineered method", "not available", "",
+                    "no DA-MP Profile rate printed for this run"))
+    out.append(("result", "needed", f"{kind}s per DSR for the load (headline)", res["needed"], "count",
+                {"measured": "measured method (more conservative)", "engineered": "engineered method (more conservative)",
+                 "both": "both methods agree"}[res["headline"]]))
+    out.append(("result", "per_dsr", f"{kind}s per DSR", res["per_dsr"], "count", f"{res['needed']:,} + {i['spare']} spare"))
     out.append(("result", "total", f"{kind}s to deploy", res["total"], "count",
-                f"{res['needed']:,} for the load + {i['spare']} spare"))
+                f"{res['per_dsr']:,} per DSR x {res['dsrs']} DSR(s), redundancy {i['redundancy']}"))
     if res["vcpu_total"] is not None:
         out.append(("result", "vcpu_total", f"vCPU for these {kind}s", res["vcpu_total"], "vCPU",
                     f"{res['total']:,} x {fmt(res['vcpu_per_mp'])} vCPU"))
     if res["cpu_all"] is not None:
         out.append(("result", "cpu_all", f"Expected CPU per {kind}, all in service", res["cpu_all"], "percent",
-                    f"{fmt(i['target_mps'])} x {fmt(res['cpu_peak'])} / ({res['total']:,} x {fmt(res['rate'])})"))
-        if i["spare"]:
-            out.append(("result", "cpu_after_loss", f"Expected CPU per {kind} with {i['spare']} lost", res["cpu_after_loss"],
+                    f"{fmt(i['target_mps'] / res['dsrs'])} x {fmt(res['cpu_peak'])} / ({res['per_dsr']:,} x {fmt(res['rate'])}), "
+                    "linear from the measured point"))
+        if i["spare"] or res["dsrs"] > 1:
+            lost = " and ".join(x for x in ((f"{i['spare']} spare(s) lost" if i["spare"] else ""),
+                                            ("the mate down" if res["dsrs"] > 1 else "")) if x)
+            out.append(("result", "cpu_after_loss", f"Expected CPU per {kind} with {lost}", res["cpu_after_loss"],
                         "percent", f"{fmt(i['target_mps'])} x {fmt(res['cpu_peak'])} / ({res['needed']:,} x {fmt(res['rate'])})"))
     return out
 
@@ -383,13 +474,26 @@ def result_html(res: dict) -> str:
     """The result as an HTML fragment (every text escaped)."""
     kind, i = res["kind"], res["inputs"]
     parts = [f'<div class="atlas-result" data-scenario="{escape(res["run"]["id"])}" data-kind="{escape(kind)}">']
-    how = (f"at a CPU ceiling of {fmt(i['cpu_ceiling_percent'])}% (measured peak {fmt(res['cpu_peak'])}%)"
-           if res["rate_at_ceiling"] is not None else f"at the measured rate ({fmt(res['rate'])} MPS per {kind})")
+    m, e = res["methods"]["measured"], res["methods"]["engineered"]
+    how = {"measured": "the measured method, the more conservative", "engineered": "the engineered method, the more conservative",
+           "both": "both methods"}[res["headline"]]
+    pair = f" per DSR, x {res['dsrs']} DSRs (mated pair)" if res["dsrs"] > 1 else ""
     parts.append(f'<p class="atlas-summary"><strong data-key="total">{res["total"]:,} {escape(kind)}s</strong> '
-                 f'({res["needed"]:,} for {fmt(i["target_mps"])} MPS {escape(how)}, + {i["spare"]} spare)'
+                 f'({res["needed"]:,} for {fmt(i["target_mps"])} MPS by {escape(how)}, + {i["spare"]} spare{escape(pair)})'
                  + (f', {fmt(res["vcpu_total"])} vCPU' if res["vcpu_total"] is not None else "")
                  + f'. Baseline: {escape(res["run"]["section"] or "")} {escape(res["run"]["short_title"])}. '
                  'A planning estimate, not a vendor figure.</p>')
+    parts.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-dsr-methods"><thead><tr><th>Method</th>'
+                 f'<th>MPS per {escape(kind)}</th><th>{escape(kind)}s per DSR</th><th>Basis</th></tr></thead><tbody>'
+                 f'<tr data-method="measured"><td>Measured</td><td class="atlas-num">{fmt(m["rate"])}</td><td class="atlas-num">{m["needed"]:,}</td>'
+                 f'<td>{fmt(res["rate"])} MPS at {fmt(res["cpu_peak"])}% CPU as benchmarked'
+                 + (", scaled to the ceiling within the CPU range measured for the flavour" if res["rate_at_ceiling"] is not None else "")
+                 + ("; capped at the profile's rated MPS" if m["capped_profile"] else "") + '</td></tr>'
+                 + (f'<tr data-method="engineered"><td>Engineered</td><td class="atlas-num">{fmt(e["rate"])}</td>'
+                    f'<td class="atlas-num">{e["needed"]:,}</td><td>DA-MP Profile {escape(res["profile"]["value"])} '
+                    f'({escape(res["profile"]["cite"])}): the rated MPS per DA-MP</td></tr>' if e is not None else
+                    '<tr data-method="engineered"><td>Engineered</td><td>—</td><td>—</td><td>no DA-MP Profile rate printed for this run</td></tr>')
+                 + '</tbody></table></div>')
     parts.append(list_html(res["warnings"], "atlas-warnings"))
     parts.append(steps_html(_rows(res), "atlas-dsr"))
     parts.append(list_html(res["notes"], "atlas-notes", "Notes from the guide and its errata that bear on this run:"))
@@ -410,24 +514,28 @@ def result_csv(res: dict) -> str:
 def result_chart(res: dict) -> dict:
     """Vega-Lite spec: MPS capacity against the number of MPs (at the measured rate and at the ceiling), with the target."""
     kind, target = res["kind"], float(res["inputs"]["target_mps"])
-    top = max(res["total"], res["mps_at_measured"], res["mps_at_ceiling"] or 0)
-    counts = sorted({0, res["needed"], res["total"], res["mps_at_measured"], top} | ({res["mps_at_ceiling"]} if res["mps_at_ceiling"] else set()))
+    m, e = res["methods"]["measured"], res["methods"]["engineered"]
+    top = max(res["per_dsr"], res["mps_at_measured"], m["needed"])
+    counts = sorted({0, res["needed"], res["per_dsr"], res["mps_at_measured"], m["needed"], top})
     series = [(f"at the measured CPU peak ({fmt(res['cpu_peak'])}%)" if res["cpu_peak"] is not None else "at the measured rate", res["rate"])]
-    if res["rate_at_ceiling"] is not None:
-        series.append((f"at the {fmt(res['inputs']['cpu_ceiling_percent'])}% ceiling (extrapolated)", res["rate_at_ceiling"]))
-    return capacity_chart(description=f"MPS capacity against the number of {kind}s, with the target", x_field="mps_count",
+    if m["rate"] != res["rate"]:
+        series.append(("measured method (scaled" + (", capped at the profile)" if m["capped_profile"] else ")"), m["rate"]))
+    if e is not None and e["rate"] != m["rate"]:
+        series.append((f"engineered (profile {res['profile']['value']})", e["rate"]))
+    return capacity_chart(description=f"MPS capacity of one DSR against its number of {kind}s, with the load it must carry", x_field="mps_count",
                           x_title=f"{kind}s", unit="MPS", series=series, counts=counts, target=target)
 
 
 def run_web(bundle: dict, params: dict) -> dict:
     """Form parameters (strings) -> ``{html, chart, downloads: {csv}, inputs}``; raises DsrError for bad input."""
     res = compute(bundle, params.get("scenario") or "", params.get("target"),
-                  cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0)
+                  cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0,
+                  redundancy=params.get("redundancy") or "none")
     i = res["inputs"]
     return {"html": result_html(res), "chart": result_chart(res),
             "inputs": {"scenario": i["scenario"], "target": fmt(i["target_mps"], 6).replace(",", ""),
                        "ceiling": "" if i["cpu_ceiling_percent"] is None else fmt(i["cpu_ceiling_percent"], 6),
-                       "spare": str(i["spare"])},
+                       "spare": str(i["spare"]), "redundancy": i["redundancy"]},
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"dsr-{res['run']['id']}.csv"}}}
 
 

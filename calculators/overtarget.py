@@ -22,16 +22,26 @@ Flags (per row, i.e. per service, container and site):
   "near" exactly when the HPA would hold still rather than scale in.
 * ``memory``: observed memory at or above the user's threshold (percent).
 
-Replicas the HPA would ask for (source: Kubernetes documentation, "Horizontal
-Pod Autoscaling", section "Algorithm details",
-https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#algorithm-details):
-``desiredReplicas = ceil(currentReplicas x currentMetricValue / desiredMetricValue)``,
-and no scaling when the ratio is within the tolerance, whose default is 0.1
-(``--horizontal-pod-autoscaler-tolerance``): |observed/target - 1| <= 0.1.
-Example: 50 replicas at 90 % against a 75 % target: ratio 1.2 -> ceil(60) = 60.
-The current replicas are those printed for the same scenario, service and
-container (same site, or the table without a site); without them no desired
-count is given.
+Replicas the HPA would ask for (``hpa``; source: Kubernetes documentation,
+"Horizontal Pod Autoscaling", section "Algorithm details",
+https://kubernetes.io/docs/concepts/workloads/autoscaling/horizontal-pod-autoscale/#algorithm-details,
+and the controller's GetResourceUtilizationRatio): utilization read as a whole
+percent, truncated as the controller's integer arithmetic does (29.9 % reads
+29 %); ``desiredReplicas = ceil(currentReplicas x reading / target)``; no
+change while |reading/target - 1| <= the tolerance, 0.1 by default
+(``--horizontal-pod-autoscaler-tolerance``, cluster-wide; since Kubernetes
+v1.33 each HPA may set its own scale-up/scale-down tolerance, alpha feature
+HPAConfigurableTolerance, KEP-4951); then clamped to the HPA's min/max
+replicas where the guide prints them (policy Tables 3-81, 3-92, 3-104: 'Min
+Replicas', 'Max Replicas'). Example: 50 replicas at 90 % against 75 %: ratio
+1.2 -> 60. Where only the min/max range is printed (no current count), the
+result gives what the HPA would ask starting from either end. The current
+replicas are those printed for the same scenario, service and container (same
+site, or the table without a site); without them no desired count is given.
+
+Partial: scenarios with utilization rows flagged by an erratum or printed
+without a value (``partial.exclusions``) are listed above the flags and
+marked on each of their rows: a service missing there may still be over.
 
 Errors: ``OverTargetError`` (a ValueError) for a bad memory threshold, an
 unknown product, an oversized, binary or header-less CSV. Malformed CSV rows
@@ -46,11 +56,18 @@ import math
 import re
 from fractions import Fraction
 
-from . import web
+from . import inputs, web
+from .partial import exclusions
 from .text import escape, fmt
 
 MAX_BYTES = 1048576
 """Largest CSV accepted (1 MiB, the file input's data-max-bytes); chosen by the Benchmark Atlas."""
+MAX_CELL = 30
+"""Longest number text accepted in a CSV cell (characters); a longer one is that line's problem, never an
+OverflowError or a 4,300-digit conversion. A Benchmark Atlas limit."""
+MAX_OBSERVED = 100000
+"""Highest observed utilization accepted from a CSV line, percent of the request (1,000 x: far above any
+printed value, whose highest is the flagged 22,530 % of policy Table 3-196). A Benchmark Atlas limit."""
 MAX_ROWS = 5000
 """Most service rows evaluated from one CSV; chosen by the Benchmark Atlas."""
 TOLERANCE = Fraction(1, 10)
@@ -58,6 +75,13 @@ TOLERANCE = Fraction(1, 10)
 NEAR = Fraction(1, 10)
 """'Near' band: within 10 % of the target, relative (observed >= 0.9 x target)."""
 DEFAULT_MEM_THRESHOLD = "80"
+HPA_RULE = ("HPA desired replicas as the Kubernetes controller computes them (kubernetes.io, Horizontal Pod Autoscaling, "
+            "'Algorithm details'): utilization is read as a whole percent of the request, truncated (29.9 % reads 29 %); "
+            "desired = ceil(current x reading / target), unchanged while |reading / target - 1| <= 0.1, the default "
+            "cluster-wide tolerance (--horizontal-pod-autoscaler-tolerance; since Kubernetes v1.33 an HPA may set its own "
+            "scale-up and scale-down tolerance, alpha feature HPAConfigurableTolerance, KEP-4951); then clamped to the "
+            "HPA's min/max replicas where the guide prints them.")
+"""The rule the desired-replica column follows, stated on the page with its Kubernetes version."""
 
 
 class OverTargetError(ValueError):
@@ -68,23 +92,42 @@ def _frac(x) -> Fraction:
     return Fraction(str(x))
 
 
-def hpa_desired(current: int, observed, target, tolerance=TOLERANCE) -> int:
-    """Replicas the Kubernetes HPA would ask for.
+def hpa(current: int, observed, target, tolerance=TOLERANCE, min_replicas=None, max_replicas=None) -> dict:
+    """What the Kubernetes HPA controller would do, step by step.
 
-    ``current`` pods (int >= 0), ``observed`` and ``target`` utilization in
-    percent (> 0 target). Returns ``current`` when |observed/target - 1| <=
-    tolerance, else ceil(current x observed / target). Raises OverTargetError
-    for a negative current count or a target <= 0.
+    ``current`` pods (int >= 0); ``observed`` and ``target`` utilization in percent (target > 0);
+    ``min_replicas``/``max_replicas`` the HPA's bounds where printed (None: unbounded). Steps, as
+    the controller does them (kubernetes.io, Horizontal Pod Autoscaling, "Algorithm details";
+    the controller's GetResourceUtilizationRatio): utilization is read as a *whole* percent,
+    truncated (``int32(usage x 100 / request)``, so 29.9 % reads 29 %); ratio = whole / target;
+    within the tolerance (|ratio - 1| <= 0.1) the count stays; else ceil(current x ratio); then
+    the result is clamped to [min, max]. Returns ``{"reads": whole percent, "ratio": Fraction,
+    "within_tolerance": bool, "unclamped": int, "desired": int, "bound": 'min'/'max'/None}``.
+    Raises OverTargetError for a negative current count, a target <= 0 or a negative observation.
     """
     if not isinstance(current, int) or isinstance(current, bool) or current < 0:
-        raise OverTargetError(f"Current replicas must be a whole number >= 0, not {current!r}.")
+        raise OverTargetError(f"Current replicas must be a whole number >= 0, not {inputs.shown(current)!r}.")
     obs, tgt = _frac(observed), _frac(target)
     if tgt <= 0 or obs < 0:
         raise OverTargetError("Target must be above 0 % and observed at least 0 %.")
-    ratio = obs / tgt
-    if abs(ratio - 1) <= _frac(tolerance):
-        return current
-    return math.ceil(current * ratio)
+    reads = math.floor(obs)
+    ratio = Fraction(reads) / tgt
+    within = abs(ratio - 1) <= _frac(tolerance)
+    unclamped = current if within else math.ceil(current * ratio)
+    desired, bound = unclamped, None
+    if min_replicas is not None and max_replicas is not None and min_replicas > max_replicas:
+        min_replicas = max_replicas = None  # printed bounds contradict each other: not applied
+    if max_replicas is not None and desired > max_replicas:
+        desired, bound = int(max_replicas), "max"
+    elif min_replicas is not None and desired < min_replicas:
+        desired, bound = int(min_replicas), "min"
+    return {"reads": reads, "ratio": ratio, "within_tolerance": within, "unclamped": unclamped, "desired": desired, "bound": bound}
+
+
+def hpa_desired(current: int, observed, target, tolerance=TOLERANCE, min_replicas=None, max_replicas=None) -> int:
+    """Replicas the Kubernetes HPA would ask for (see ``hpa``): ``current`` pods (int >= 0),
+    ``observed`` and ``target`` utilization in percent, optional HPA bounds. Raises OverTargetError."""
+    return hpa(current, observed, target, tolerance, min_replicas, max_replicas)["desired"]
 
 
 def classify(observed, target) -> str | None:
@@ -116,7 +159,7 @@ def anchor(table_id: str) -> str:
 
 def _replicas(bundle, scenario, service, container, site):
     cands = [r for r in bundle["resources"] if r["scenario"] == scenario and r["service"] == service
-             and r["container"] == container and r.get("replicas") is not None]
+             and r["container"] == container and (r.get("replicas") is not None or r.get("replicas_max") is not None)]
     for r in sorted(cands, key=lambda r: 0 if r["site"] == site else 1 if not r["site"] else 2):
         if r["site"] in (site, ""):
             return r
@@ -136,12 +179,18 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
     docs = products(bundle)
     if product not in (None, "") and product not in docs:
         raise OverTargetError(f"Unknown product {product!r}; choose one of: {', '.join(docs)}.")
-    thr = _number(mem_threshold, "Memory threshold")
-    if not 1 <= thr <= 100:
-        raise OverTargetError("Memory threshold must be between 1 and 100 %.")
+    thr = inputs.percent(mem_threshold, "Memory threshold", OverTargetError)
     doc_of = {s["id"]: s["doc"] for s in bundle["scenarios"]}
     want = lambda sid: doc_of.get(sid) is not None and (not product or doc_of[sid] == product)
     cpu, mem = [], []
+    partial_by = {}
+
+    def part(sid):
+        if sid not in partial_by:
+            ex = exclusions(bundle, sid, "utilization")
+            partial_by[sid] = ex["text"] if ex["partial"] else ""
+        return partial_by[sid]
+
     for u in util_rows(bundle):
         if not want(u["scenario"]) or u.get("status", "ok") not in ("ok", "corrected") or u["observed_percent"] is None:
             continue
@@ -154,10 +203,28 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
                 continue
             rep = _replicas(bundle, u["scenario"], u["service"], u["container"], u["site"])
             cur = rep["replicas"] if rep else None
+            lo = int(rep["replicas_min"]) if rep and rep.get("replicas_min") is not None else None
+            hi = int(rep["replicas_max"]) if rep and rep.get("replicas_max") is not None else None
+            h = hpa(int(cur), u["observed_percent"], u["target_percent"], min_replicas=lo, max_replicas=hi) if cur is not None else None
+            ends = None
+            gone = None
+            if rep is None:
+                gone = next((x for x in exclusions(bundle, u["scenario"], "resources")["rows"]
+                             if x["service"] == u["service"] and x["container"] == u["container"] and x["site"] in (u["site"], "")), None)
+            if cur is None and lo is not None and hi is not None and lo <= hi:
+                # only the HPA range is printed: what the HPA would ask starting from either end
+                ends = {"min": hpa(lo, u["observed_percent"], u["target_percent"], min_replicas=lo, max_replicas=hi),
+                        "max": hpa(hi, u["observed_percent"], u["target_percent"], min_replicas=lo, max_replicas=hi)}
             cpu.append({**base, "target": u["target_percent"], "status": st,
                         "ratio": float(_frac(u["observed_percent"]) / _frac(u["target_percent"])),
+                        "hpa_reads": math.floor(_frac(u["observed_percent"])),
                         "replicas": cur, "replicas_table": rep["table_id"] if rep else None, "replicas_row": rep["row"] if rep else None,
-                        "desired": hpa_desired(cur, u["observed_percent"], u["target_percent"]) if cur is not None else None})
+                        "hpa_min": lo, "hpa_max": hi, "bound": h["bound"] if h else None,
+                        "desired": h["desired"] if h else None, "unclamped": h["unclamped"] if h else None,
+                        "desired_from_ends": {k: {x: v[x] for x in ("desired", "unclamped", "bound")} for k, v in ends.items()} if ends else None,
+                        "partial": part(u["scenario"]),
+                        "replicas_excluded": (f"its replica row, Table {gone['table_id']} row {gone['row']}, is {gone['status']}"
+                                              + (f" ({', '.join(gone['errata'])})" if gone["errata"] else "")) if gone else None})
         elif u["metric"] == "memory" and _frac(u["observed_percent"]) >= thr:
             mem.append({**base, "threshold": float(thr), "status": "memory"})
     for w in bundle.get("scenario_cpu") or []:
@@ -170,25 +237,19 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
                         "container": "", "percent_basis": "unstated", "observed": w["observed_percent"], "target": w["target_percent"],
                         "status": st, "ratio": float(_frac(w["observed_percent"]) / _frac(w["target_percent"])),
                         "replicas": None, "replicas_table": None, "replicas_row": None, "desired": None,
+                        "hpa_reads": math.floor(_frac(w["observed_percent"])), "hpa_min": None, "hpa_max": None,
+                        "bound": None, "desired_from_ends": None, "partial": part(w["scenario"]), "replicas_excluded": None,
                         "target_table": w.get("target_table_id"), "target_row": w.get("target_row")})
     cpu.sort(key=lambda e: (-e["ratio"], e["scenario"], e["row"], e["site"]))
     mem.sort(key=lambda e: (-e["observed"], e["scenario"], e["row"], e["site"]))
-    return {"cpu": cpu, "memory": mem, "inputs": {"product": product or "", "mem_threshold": float(thr)},
+    partial = {sid: t for sid, t in partial_by.items() if t}
+    for sid in sorted({s["id"] for s in bundle["scenarios"] if want(s["id"])} - set(partial_by)):
+        t = part(sid)
+        if t:
+            partial[sid] = t
+    return {"cpu": cpu, "memory": mem, "inputs": {"product": product or "", "mem_threshold": float(thr)}, "partial": partial,
             "counts": {"over": sum(e["status"] == "over" for e in cpu), "near": sum(e["status"] == "near" for e in cpu),
                        "memory": len(mem)}}
-
-
-def _number(value, name: str) -> Fraction:
-    text = str(value if value is not None else "").strip().rstrip("%").strip()
-    if not text:
-        raise OverTargetError(f"{name} is empty: enter a number.")
-    try:
-        f = float(text)
-    except ValueError:
-        raise OverTargetError(f"{name} must be a number, not {value!r}.") from None
-    if math.isnan(f) or math.isinf(f):
-        raise OverTargetError(f"{name} must be a finite number.")
-    return Fraction(text) if re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", text) else Fraction(f)
 
 
 # ---------------------------------------------------------------- your own CSV
@@ -238,6 +299,8 @@ def parse_own(text: str) -> tuple[list[dict], list[dict]]:
             out.append(_own_row(line, r, col))
         except OverTargetError as e:
             problems.append({"line": line, "message": str(e)})
+        except (OverflowError, ValueError, ZeroDivisionError) as e:  # a number no check above foresaw
+            problems.append({"line": line, "message": f"a value cannot be read as a number ({type(e).__name__})."})
     return out, problems
 
 
@@ -251,13 +314,16 @@ def _own_row(line: int, r: list[str], col: dict) -> dict:
     name = cell("name")
     if not name:
         raise OverTargetError("name is empty.")
+    for c in ("replicas", "cpu_request", "observed", "target"):
+        if len(cell(c)) > MAX_CELL:
+            raise OverTargetError(f"{c} is too long to be a number ({len(cell(c)):,} characters: {inputs.shown(cell(c))}).")
     rep_t = cell("replicas")
     if not re.fullmatch(r"[0-9]{1,6}", rep_t):
         raise OverTargetError(f"replicas must be a whole number from 0 to 999999, not {rep_t!r}.")
     replicas = int(rep_t)
     tgt_m = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*%?", cell("target"))
-    if not tgt_m or not 0 < Fraction(tgt_m.group(1)) <= 100:
-        raise OverTargetError(f"target must be a percent above 0 and at most 100, not {cell('target')!r}.")
+    if not tgt_m or not 1 <= Fraction(tgt_m.group(1)) <= 100:
+        raise OverTargetError(f"target must be a percent from 1 to 100, not {inputs.shown(cell('target'))!r}.")
     target = Fraction(tgt_m.group(1))
     req_t = cell("cpu_request")
     request = None
@@ -282,8 +348,11 @@ def _own_row(line: int, r: list[str], col: dict) -> dict:
         how = f"{fmt(float(cores))} cores / ({replicas} x {fmt(float(request))})"
     else:
         raise OverTargetError("observed has no unit: add % or cores, or an observed_unit column (percent or cores).")
+    if observed > MAX_OBSERVED:
+        raise OverTargetError(f"observed works out at {inputs.shown(observed)} % of the request, above {MAX_OBSERVED:,} %: "
+                              "check the value and its unit.")
     status = classify(observed, target) or "ok"
-    return {"line": line, "name": name, "replicas": replicas, "cpu_request": float(request) if request is not None else None,
+    return {"line": line, "hpa_reads": math.floor(observed), "name": name, "replicas": replicas, "cpu_request": float(request) if request is not None else None,
             "observed": float(observed), "observed_how": how, "target": float(target), "ratio": float(observed / target),
             "status": status, "desired": hpa_desired(replicas, observed, target)}
 
@@ -295,7 +364,8 @@ def _link(e) -> str:
 
 
 CSV_COLS = ["kind", "status", "doc", "scenario", "table_id", "row", "row_label", "site", "service", "container", "observed_percent",
-            "target_percent", "threshold_percent", "replicas", "replicas_table", "replicas_row", "hpa_desired_replicas"]
+            "target_percent", "threshold_percent", "replicas", "replicas_table", "replicas_row", "hpa_reads_percent",
+            "hpa_min_replicas", "hpa_max_replicas", "partial", "hpa_desired_replicas"]
 
 
 def to_csv(res: dict, own: list[dict] | None = None) -> str:
@@ -305,18 +375,35 @@ def to_csv(res: dict, own: list[dict] | None = None) -> str:
     for e in res["cpu"]:
         w.writerow(["cpu", e["status"], e["doc"], e["scenario"], e["table_id"], e["row"], e["row_label"], e["site"], e["service"],
                     e["container"], e["observed"], e["target"], "", _e(e["replicas"]), _e(e["replicas_table"]), _e(e["replicas_row"]),
-                    _e(e["desired"])])
+                    e["hpa_reads"], _e(e["hpa_min"]), _e(e["hpa_max"]), e["partial"], _desired_text(e)])
     for e in res["memory"]:
         w.writerow(["memory", "memory", e["doc"], e["scenario"], e["table_id"], e["row"], e["row_label"], e["site"], e["service"],
-                    e["container"], e["observed"], "", e["threshold"], "", "", "", ""])
+                    e["container"], e["observed"], "", e["threshold"], "", "", "", "", "", "", res.get("partial", {}).get(e["scenario"], ""), ""])
     for e in own or []:
         w.writerow(["own-cpu", e["status"], "", "", "", e["line"], e["name"], "", e["name"], "", round(e["observed"], 4), e["target"],
-                    "", e["replicas"], "", "", e["desired"]])
+                    "", e["replicas"], "", "", e["hpa_reads"], "", "", "", e["desired"]])
     return buf.getvalue()
 
 
 def _e(v):
     return "" if v is None else v
+
+
+def _desired_text(e) -> str | int:
+    """The HPA's desired replicas: a count, 'N (clamped at max M)', or, where only the HPA's range is
+    printed, what it would ask from either end; '' when no replica count or range is printed."""
+    if e["desired"] is not None:
+        if not e["bound"]:
+            return e["desired"]
+        return f"{e['desired']} (asks {e['unclamped']}, clamped at {e['bound']})"
+    ends = e.get("desired_from_ends")
+    if e.get("replicas_excluded"):
+        return "no count: " + e["replicas_excluded"]
+    if ends:
+        part = lambda k: (f"from {k} {e['hpa_' + k]}: {ends[k]['desired']}"
+                          + (f" (asks {ends[k]['unclamped']}, clamped at {ends[k]['bound']})" if ends[k]["bound"] else ""))
+        return f"current not printed; {part('min')}; {part('max')}"
+    return ""
 
 
 def to_html(res: dict, own=None, problems=None) -> str:
@@ -339,18 +426,28 @@ def to_html(res: dict, own=None, problems=None) -> str:
                          f'<td>{e["replicas"]}</td><td title="{escape(e["observed_how"])}">{fmt(round(e["observed"], 3))}</td>'
                          f'<td>{fmt(e["target"])}</td><td>{e["status"]}</td><td>{e["desired"]}</td></tr>')
             p.append("</tbody></table></div>")
+    p.append(f'<p class="atlas-note">{escape(HPA_RULE)}</p>')
+    if res.get("partial"):
+        p.append('<div class="atlas-warnings atlas-partial"><p><strong>Partial:</strong> these scenarios have utilization rows '
+                 'that could not be evaluated (flagged by an erratum or printed without a value); a service missing here may '
+                 'still be over its target.</p><ul>' + "".join(
+                     f'<li data-scenario="{escape(sid)}">{escape(sid)}: {escape(t)}</li>' for sid, t in res["partial"].items())
+                 + "</ul></div>")
     p.append("<h3>CPU at, over or near the target</h3>")
     p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-cpu-flags"><thead><tr><th>Flag</th><th>Scenario</th><th>Service</th>'
              '<th>Container</th><th>Site</th><th>Observed CPU (%)</th><th>Target (%)</th><th>Observed / target</th>'
-             '<th>Replicas (printed)</th><th>HPA desired replicas</th><th>Source</th></tr></thead><tbody>')
+             '<th>Replicas (printed)</th><th>HPA desired replicas</th><th>Source</th><th>HPA reads (whole %)</th>'
+             '<th>Scenario partial</th></tr></thead><tbody>')
     for e in res["cpu"]:
         rep = (fmt(e["replicas"]) + f' <small>(Table {escape(str(e["replicas_table"]))}, row {e["replicas_row"]})</small>'
-               if e["replicas"] is not None else '<span title="no replica count printed for this service, or its row is flagged">—</span>')
+               if e["replicas"] is not None else (f'— <small>({escape(e["replicas_excluded"])})</small>' if e.get("replicas_excluded") else
+                                                  '<span title="no replica count printed for this service">—</span>'))
         p.append(f'<tr data-scenario="{escape(e["scenario"])}" data-service="{escape(e["service"])}" data-site="{escape(e["site"])}" '
-                 f'data-status="{e["status"]}"><td>{e["status"]}</td><td>{escape(e["scenario"])}</td><td>{escape(e["service"])}</td>'
+                 f'data-status="{e["status"]}"{" data-partial" if e["partial"] else ""}><td>{e["status"]}</td><td>{escape(e["scenario"])}</td><td>{escape(e["service"])}</td>'
                  f'<td>{escape(e["container"])}</td><td>{escape(e["site"] or "—")}</td><td>{fmt(e["observed"])}</td><td>{fmt(e["target"])}</td>'
-                 f'<td>{e["ratio"]:.3f}</td><td>{rep}</td><td>{fmt(e["desired"])}</td>'
-                 f'<td><a href="{_link(e)}">Table {escape(str(e["table_id"]))}, row {e["row"]}</a></td></tr>')
+                 f'<td>{e["ratio"]:.3f}</td><td>{rep}</td><td>{escape(str(_desired_text(e))) or "—"}</td>'
+                 f'<td><a href="{_link(e)}">Table {escape(str(e["table_id"]))}, row {e["row"]}</a></td>'
+                 f'<td>{e["hpa_reads"]}</td><td>{"partial" if e["partial"] else ""}</td></tr>')
     p.append("</tbody></table></div>")
     p.append(f"<h3>Memory at or above {fmt(res['inputs']['mem_threshold'])} %</h3>")
     p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-mem-flags"><thead><tr><th>Scenario</th><th>Service</th>'

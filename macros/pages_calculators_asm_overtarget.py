@@ -8,7 +8,9 @@ Extension module (see macros/extensions.py):
   table and row; ``scenario_cpu``: the scenario-wide observed CPU where a
   guide prints only one (measurements.csv metric cpu_percent, subject Total)
   with the scenario's 'Target CPU' setting; ``scenario_facts``: what differs
-  between two runs (call mix, duration, release, deployment mode, sites).
+  between two runs (call mix, duration, release, deployment mode, sites);
+  ``excluded_rows``: resources/utilization rows flagged by an erratum or with
+  no value (calculators/partial.py), so results without them are marked partial.
 * ``macros(r)``: ``asm_calculator()``,
   ``overtarget_calculator()``, each built with ``calculator_page.shell``.
 """
@@ -18,6 +20,7 @@ import re
 from html import escape
 
 from calculators import asm as asm_calc, footprint as fp, overtarget as ot
+from calculators.partial import EXCLUDED_COLS
 
 from . import calculator_page as cp
 from .bundle import records
@@ -63,7 +66,27 @@ def bundle(atlas) -> dict:
         facts.append({"id": s["id"], "call_mix": (s.get("call_mix") or {}).get("raw"), "duration": (s.get("duration") or {}).get("raw"),
                       "release": s.get("release"), "deployment_mode": s.get("deployment_mode"),
                       "sites_provisioned": s.get("sites_provisioned"), "asm_note": s.get("asm_note")})
-    return {"util_rows": compact, "scenario_cpu": wide, "scenario_facts": facts}
+    return {"util_rows": compact, "scenario_cpu": wide, "scenario_facts": facts, "excluded_rows": excluded_rows(atlas)}
+
+
+ERRATUM_ID = re.compile(r"\b[a-z]+-E\d{3}\b")
+
+
+def excluded_rows(atlas) -> dict:
+    """``excluded_rows`` (see calculators/partial.py): every resources/utilization row with status
+    flagged or missing, with the errata its note cites, so a result without it is marked partial."""
+    out = []
+    for kind in ("resources", "utilization"):
+        df = atlas.frames.get(kind)
+        if df is None or not len(df):
+            continue
+        df = df[df["status"].isin(["flagged", "missing"])]
+        cols = ["scenario", "table_id", "row", "row_label", "site", "service", "container", "status", "note"]
+        for r in records(df, cols + (["metric"] if kind == "utilization" else [])):
+            errata = list(dict.fromkeys(ERRATUM_ID.findall(r.pop("note") or "")))
+            out.append([r["scenario"], kind, r["table_id"], r["row"], r["row_label"], r["site"] or "", r["service"],
+                        r["container"], r.get("metric") or "", r["status"], errata])
+    return {"cols": EXCLUDED_COLS, "rows": out}
 
 
 # ---------------------------------------------------------------- forms
@@ -75,7 +98,7 @@ def _asm(r) -> str:
     off = [s for s in fp.scenarios_with_resources(bundle) if s["id"] not in asm_calc.asm_on_ids(bundle)]
     form = f"""
   <label>ASM-on scenario <select name="on" id="calc-on">{cp.scenario_options(bundle, on, d['on'])}</select></label>
-  <label>ASM-off scenario (same product) <select name="off" id="calc-off">{cp.scenario_options(bundle, off, d['off'])}</select></label>
+  <label>ASM-off scenario (same product; the difference is given only for the same call model and deployment mode) <select name="off" id="calc-off">{cp.scenario_options(bundle, off, d['off'])}</select></label>
   <label>What-if load, total (the ASM-off scenario's unit; empty = its own load) <input name="load" id="calc-load" type="text" inputmode="decimal" value="" placeholder="e.g. 80000"></label>"""
     return cp.shell(r, "asm", form, d)
 

@@ -52,19 +52,92 @@ def test_every_asm_scenario_has_an_overhead(bundle):
     ids = asm.asm_on_ids(bundle)
     assert {"bsf-3-2", "bsf-3-3", "policy-3-2-2"} <= set(ids)
     for o in asm.overview(bundle):
-        assert 0 < o["cpu_share"] < 100
+        share = o["cpu_share"] if o["partial"] is None else o["cpu_share_complete"]
+        assert 0 < share < 100
+        assert (o["cpu_share"] is None) == (o["partial"] is not None)
+
+
+def test_bsf_3_2_observed_share_includes_the_sidecars(bundle):
+    """Tables 3-18 (rows 1-11) and 3-19 (rows 1-3), Site1, cores as printed. Sidecars: 2.76 + 0.013 + 0.009 + 0.017
+    + 0.086 + 7.83 + 0.011 + 2.17 + 0.006 + 0.007 + 0.006 + 5.54 + 14.0 + 0.31 = 32.765; applications: 14.7 + 0.114
+    + 0.049 + 0.013 + 0.102 + 13.1 + 0.006 + 3.35 + 0.005 + 0.008 + 0.001 + 17.6 + 17.7 + 0.527 = 67.275.
+    Share: 32.765 / (67.275 + 32.765) = 32.75 % (leaving the sidecars out of the total would give 48.7 %).
+    Observed sidecar CPU per 1K TPS at the 54K TPS of Site1: 32.765 / 54 = 0.6068 cores (requested: 167 / 54 = 3.09)."""
+    o = asm.overhead(bundle, "bsf-3-2")["observed"]["cpu"]
+    assert o["sidecar"] == pytest.approx(32.765) and o["total"] == pytest.approx(100.04)
+    assert round(o["share"], 2) == 32.75
+    assert o["sidecar_per_1k"] == pytest.approx(32.765 / 54)
+    assert o["partial"] == []  # the flagged rows of Table 3-18 (bsf-E024..E026) are at Site2 and Site3
+
+
+def test_policy_3_2_7_is_partial_not_a_61_percent_share(bundle):
+    """Table 3-140: 13 application rows flagged by erratum policy-E031 (row 7 also policy-E032) and the Query Service
+    sidecar printed without a value (policy-E094). Over every kept row the sidecars were 566.5 of 923.5 cores,
+    a 61 % 'share' that mixes sidecars whose applications are missing: the share is None and the result partial."""
+    o = asm.overhead(bundle, "policy-3-2-7")
+    assert o["cpu_share"] is None and o["mem_share"] is None
+    p = o["partial"]
+    assert p["app_rows"] == 13 and p["sidecar_rows"] == 1 and p["tables"] == ["3-140"]
+    assert {"policy-E031", "policy-E032", "policy-E094"} == set(p["errata"])
+    assert "config-server" in p["services"] and "ue-service" in p["services"]
+    cfg = next(v for v in o["services"] if v["service"] == "config-server")
+    assert cfg["partial"] and cfg["cpu_share"] is None
+    html = web.run(bundle, {"calc": "asm", "on": "policy-3-2-7", "off": "policy-3-1-1"})["html"]
+    assert "61." not in html.split('data-scenario="policy-3-2-7"')[1].split("</tr>")[0]
+    assert "policy-E031" in html
+
+
+def test_asm_enabled_without_sidecar_rows_says_so(bundle):
+    """Policy 3.2.1 is ASM-enabled (its scenario facts) but its resource tables print no istio-proxy row."""
+    assert asm.asm_without_sidecars(bundle) == ["policy-3-2-1"]
+    html = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    assert 'data-scenario="policy-3-2-1" data-no-sidecars' in html and "unknown (not 0)" in html
+
+
+def test_istio_reference_is_labelled_by_version(bundle):
+    html = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    assert "Istio 1.3.5: 0.6 vCPU and 50 MB" in html and "Istio 1.12.3 to 1.16.2: 0.35 vCPU and 40 MB" in html
+    assert "https://istio.io/v1.16/docs/ops/deployment/performance-and-scalability" in html
 
 
 def test_compare_normalised_per_1k_with_differences(bundle):
-    """bsf-3-3 (ASM on) requests 763.8 cores for 63K TPS = 12.124 per 1K; bsf-3-1 (ASM off) 251 for 22K = 11.409;
-    difference 0.7147 cores per 1K TPS. Both runs are release 25.2.200 and ~72 hours; the call mix differs."""
+    """bsf-3-3 (ASM on) requests 763.8 cores for 63K TPS = 12.124 per 1K; bsf-3-1 (ASM off) 251 for 22K = 11.409.
+    Both runs are release 25.2.200 and ~72 hours, but the call mix differs (8.43K nbsf + 54.7K Rx against
+    14.4K nBSF + 7.8K Rx), so no on - off difference is given: not comparable."""
     c = asm.compare(bundle, "bsf-3-3", "bsf-3-1")
     assert c["on"]["cpu_total_per_1k"] == pytest.approx(763.8 / 63)
     assert c["off"]["cpu_total_per_1k"] == pytest.approx(251 / 22)
-    assert c["diff"]["cpu_total_per_1k"] == pytest.approx(763.8 / 63 - 251 / 22)
+    assert c["comparable"] is False and c["diff"]["cpu_total_per_1k"] is None
     d = {x["what"]: x for x in c["differences"]}
     assert not d["Release"]["differs"] and not d["Duration"]["differs"]
     assert d["Call mix"]["differs"] and d["ASM"]["differs"]
+
+
+def test_issue_case_bsf_rx_heavy_against_nbsf_heavy_is_not_comparable(bundle):
+    """Issue 12: bsf-3-2 (4.5k nbsf + 50k Rx, 54K TPS: 469.7 / 54 = 8.698 cores per 1K) against bsf-3-1 (14.4K nBSF
+    + 7.8K Rx, 22K TPS: 251 / 22 = 11.409) was reported as ASM 2.71 cores per 1K *cheaper*. Now: not comparable."""
+    c = asm.compare(bundle, "bsf-3-2", "bsf-3-1")
+    assert c["on"]["cpu_total_per_1k"] - c["off"]["cpu_total_per_1k"] == pytest.approx(469.7 / 54 - 251 / 22)
+    assert round(469.7 / 54 - 251 / 22, 2) == -2.71
+    assert c["comparable"] is False and all(v is None for v in c["diff"].values())
+    assert any(w.startswith("call model differs") for w in c["not_comparable"])
+    html = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    assert "Not comparable." in html and "-2.71" not in html
+
+
+def test_same_call_model_and_mode_is_comparable(bundle):
+    """With bsf-3-1's call mix written as bsf-3-3's (spacing and case aside), the pair is like for like and the
+    difference is on - off per 1K: 763.8 / 63 - 251 / 22 = 0.7147 cores per 1K TPS."""
+    import copy
+    b = copy.deepcopy(bundle)
+    f33 = next(f for f in b["scenario_facts"] if f["id"] == "bsf-3-3")
+    f31 = next(f for f in b["scenario_facts"] if f["id"] == "bsf-3-1")
+    f31["call_mix"] = "  " + f33["call_mix"].upper()
+    c = asm.compare(b, "bsf-3-3", "bsf-3-1")
+    assert c["comparable"] and c["not_comparable"] == []
+    assert c["diff"]["cpu_total_per_1k"] == pytest.approx(763.8 / 63 - 251 / 22)
+    next(s for s in b["scenarios"] if s["id"] == "bsf-3-1")["deployment_mode"] = "converged"
+    assert asm.comparable(b, "bsf-3-3", "bsf-3-1") == ["deployment mode differs: BSF against converged"]
 
 
 def test_compare_rejects_bad_pairs(bundle):
@@ -233,7 +306,7 @@ def test_overtarget_web(bundle):
     assert out["ok"], out
     assert "Line 3:" in out["html"] and 'href="../../products/policy/policy-3-3-1/#table-3-188"' in out["html"]
     lines = out["downloads"]["csv"]["text"].splitlines()
-    assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,60" in lines
+    assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,90,,,,60" in lines
     assert web.run(bundle, {"calc": "overtarget", "mem_threshold": "x"})["ok"] is False
 
 
@@ -251,3 +324,83 @@ def test_cli_footprint_csv_and_json(bundle, tmp_path, capsys):
     assert "greater than zero" in capsys.readouterr().err
     assert cli(["--bundle", str(f), "overtarget", "--product", "policy", "--format", "csv"]) == 0
     assert "policy-3-3-1" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ over-target: HPA rule, near band, partial
+
+def test_near_band_boundary_27_of_30():
+    """The 'near' band is relative: observed >= 0.9 x target. Against a 30 % target, 27 % is near, 26.99 % is not,
+    30 % is over."""
+    assert ot.classify(27, 30) == "near"
+    assert ot.classify("26.99", 30) is None
+    assert ot.classify(30, 30) == "over" and ot.classify("29.99", 30) == "near"
+
+
+def test_hpa_reads_whole_percent():
+    """The controller truncates utilization to a whole percent: 33.9 % against 30 % reads 33, ratio 1.1, inside the
+    0.1 tolerance: 10 replicas stay 10 (read as 33.9 it would be ceil(10 x 1.13) = 12). 29.9 % reads 29."""
+    h = ot.hpa(10, "33.9", 30)
+    assert h["reads"] == 33 and h["within_tolerance"] and h["desired"] == 10
+    assert ot.hpa_desired(10, "34.0", 30) == 12  # 34 / 30 = 1.133 -> ceil(11.33) = 12
+    assert ot.hpa(5, "29.9", 30)["reads"] == 29
+
+
+def test_hpa_clamped_to_min_and_max():
+    """Clamp after the formula: 10 replicas at 90 % of 60 % ask ceil(10 x 1.5) = 15, max 12 gives 12; 10 at 20 % of
+    80 % ask ceil(2.5) = 3, min 4 gives 4; inside the tolerance a count above max still comes down to max."""
+    h = ot.hpa(10, 90, 60, max_replicas=12)
+    assert (h["unclamped"], h["desired"], h["bound"]) == (15, 12, "max")
+    h = ot.hpa(10, 20, 80, min_replicas=4, max_replicas=20)
+    assert (h["unclamped"], h["desired"], h["bound"]) == (3, 4, "min")
+    assert ot.hpa_desired(14, 80, 80, min_replicas=2, max_replicas=12) == 12
+    assert ot.hpa_desired(10, 90, 60, min_replicas=5, max_replicas=2) == 15  # contradictory bounds are not applied
+
+
+def test_policy_3_2_2_range_printed_hpa_from_either_end(bundle):
+    """Policy 3.2.2: ue-service 54 %/30 % (Table 3-83 row 16) with Min/Max Replicas 2 / 16 printed (Table 3-81 row 11)
+    and no current count. From 2: ceil(2 x 1.8) = 4; from 16: ceil(16 x 1.8) = ceil(28.8) = 29, clamped at max 16."""
+    res = ot.compute(bundle, "policy")
+    ue = next(e for e in res["cpu"] if e["scenario"] == "policy-3-2-2" and e["service"] == "ue-service")
+    assert (ue["hpa_min"], ue["hpa_max"], ue["replicas"], ue["desired"]) == (2, 16, None, None)
+    ends = ue["desired_from_ends"]
+    assert ends["min"] == {"desired": 4, "unclamped": 4, "bound": None}
+    assert ends["max"] == {"desired": 16, "unclamped": 29, "bound": "max"}
+    html = ot.to_html(res)
+    assert "from max 16: 16 (asks 29, clamped at max)" in html and "KEP-4951" in html and "v1.33" in html
+
+
+def test_overtarget_marks_partial_scenarios(bundle):
+    """Policy 3.2.6 Table 3-132: the ndbmtd row is flagged (policy-E030); Policy 3.2.10 Table 3-177: 78 rows
+    printed without a value (policy-E060). Both are listed as partial, and their flagged rows carry the mark."""
+    res = ot.compute(bundle, "policy")
+    assert "policy-E030" in res["partial"]["policy-3-2-6"] and "ndbmtd" in res["partial"]["policy-3-2-6"]
+    assert res["partial"]["policy-3-2-10"].startswith("78 rows of Table 3-177")
+    assert all(e["partial"] for e in res["cpu"] if e["scenario"] == "policy-3-2-6")
+    html = ot.to_html(res)
+    assert '<li data-scenario="policy-3-2-10">' in html
+
+
+@pytest.mark.parametrize("cell, message", [
+    ("9" * 5000 + "%", "too long to be a number (5,001 characters"),
+    ("9" * 25 + "%", "above 100,000 %"),
+    ("1" + "0" * 400 + " cores", "too long to be a number"),
+])
+def test_own_csv_overlong_number_is_that_lines_problem(cell, message):
+    """Issue 16 item 7: an overlong number was 'internal error: OverflowError' or 'Exceeds the limit (4300 digits)'."""
+    own, problems = ot.parse_own(f"name,replicas,cpu_request,observed,target\nok,5,4,50%,80\nbad,5,4,{cell},80\n")
+    assert [o["name"] for o in own] == ["ok"]
+    assert problems[0]["line"] == 3 and message in problems[0]["message"] and len(problems[0]["message"]) < 160
+
+
+def test_own_csv_target_below_1_percent_is_refused():
+    own, problems = ot.parse_own("name,replicas,cpu_request,observed,target\na,5,4,50%,0.000001\n")
+    assert own == [] and problems[0]["message"] == "target must be a percent from 1 to 100, not '0.000001'."
+
+
+def test_asm_csv_lists_the_scenario_without_sidecar_rows(bundle):
+    import csv as _csv
+    import io as _io
+    out = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
+    rows = list(_csv.reader(_io.StringIO(out["downloads"]["csv"]["text"])))
+    line = next(r for r in rows if r[0] == "policy-3-2-1")
+    assert line[2] == "TOTAL" and line[3] == "" and "no sidecar rows" in line[-1] and len(line) == len(rows[0])

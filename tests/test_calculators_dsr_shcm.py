@@ -45,32 +45,83 @@ def test_relay_12vcpu_at_measured_rate(bundle):
     assert res["cpu_all"] == 19 and res["warnings"] == []
 
 
+def test_issue_case_relay_240k_at_40_percent(bundle):
+    """Issue 12's case. Table 3-1 row 1: 288,000 / 16 = 18,000 MPS per DA-MP at 19 % CPU, profile '30K_MPS'.
+    Before: 18000 x 40 / 19 = 37,894.7 MPS per DA-MP (above the run's own 30K profile) -> 240000 / 37894.7 = 6.33 -> 7.
+    After: 40 % is inside the 14-53 % measured for 12-vCPU DA-MPs, so the measured rate scales to 37,894.7 but is
+    capped at the profile's 30,000 -> ceil(240000 / 30000) = 8; the engineered method gives 240000 / 30000 = 8 too."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 240000, cpu_ceiling_percent=40)
+    assert res["rate_at_ceiling"] == Fraction(18000 * 40, 19)
+    assert res["methods"]["measured"] == {"rate": 30000, "needed": 8, "capped_range": False, "capped_profile": True}
+    assert res["methods"]["engineered"] == {"rate": 30000, "needed": 8}
+    assert res["headline"] == "both" and res["needed"] == 8 and res["total"] == 8 and res["vcpu_total"] == 96
+    assert any("never given more than its profile's rated MPS" in w for w in res["warnings"])
+
+
+def test_issue_case_at_80_percent_is_capped_at_the_measured_range(bundle):
+    """At 80 % (before: 18000 x 80 / 19 = 75,789 MPS per DA-MP): 80 % is above the highest CPU peak measured for a
+    12-vCPU DA-MP (53 %, Table 3-19 RSA), so the rate scales only to 18000 x 53 / 19 = 50,210.5, then the profile
+    cap 30,000: 8 DA-MPs, with a warning naming the 14-53 % range."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 240000, cpu_ceiling_percent=80)
+    assert res["flavour_range"] == (14, 53)
+    assert res["rate_at_ceiling"] == Fraction(18000 * 53, 19) and res["methods"]["measured"]["capped_range"] is True
+    assert res["methods"]["measured"]["rate"] == 30000 and res["needed"] == 8
+    assert any("range 14-53%" in w for w in res["warnings"])
+
+
+def test_measured_method_is_headline_when_more_conservative(bundle):
+    """Table 3-1 row 1 without a ceiling: measured 18,000 MPS per DA-MP -> 240000 / 18000 = 13.3 -> 14;
+    engineered 30K -> 8. The headline is the measured 14 (the more DA-MPs)."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 240000)
+    assert res["methods"]["measured"]["needed"] == 14 and res["methods"]["engineered"]["needed"] == 8
+    assert res["headline"] == "measured" and res["total"] == 14
+
+
+def test_mated_pair_sizes_each_dsr_for_the_whole_target(bundle):
+    """Mated pair (seed 002 line 28: one DSR supports full traffic when its mate is unavailable), 240,000 MPS, 40 %,
+    1 spare: 8 + 1 = 9 DA-MPs per DSR, 18 in all (216 vCPU). Normal CPU: 120,000 x 19 / (9 x 18,000) = 14.07 %;
+    mate down and the spare lost: 240,000 x 19 / (8 x 18,000) = 31.67 %."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 240000, cpu_ceiling_percent=40, spare=1, redundancy="mated-pair")
+    assert (res["needed"], res["per_dsr"], res["dsrs"], res["total"], res["vcpu_total"]) == (8, 9, 2, 18, 216)
+    assert res["cpu_all"] == Fraction(120000 * 19, 9 * 18000)
+    assert res["cpu_after_loss"] == Fraction(240000 * 19, 8 * 18000)
+
+
 def test_relay_12vcpu_at_ceiling_with_spare(bundle):
-    """Table 3-1 row 1 at 1,000,000 MPS, 60 % ceiling, N+1: 18000 x 60 / 19 = 56,842.1 MPS per DA-MP;
-    1e6 / 56842.1 = 17.59 -> 18, + 1 spare = 19 DA-MPs = 228 vCPU. At the measured rate: 1e6 / 18000 = 55.6 -> 56.
-    CPU per DA-MP: 1e6 x 19 / (19 x 18000) = 55.56 %, with one lost 1e6 x 19 / (18 x 18000) = 58.64 %.
-    56,842 MPS is above the 30K named by profile '30K_MPS': ceil(1e6 / 30000) = 34 DA-MPs at that rate."""
+    """Table 3-1 row 1 at 1,000,000 MPS, 60 % ceiling, N+1: 60 % is above the 53 % measured for the flavour, so
+    18000 x 53 / 19 = 50,210.5, capped at the profile's 30,000: ceil(1e6 / 30000) = 34, + 1 spare = 35 DA-MPs =
+    420 vCPU. At the measured rate: 1e6 / 18000 = 55.6 -> 56 (not the headline: no ceiling there).
+    CPU per DA-MP: 1e6 x 19 / (35 x 18000) = 30.16 %, with one lost 1e6 x 19 / (34 x 18000) = 31.05 %."""
     res = dsr.compute(bundle, "dsr-relay-12vcpu", 1_000_000, cpu_ceiling_percent=60, spare=1)
-    assert res["rate_at_ceiling"] == Fraction(18000 * 60, 19)
-    assert (res["mps_at_measured"], res["mps_at_ceiling"], res["needed"], res["total"]) == (56, 18, 18, 19)
-    assert res["vcpu_total"] == 228
-    assert float(res["cpu_all"]) == pytest.approx(55.556, abs=1e-3)
-    assert float(res["cpu_after_loss"]) == pytest.approx(58.642, abs=1e-3)
+    assert res["rate_at_ceiling"] == Fraction(18000 * 53, 19)
+    assert (res["mps_at_measured"], res["mps_at_ceiling"], res["needed"], res["total"]) == (56, 20, 34, 35)
+    assert res["vcpu_total"] == 420
+    assert float(res["cpu_all"]) == pytest.approx(30.159, abs=1e-3)
+    assert float(res["cpu_after_loss"]) == pytest.approx(31.046, abs=1e-3)
     assert res["profile"]["rate"] == 30000
-    assert any("34 DA-MPs" in w for w in res["warnings"])
-    assert any("14-53%" in w for w in res["warnings"])  # measured DA-MP CPU peaks over the sizable runs
     assert any(n.startswith("dsr-E036") for n in res["notes"])  # 'overload' case at 19 % CPU
-    # above 36,000 MPS per DA-MP, the highest of any run (Table 3-1 row 2: 576,000 / 16)
-    assert any("highest rate per DA-MP of any run in the guide (36,000 MPS" in w for w in res["warnings"])
+
+
+def test_a_da_mp_never_gets_more_than_its_profile_rate(bundle):
+    """Every DA-MP run with a profile, at every ceiling from 1 to 100 %: the rate the headline uses is at most the
+    profile's rated MPS (Table 3-1 rows 1-3: 30K, 40K_MPS_FABR, 35K)."""
+    for run in dsr.sizable_runs(bundle):
+        prof = dsr.profile_rate(run)
+        if dsr.mp_kind(run) != "DA-MP" or prof is None:
+            continue
+        for ceiling in (1, 19, 40, 53, 80, 100):
+            res = dsr.compute(bundle, run["id"], 500000, cpu_ceiling_percent=ceiling)
+            assert res["methods"]["measured"]["rate"] <= prof[0], (run["id"], ceiling)
+            assert res["needed"] >= -(-500000 // prof[0])
 
 
 def test_relay_18vcpu_exact_boundary(bundle):
-    """Table 3-1 row 3 (18 vCPU Large): 560,000 / 16 = 35,000 MPS per DA-MP at 28 % CPU. At a 56 % ceiling a
-    DA-MP carries exactly 70,000, so 560,000 MPS needs exactly 8 DA-MPs (exact fractions: no 8.000001 -> 9),
-    8 x 18 = 144 vCPU."""
+    """Table 3-1 row 3 (18 vCPU Large): 560,000 / 16 = 35,000 MPS per DA-MP at 28 % CPU, profile 35K_MPS; 28 % is
+    the only peak measured for an 18-vCPU DA-MP, so a 56 % ceiling does not scale it: 560,000 / 35,000 = exactly 16
+    DA-MPs (exact fractions: no 16.000001 -> 17), 16 x 18 = 288 vCPU."""
     res = dsr.compute(bundle, "dsr-relay-18vcpu", "560,000", cpu_ceiling_percent="56")
-    assert res["rate"] == 35000 and res["rate_at_ceiling"] == 70000
-    assert res["total"] == 8 and res["vcpu_total"] == 144
+    assert res["rate"] == 35000 and res["rate_at_ceiling"] == 35000 and res["flavour_range"] == (28, 28)
+    assert res["total"] == 16 and res["vcpu_total"] == 288 and res["headline"] == "both"
 
 
 def test_printed_per_da_mp_rate_table_3_8_and_3_19(bundle):
@@ -128,6 +179,8 @@ def test_runs_without_per_mp_figure_are_not_sizable(bundle):
     ({"target_mps": 1000, "spare": -1}, "whole number from 0"),
     ({"target_mps": 1000, "spare": "1.5"}, "whole number from 0"),
     ({"target_mps": 1000, "spare": 65}, "whole number from 0"),
+    ({"target_mps": 1000, "redundancy": "triple"}, "Redundancy must be one of none, mated-pair"),
+    ({"target_mps": "24,00"}, "comma that is not a thousands separator"),
 ])
 def test_dsr_bad_input(bundle, kwargs, message):
     with pytest.raises(DsrError, match=message):
@@ -145,14 +198,17 @@ def test_dsr_unknown_scenario_and_web_error(bundle):
 def test_dsr_web_outputs(bundle):
     """The web entry point returns escaped HTML, a CSV with the cited figures and a layered Vega-Lite chart."""
     out = web.run(bundle, {"calc": "dsr", "scenario": "dsr-relay-12vcpu", "target": "1000000", "ceiling": "60", "spare": "1"})
-    assert out["ok"] and 'data-key="total"' in out["html"] and "19 DA-MPs" in out["html"]
+    assert out["ok"] and 'data-key="total"' in out["html"] and "35 DA-MPs" in out["html"]
+    assert 'data-method="engineered"' in out["html"]
     assert "dsr-fabr-sds" in out["html"]  # the not-sizable list is on every result
     rows = {r["key"]: r for r in csv.DictReader(io.StringIO(out["downloads"]["csv"]["text"]))}
-    assert rows["total"]["value"] == "19" and rows["mps_achieved"]["value"] == "288000"
+    assert rows["total"]["value"] == "35" and rows["mps_achieved"]["value"] == "288000"
+    assert rows["needed_engineered"]["value"] == "34" and rows["rate_measured"]["value"] == "30000"
     assert rows["mps_achieved"]["source"].startswith("Table 3-1, row 1")
     assert out["downloads"]["csv"]["filename"] == "dsr-dsr-relay-12vcpu.csv"
     assert [layer["mark"]["type"] for layer in out["chart"]["layer"]] == ["line", "rule"]
-    assert out["inputs"] == {"scenario": "dsr-relay-12vcpu", "target": "1000000", "ceiling": "60", "spare": "1"}
+    assert out["inputs"] == {"scenario": "dsr-relay-12vcpu", "target": "1000000", "ceiling": "60", "spare": "1",
+                             "redundancy": "none"}
 
 
 # ------------------------------------------------------------------ ShCM
@@ -246,13 +302,15 @@ def _result(page, key):
 
 @pytest.mark.browser
 def test_dsr_computes_in_pyodide_from_permalink(page, site_url):
-    """Table 3-1 row 3 (18 vCPU): 560K MPS at a 56 % ceiling = 8 DA-MPs, + 1 spare = 9 (prerendered default: 16)."""
-    page.goto(site_url + "/calculators/dsr/?scenario=dsr-relay-18vcpu&target=560000&ceiling=56&spare=1", wait_until="load")
+    """Table 3-1 row 1 (12 vCPU), mated pair: 240K MPS at a 40 % ceiling = 8 DA-MPs per DSR (profile cap 30K),
+    + 1 spare = 9, x 2 DSRs = 18, 216 vCPU (prerendered default: 16)."""
+    page.goto(site_url + "/calculators/dsr/?scenario=dsr-relay-12vcpu&target=240000&ceiling=40&spare=1&redundancy=mated-pair",
+              wait_until="load")
     assert _result(page, "total") == "16"
     page.wait_for_selector(CALC_READY, timeout=90000)
     assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
     page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
-    assert _result(page, "total") == "9" and _result(page, "vcpu_total") == "162"
+    assert _result(page, "total") == "18" and _result(page, "vcpu_total") == "216"
     assert page.js_errors == []
 
 
@@ -264,4 +322,21 @@ def test_shcm_computes_in_pyodide_from_permalink(page, site_url):
     page.wait_for_selector(CALC_READY, timeout=90000)
     page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
     assert _result(page, "total") == "5" and _result(page, "rate_at_ceiling") == "4,320"
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_dsr_page_refuses_a_decimal_comma(page, site_url):
+    """The page uses the same reader as the CLI: '63,5' is an error, not 635 MPS; the prerendered 16 stays."""
+    page.goto(site_url + "/calculators/dsr/", wait_until="load")
+    page.wait_for_selector(CALC_READY, timeout=90000)
+    page.fill("#calc-target", "63,5")
+    page.click("#calc-run")
+    page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=20000)
+    assert "comma that is not a thousands separator" in page.inner_text("#atlas-calc-message")
+    assert _result(page, "total") == "16"
+    page.fill("#calc-target", "63,500")
+    page.click("#calc-run")
+    page.wait_for_function("document.querySelector('#atlas-calc-result tr[data-key=\"total\"] td.atlas-num').innerText === '4'",
+                           timeout=30000)
     assert page.js_errors == []
