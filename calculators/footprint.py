@@ -51,6 +51,7 @@ import math
 from fractions import Fraction
 
 from . import inputs, packing
+from .partial import TEST_COMPONENTS, completeness  # noqa: F401 (completeness: re-exported for the build side)
 
 MAX_SCALE = 1000
 """A target load above 1000 x the baseline's per-site load is refused: no benchmark
@@ -59,8 +60,6 @@ supports extrapolating that far (chosen by the Benchmark Atlas, not a vendor fig
 GROUPS = ("application", "sidecars", "cnDBTier", "other")
 """Production groups; test stubs and simulators are the separate group "test"."""
 TEST_GROUP = "test"
-TEST_COMPONENTS = ("stub", "simulator")
-"""Components that are test equipment, not the product: shown apart, never in production totals."""
 REDUNDANCY = ("none", "n+1", "mated-pair")
 DEFAULT_NORMAL_CEILING = 40
 DEFAULT_FAILOVER_CEILING = 80
@@ -591,41 +590,6 @@ def _check_sidecars(containers, service, base_rep, new_rep, ctx, out) -> None:
                    f"above {float(t):g} % of its {float(lim):g}-core limit: raise the sidecar's CPU or the replicas")
             out["notes"].append(msg)
             ctx["warnings"].append(msg)
-
-
-def completeness(bundle: dict, scenario: str) -> dict:
-    """What a footprint of ``scenario`` cannot size, for every page that summarises it.
-
-    Returns ``{"partial": bool, "missing": [{"service", "container", "component", "table_id", "row",
-    "row_label", "site", "status", "errata": [ids], "reason"}]}``: resource rows excluded by an
-    erratum (status 'flagged') or with no usable value ('missing') whose service and container
-    have no usable row at any site of the scenario (test stubs and simulators aside: they are never
-    in production totals), and, for an ASM-enabled scenario (asm
-    'enabled' or 'partial') with no sidecar row at all, one entry saying so. Totals built from
-    such a scenario are lower bounds ("at least"). Reads bundle keys ``scenarios``,
-    ``resources`` and ``resources_excluded`` (absent: nothing excluded is known). Raises
-    nothing; an unknown scenario gives ``{"partial": False, "missing": []}``.
-    """
-    mine = _index(bundle)["resources"].get(scenario, [])
-    usable = {(r["component"], r["service"], r["container"]) for r in mine}
-    missing, seen = [], set()
-    for x in bundle.get("resources_excluded") or []:
-        if x["scenario"] != scenario:
-            continue
-        key = (x["component"], x["service"], x["container"])
-        if key in usable or key in seen or x["component"] in TEST_COMPONENTS:
-            continue  # test stubs and simulators are never in production totals, so their rows leave no gap
-        seen.add(key)
-        reason = "excluded by erratum" if x["status"] == "flagged" else "no usable value printed"
-        missing.append({"service": x["service"], "container": x["container"], "component": x["component"],
-                        "table_id": x["table_id"], "row": x["row"], "row_label": x.get("row_label"), "site": x.get("site"),
-                        "status": x["status"], "errata": list(x.get("errata") or []), "reason": reason})
-    scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
-    if scen and scen.get("asm") in ("enabled", "partial") and usable and not any(r["is_sidecar"] for r in mine):
-        missing.append({"service": "(all)", "container": "istio-proxy", "component": "", "table_id": "", "row": None,
-                        "row_label": "", "site": "", "status": "missing", "errata": [],
-                        "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"})
-    return {"partial": bool(missing), "missing": missing}
 
 
 def _pack(rows, node, reserve, reserve_cpu, reserve_mem, ds_cpu, ds_mem, max_pods, spare) -> dict:

@@ -1,20 +1,24 @@
 """Which rows of a scenario the calculators could not use, so a result built without them is
 marked partial instead of silently short (standard library only).
 
-Data: the bundle key ``excluded_rows`` (built by macros/pages_calculators_asm_overtarget.py):
-columnar ``{"cols": EXCLUDED_COLS, "rows": [[...]]}``, one row per resources.csv or
-utilization.csv row whose status is ``flagged`` or ``missing`` (an erratum flags the printed
-value, or no value is printed), with the errata its note cites. ``not_applicable`` rows are
-not exclusions (the guide says the metric does not apply).
-
-``exclusions`` is the one place the ASM and over-target calculators ask; once the shared
-``footprint.completeness()`` lands it can answer instead.
+Resource rows: ``footprint.completeness`` is the one definition (bundle key
+``resources_excluded``: rows flagged by an erratum or printed without a value, unless the same
+container is usable at another site; test stubs and simulators aside), so the footprint, ASM
+overhead, over-target, product tables, home chart and compare page agree on what is partial.
+Utilization rows: the bundle key ``excluded_rows`` (built by
+macros/pages_calculators_asm_overtarget.py), columnar ``{"cols": EXCLUDED_COLS, "rows": [[...]]}``,
+one row per utilization.csv row whose status is ``flagged`` or ``missing``, with the errata its
+note cites. ``not_applicable`` rows are not exclusions (the guide says the metric does not apply).
 """
 from __future__ import annotations
 
+
+TEST_COMPONENTS = ("stub", "simulator")
+"""Components that are test equipment, not the product: shown apart, never in production totals."""
+
 EXCLUDED_COLS = ["scenario", "kind", "table_id", "row", "row_label", "site", "service", "container", "metric", "status", "errata"]
-"""Columns of ``excluded_rows``; kind is 'resources' or 'utilization'; metric is 'cpu'/'memory' for
-utilization rows, '' for resources; errata is a list of ids."""
+"""Columns of ``excluded_rows`` and of the rows ``exclusions`` returns; kind is 'resources' or
+'utilization'; metric is 'cpu'/'memory' for utilization rows, '' for resources; errata is a list of ids."""
 
 
 def exclusions(bundle: dict, scenario: str, kind: str | None = None) -> dict:
@@ -22,13 +26,20 @@ def exclusions(bundle: dict, scenario: str, kind: str | None = None) -> dict:
 
     Returns ``{"partial": bool, "rows": [dict per row], "tables": [table ids], "errata": [ids],
     "services": [service names], "sidecar_rows": n, "app_rows": n, "text": one sentence or ''}``.
-    Never raises; a bundle without the key gives ``partial`` False and says nothing.
+    Reads bundle keys ``scenarios``, ``resources``, ``resources_excluded`` and ``excluded_rows``.
+    Never raises; a bundle without the exclusion keys gives ``partial`` False and says nothing.
     """
-    raw = bundle.get("excluded_rows") or {"cols": EXCLUDED_COLS, "rows": []}
-    cols = raw["cols"]
-    rows = [dict(zip(cols, r)) for r in raw["rows"] if r[0] == scenario]
-    if kind:
-        rows = [r for r in rows if r["kind"] == kind]
+    rows = []
+    if kind in (None, "resources"):
+        for m in completeness(bundle, scenario)["missing"]:
+            if m["service"] == "(all)":
+                continue  # an ASM scenario with no sidecar rows at all: said apart (asm.asm_without_sidecars)
+            rows.append({"scenario": scenario, "kind": "resources", "table_id": m["table_id"], "row": m["row"],
+                         "row_label": m["row_label"], "site": m["site"] or "", "service": m["service"],
+                         "container": m["container"], "metric": "", "status": m["status"], "errata": m["errata"]})
+    if kind in (None, "utilization"):
+        raw = bundle.get("excluded_rows") or {"cols": EXCLUDED_COLS, "rows": []}
+        rows += [x for x in (dict(zip(raw["cols"], r)) for r in raw["rows"] if r[0] == scenario) if x["kind"] == "utilization"]
     tables, errata, services = [], [], []
     for r in rows:
         for lst, v in ((tables, r["table_id"]), (services, r["service"])):
@@ -46,3 +57,38 @@ def exclusions(bundle: dict, scenario: str, kind: str | None = None) -> dict:
                 + (f"; {', '.join(errata)}" if errata else "") + f"): {', '.join(services)}.")
     return {"partial": bool(rows), "rows": rows, "tables": tables, "errata": errata, "services": services,
             "sidecar_rows": side, "app_rows": len(rows) - side, "text": text}
+
+
+def completeness(bundle: dict, scenario: str) -> dict:
+    """What a footprint of ``scenario`` cannot size, for every page that summarises it.
+
+    Returns ``{"partial": bool, "missing": [{"service", "container", "component", "table_id", "row",
+    "row_label", "site", "status", "errata": [ids], "reason"}]}``: resource rows excluded by an
+    erratum (status 'flagged') or with no usable value ('missing') whose service and container
+    have no usable row at any site of the scenario (test stubs and simulators aside: they are never
+    in production totals), and, for an ASM-enabled scenario (asm
+    'enabled' or 'partial') with no sidecar row at all, one entry saying so. Totals built from
+    such a scenario are lower bounds ("at least"). Reads bundle keys ``scenarios``,
+    ``resources`` and ``resources_excluded`` (absent: nothing excluded is known). Raises
+    nothing; an unknown scenario gives ``{"partial": False, "missing": []}``.
+    """
+    mine = [r for r in bundle["resources"] if r["scenario"] == scenario]
+    usable = {(r["component"], r["service"], r["container"]) for r in mine}
+    missing, seen = [], set()
+    for x in bundle.get("resources_excluded") or []:
+        if x["scenario"] != scenario:
+            continue
+        key = (x["component"], x["service"], x["container"])
+        if key in usable or key in seen or x["component"] in TEST_COMPONENTS:
+            continue  # test stubs and simulators are never in production totals, so their rows leave no gap
+        seen.add(key)
+        reason = "excluded by erratum" if x["status"] == "flagged" else "no usable value printed"
+        missing.append({"service": x["service"], "container": x["container"], "component": x["component"],
+                        "table_id": x["table_id"], "row": x["row"], "row_label": x.get("row_label"), "site": x.get("site"),
+                        "status": x["status"], "errata": list(x.get("errata") or []), "reason": reason})
+    scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
+    if scen and scen.get("asm") in ("enabled", "partial") and usable and not any(r["is_sidecar"] for r in mine):
+        missing.append({"service": "(all)", "container": "istio-proxy", "component": "", "table_id": "", "row": None,
+                        "row_label": "", "site": "", "status": "missing", "errata": [],
+                        "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"})
+    return {"partial": bool(missing), "missing": missing}

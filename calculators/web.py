@@ -25,8 +25,9 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "footprint": ("calculators.render", ("scenarios", "services", "resources", "resources_excluded", "utilization",
                                           "scenario_cpu")),
     "asm": ("calculators.asm", ("scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
-                                "scenario_facts", "excluded_rows")),
-    "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "scenario_cpu", "util_rows", "excluded_rows")),
+                                "scenario_facts", "resources_excluded", "excluded_rows")),
+    "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
+                                              "util_rows", "excluded_rows")),
     "dsr": ("calculators.dsr", ("dsr_runs", "dsr_notes")),
     "shcm": ("calculators.shcm", ("shcm_tests", "shcm_info")),
 }

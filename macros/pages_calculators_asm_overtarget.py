@@ -73,10 +73,11 @@ ERRATUM_ID = re.compile(r"\b[a-z]+-E\d{3}\b")
 
 
 def excluded_rows(atlas) -> dict:
-    """``excluded_rows`` (see calculators/partial.py): every resources/utilization row with status
-    flagged or missing, with the errata its note cites, so a result without it is marked partial."""
+    """``excluded_rows`` (see calculators/partial.py): every utilization row with status flagged or
+    missing, with the errata its note cites, so a result without it is marked partial. (Excluded
+    resource rows are the bundle's ``resources_excluded``, read through footprint.completeness.)"""
     out = []
-    for kind in ("resources", "utilization"):
+    for kind in ("utilization",):
         df = atlas.frames.get(kind)
         if df is None or not len(df):
             continue
