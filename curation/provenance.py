@@ -4,7 +4,8 @@ Three checks over curated data (the tests run them, the build runs the two that
 need no seed):
 
 - ``quote_problems(errata, seed_lines)``: every erratum's ``raw`` appears
-  verbatim, whitespace aside, within the seed lines it cites;
+  verbatim, whitespace aside, within the seed lines it cites (a raw text that
+  quotes several places puts one quote per line: each must be found there);
 - ``unmarked_readings(rows, tables, errata)``: every data row whose value differs
   from the literal reading of its raw text (another number, or a unit, target or
   percent basis the source does not print) has status ``corrected`` or
@@ -69,8 +70,10 @@ def quote_problems(errata: list[dict], seed_lines: dict[str, list[str]]) -> list
             out.append(f"{e['id']}: cites lines {bad} outside the seed (1..{len(lines)})")
             continue
         text = _squash("".join(lines[n - 1] for n in sorted(set(cited))))
-        if _squash(e["raw"]) not in text:
-            out.append(f"{e['id']}: raw {e['raw'][:80]!r} not in its lines {cited}")
+        quotes = [q for q in (_squash(x) for x in e["raw"].split("\n")) if q]
+        missing = [q for q in quotes if q not in text]
+        if not quotes or missing:
+            out.append(f"{e['id']}: raw {(missing or [e['raw']])[0][:80]!r} not in its lines {cited}")
     return out
 
 
