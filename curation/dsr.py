@@ -571,10 +571,10 @@ def results(c: Curated, t: Table, scen_of: dict, E: dict, lines: list[str]) -> N
                 if raw == "2.0 K":
                     m("avg_message_size", k_number("2.0K"), "bytes", col, raw, "corrected", E["msg-size"])
                 else:
-                    m("avg_message_size", num(raw), "bytes", col, raw, "ok", E["msg-size"])
+                    m("avg_message_size", num(raw), "bytes", col, raw, "corrected", E["msg-size"])
             elif col in ("CPU Peak", "DA-MPCPU Peak"):
                 if raw.endswith("%"):
-                    m("cpu_peak", percent(raw), "percent", col, raw, note=E["glued-header"] if col == "DA-MPCPU Peak" else None)
+                    m("cpu_peak", percent(raw), "percent", col, raw, "corrected" if col == "DA-MPCPU Peak" else "ok", note=E["glued-header"] if col == "DA-MPCPU Peak" else None)
                 else:
                     m("cpu_peak", num(raw), "percent", col, raw, "corrected", E["bare-percent"])
             elif col in ("RAM Utilization Peak", "RAM Peak"):

@@ -35,11 +35,11 @@ UNIT_PRINTED = {
     "ms": r"(?i)\bms\b|milli\s*seconds?",
     "s": r"(?i)\bs\b|\bsec\b|seconds?\b|\d\s*s\b",
     "percent": r"%|percent",
-    "TPS": r"TPS",
-    "MPS": r"MPS",
-    "CPS": r"CPS",
-    "SPS": r"SPS",
-    "RPS": r"RPS",
+    "TPS": r"(?i)TPS\b",
+    "MPS": r"(?i)MPS\b",
+    "CPS": r"(?i)CPS\b",
+    "SPS": r"(?i)SPS\b",
+    "RPS": r"(?i)RPS\b",
     "vCPU": r"(?i)vCPU",
     "bytes": r"(?i)bytes?\b",
     "hours": r"(?i)hours?\b",
@@ -129,7 +129,8 @@ def _printed(unit: str, context: str) -> bool:
 def _context(row: dict, table: dict | None) -> str:
     bits = [row.get("raw") or "", row.get("column_label") or "", row.get("row_label") or ""]
     if table:
-        bits += [table.get("caption") or "", " | ".join(table.get("header") or [])]
+        # an uncaptioned table's title is the heading printed above it
+        bits += [table.get("caption") or table.get("title") or "", " | ".join(table.get("header") or [])]
     return " | ".join(str(b) for b in bits)
 
 
@@ -168,7 +169,7 @@ def _resource_diffs(r: dict, table: dict | None) -> list[str]:
     header = " | ".join((table or {}).get("header") or [])
     out = []
     for col, rawcol, how in RESOURCE_FIELDS:
-        v, raw = r.get(col, ""), r.get(rawcol, "")
+        v, raw = r.get(col, ""), r.get(rawcol) or ""
         if v in ("", None):
             continue
         printed = _numbers(raw)
@@ -285,6 +286,25 @@ def unmarked_readings(rows: dict[str, list[dict]], tables: list[dict], errata: l
                            f"{r.get('column_label') or ''}) status {r.get('status')}, note {r.get('note')!r}: "
                            + "; ".join(diffs))
     return out
+
+
+def mark_readings(c, table_ids, eid: str | None = None) -> int:
+    """For the curation modules: every row of ``c`` (a Curated) in ``table_ids`` whose value differs from the
+    literal reading of its raw text and whose status is 'ok' becomes 'corrected', with ``eid`` added to its
+    note (when given and not there yet). Returns how many rows were marked."""
+    tabs = {t["id"]: t for t in c.tables}
+    n = 0
+    for kind, rows in c.rows.items():
+        for r in rows:
+            if r["table_id"] not in table_ids or r.get("status") != "ok":
+                continue
+            if not row_diffs(kind, {k: ("" if v is None else v) for k, v in r.items()}, tabs.get(r["table_id"])):
+                continue
+            r["status"] = "corrected"
+            if eid and eid not in (r.get("note") or ""):
+                r["note"] = (r["note"] + "; " if r.get("note") else "") + eid
+            n += 1
+    return n
 
 
 # ----------------------------------------------------------------- whole folders

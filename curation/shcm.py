@@ -282,7 +282,7 @@ def build() -> Curated:
               note=f"{e_cpu}: derived from the printed '{cpu}' read as percent of one core (ShCM JVM reading, not the "
                    f"host): {percent(cpu)} / 100 = {cores_from_jvm_percent(cpu)} cores.", **base)
         c.add("measurements", metric="heap_avg", value=heap_value(heap), unit="GiB", column_label="Heap (average)", raw=heap,
-              status="ok", note=f"{e_heap}: 'G' read as GiB; JVM heap assigned 3072m.", **base)
+              status="corrected", note=f"{e_heap}: 'G' read as GiB; JVM heap assigned 3072m.", **base)
     for i, row in enumerate(lat_rows, 1):
         scen = f"shcm-test-{row[0][1]}"
         test_columns("T-client-latency", i, row, scen)

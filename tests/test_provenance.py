@@ -45,27 +45,7 @@ KNOWN_SHARED: set[str] = {
     'policy-E237', 'policy-E238', 'policy-E240', 'policy-E241', 'policy-E247', 'policy-E252', 'policy-E253', 'policy-E254',
     'policy-E265', 'policy-E266', 'policy-E267', 'policy-E293', 'shcm-E002',
 }
-KNOWN_UNMARKED: set[tuple[str, str, str]] = {
-    ('dsr/measurements.csv', '3-12', '1'), ('dsr/measurements.csv', '3-12', '2'), ('dsr/measurements.csv', '3-19', '1'),
-    ('dsr/measurements.csv', '3-24', '1'), ('dsr/measurements.csv', '3-5', '1'), ('policy/latency.csv', '3-167', '1'),
-    ('policy/latency.csv', '3-167', '2'), ('policy/latency.csv', '3-167', '3'), ('policy/latency.csv', '3-167', '4'),
-    ('policy/latency.csv', '3-167', '5'), ('policy/latency.csv', '3-167', '6'), ('policy/latency.csv', '3-180', '1'),
-    ('policy/latency.csv', '3-180', '2'), ('policy/latency.csv', '3-180', '3'), ('policy/latency.csv', '3-180', '4'),
-    ('policy/latency.csv', '3-180', '5'), ('policy/latency.csv', '3-180', '6'), ('policy/latency.csv', '3-237', '1'),
-    ('policy/measurements.csv', '3-172', '1'), ('policy/measurements.csv', '3-172', '2'), ('policy/measurements.csv', '3-172', '3'),
-    ('policy/measurements.csv', '3-172', '4'), ('policy/measurements.csv', '3-47', '1'), ('policy/utilization.csv', '3-94', '10'),
-    ('policy/utilization.csv', '3-94', '11'), ('policy/utilization.csv', '3-94', '12'), ('policy/utilization.csv', '3-94', '13'),
-    ('policy/utilization.csv', '3-94', '14'), ('policy/utilization.csv', '3-94', '15'), ('policy/utilization.csv', '3-94', '16'),
-    ('policy/utilization.csv', '3-94', '2'), ('policy/utilization.csv', '3-94', '3'), ('policy/utilization.csv', '3-94', '4'),
-    ('policy/utilization.csv', '3-94', '5'), ('policy/utilization.csv', '3-94', '6'), ('policy/utilization.csv', '3-94', '7'),
-    ('policy/utilization.csv', '3-94', '8'), ('policy/utilization.csv', '3-94', '9'), ('policy/utilization.csv', '3-95', '1'),
-    ('policy/utilization.csv', '3-95', '2'), ('policy/utilization.csv', '3-95', '3'), ('shcm/latency.csv', 'T-client-latency', '1'),
-    ('shcm/latency.csv', 'T-client-latency', '2'), ('shcm/latency.csv', 'T-client-latency', '3'), ('shcm/latency.csv', 'T-client-latency', '4'),
-    ('shcm/latency.csv', 'T-client-latency', '5'), ('shcm/latency.csv', 'T-client-latency', '6'), ('shcm/latency.csv', 'T-client-latency', '7'),
-    ('shcm/measurements.csv', 'T-rhino-performance', '1'), ('shcm/measurements.csv', 'T-rhino-performance', '2'), ('shcm/measurements.csv', 'T-rhino-performance', '3'),
-    ('shcm/measurements.csv', 'T-rhino-performance', '4'), ('shcm/measurements.csv', 'T-rhino-performance', '5'), ('shcm/measurements.csv', 'T-rhino-performance', '6'),
-    ('shcm/measurements.csv', 'T-rhino-performance', '7'),
-}
+KNOWN_UNMARKED: set[tuple[str, str, str]] = set()
 
 
 @pytest.fixture(scope="module")
