@@ -96,7 +96,7 @@ def build() -> Curated:
                 typo_seen[key] = [row.line]
                 c.erratum(scenario=scenario_of(t.section), table_id=t.id, lines=typo_seen[key], where=f"pod name '{pod}' (row labels)",
                           kind="typo" if "inferred" not in why else "name", raw=pod,
-                          problem=f"'{pod}' is not a cnDBTier pod name", action="read-as", reading=fixed, reason=why)
+                          problem=f"'{pod}' (Table {t.id}) is not a cnDBTier pod name", action="read-as", reading=fixed, reason=why)
             else:
                 typo_seen[key].append(row.line)
         db_seen.setdefault(fixed, set()).add(pod)
@@ -175,7 +175,7 @@ def build() -> Curated:
         t = by_id[tid]
         c.erratum(scenario=scenario_of(t.section), table_id=tid, lines=[l for l, _, _ in items],
                   where=f"{len(items)} row label(s)", kind="format", raw="\n".join(sorted({r for _, r, _ in items})),
-                  problem="Pod/container names broken by PDF line wrapping (spaces inside names).",
+                  problem=f"Table {tid}: pod/container names broken by PDF line wrapping (spaces inside names).",
                   action="read-as", reading="the same names with the spaces removed",
                   reason="cnDBTier pod and container names contain no spaces.")
     for pod, raws in sorted(db_seen.items()):

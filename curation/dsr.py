@@ -1007,11 +1007,16 @@ def errata(c: Curated, lines: list[str]) -> dict:
       reason="Also printed as 'No of DAMP's 2' in Table 3-17.")
     E("future", "will be implemented using DCA framework", [695], scenario="dsr-rsa", table_id=None, where="3.2.8 prose",
       kind="other", problem="Future tense for a benchmarked application.", action="noted")
-    for key, raw, ln in [("frag34", "These recommendations are just guidelines. Since the actual performance", 34),
-                         ("frag88", "In clouds with VMs from other applications potentially running", 88),
-                         ("frag97", "While performing functions such as interrupt handling, a packing ratio of 95%", 97)]:
-        E(key, raw, [ln], scenario=None, table_id=None, where=f"line {ln}", kind="other",
-          problem="Sentence fragment.", action="noted")
+    for key, raw, ln, problem in [
+            ("frag34", "These recommendations are just guidelines. Since the actual performance", 34,
+             "Sentence fragment: 'Since the actual performance of the DSR can vary significantly ...' is a subordinate "
+             "clause printed as a sentence, with no main clause."),
+            ("frag88", "In clouds with VMs from other applications potentially running", 88,
+             "Sentence fragment: 'In clouds with VMs from other applications ... much higher core counts.' has no verb."),
+            ("frag97", "While performing functions such as interrupt handling, a packing ratio of 95%", 97,
+             "Dangling modifier: 'While performing functions such as interrupt handling' has no subject of its own, so "
+             "the sentence says the packing ratio performs them.")]:
+        E(key, raw, [ln], scenario=None, table_id=None, where=f"line {ln}", kind="other", problem=problem, action="noted")
     E("alarm-order", "5002 Critical IPFE", [768, 387, 560, 839], scenario=None, table_id="3-20", check=False,
       where="alarm tables", kind="format",
       problem="Table 3-20 lists 22008, 33318, 33430 before 5002-5012; descriptions end with or without a period "

@@ -345,7 +345,7 @@ def errata(c: Curated, lines: list[str], by_id: dict) -> None:
         t = by_id[tid]
         E(scenario=None, table_id=tid, lines=[t.caption_line], where="caption", kind="format",
           raw=lines[t.caption_line - 1][lines[t.caption_line - 1].index("Replica value."):],
-          problem="The caption is glued to the end of the preceding note sentence.",
+          problem=f"The caption of Table {tid} is glued to the end of the preceding note sentence.",
           action="read-as", reading=f"Table {tid} Stub Parameters",
           reason="The table that follows is the stub table of this feature; segment() finds the caption inside the line.")
     E(scenario=None, table_id=None, lines=[by_id[t].caption_line for t in ("3-2", "3-10", "3-18", "3-26", "3-34")],
@@ -416,7 +416,7 @@ def errata(c: Curated, lines: list[str], by_id: dict) -> None:
     for tid in ("3-35", "3-38"):
         i, r = next((i, r) for i, r in enumerate(by_id[tid].rows, 1) if r.cells[0].startswith("Number of NEF Pods"))
         E(scenario=scenario_of(by_id[tid].section), table_id=tid, lines=[r.line], where=f"row {i}", kind="name",
-          raw=r.text, problem="MSISDN-Less-MO-SMS parameters name the pod count for DT (copied from Device Trigger).",
+          raw=r.text, problem=f"Table {tid}: the MSISDN-Less-MO-SMS parameters name the pod count for DT (copied from Device Trigger).",
           action="kept-as-printed", reason="The key is kept as printed; the row gives the MSISDN-Less-MO-SMS pod count.")
     obj = [n for n, l in enumerate(lines, 1) if "for PCF requests with BSF enabled" in l]
     E(scenario=None, table_id=None, lines=obj, where="Objective of QoS, TI and DT scenarios", kind="other",

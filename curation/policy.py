@@ -186,6 +186,8 @@ class Builder:
             # citing a logical row cites every physical line it is printed on
             phys = {r.line: r.lines for rows in self.lrows.values() for r in rows}
             e["lines"] = sorted({n for k in e["lines"] for n in phys.get(k, [k])})
+        if e["table_id"] and e["table_id"] not in e["problem"]:
+            e["problem"] = f"Table {e['table_id']}: {e['problem']}"  # a recurring defect says where it is
         keys = ["scenario", "table_id", "lines", "where", "kind", "raw", "problem", "action", "reading", "reason"]
         ordered = {k: e[k] for k in keys if k in e}
         return self.c.erratum(**ordered)
@@ -1251,7 +1253,7 @@ class Builder:
             a = self.find_line("Configuring cnDbTier Helm Parameters", heads[sec][0])
             E(scenario="policy-" + sec.replace(".", "-"), lines=[a, a + 2], where="headings", kind="duplicate",
               raw="Configuring cnDbTier Helm Parameters",
-              problem="The heading is printed twice; the first should introduce the Policy Helm parameters (there are none "
+              problem=f"Scenario {sec}: the heading is printed twice; the first should introduce the Policy Helm parameters (there are none "
                       "for this run).", action="noted")
         no_results = [sec for sec in SPEC if not any(l.startswith(sec + ".") and l.endswith(" Results")
                                                      for l in self.lines)]

@@ -110,6 +110,8 @@ class _Run:
 
     # ---- errata helpers
     def erratum(self, t, **e) -> str:
+        if t.id not in e["problem"]:
+            e["problem"] = f"Table {t.id}: {e['problem']}"  # a recurring defect says where it is
         return self.c.erratum(scenario=self.scenario_of(t), table_id=t.id, **e)
 
     def typo(self, t, frag: str, raw: str, line: int) -> str:
@@ -396,7 +398,7 @@ def _resources(run: _Run, t) -> None:
             eid = run.erratum(
                 t, lines=[r.line], where=f"row '{r.cells[0]}', column(s) " + ", ".join(repr(h) for h in heads), kind="unit",
                 raw=" | ".join(r.cells),
-                problem="A memory cell carries the CPU millicore suffix 'm' (" + ", ".join(
+                problem=f"Row '{r.cells[0]}': a memory cell carries the CPU millicore suffix 'm' (" + ", ".join(
                     cells[t.header.index(h)] for h in heads) + "). As a Kubernetes quantity 'm' on memory means "
                     "milli-bytes, so the value is meaningless as printed; it may be 500Mi/0.5Gi (or a CPU value copied "
                     "into the memory column) but which cannot be told.",
@@ -735,15 +737,15 @@ def _utilization(run: _Run, t) -> None:
 
     # one erratum per defect kind per table
     texts = {
-        "no-slash": ("format", "X/Y cell printed without its slash (e.g. '33%30%').", "read-as",
-                     "X as observed and Y as the HPA target", "The two percentages are unambiguous; the same cells read "
-                     "'21%/30%' and '0%/80%' elsewhere in the column.", "corrected"),
-        "double-percent": ("format", "Doubled percent sign in an X/Y cell ('0.10%%/9.56%').", "read-as",
+        "no-slash": ("format", "X/Y cell printed without its slash ('{ex}').", "read-as",
+                     "X as observed and Y as the HPA target", "The two percentages are unambiguous; X/Y cells elsewhere "
+                     "in the chapter print them with a slash ('0%/80%').", "corrected"),
+        "double-percent": ("format", "Doubled percent sign in an X/Y cell ('{ex}').", "read-as",
                            "0.10% with Y as in the rest of the table", "A doubled '%' carries no meaning.", "corrected"),
         "apostrophe": ("format", "Stray apostrophe before or after a percentage.", "read-as",
                        "the percentage without the apostrophe", "Quote marks are an export artefact.", "corrected"),
-        "leading-dot": ("format", "Percentage without its leading zero ('.60%').", "read-as", "0.60% (0.28%)",
-                        "'.60' is 0.60; every other cell of the table has the leading zero.", "corrected"),
+        "leading-dot": ("format", "Percentage without its leading zero ('{ex}').", "read-as", "0{ex}",
+                        "A number cannot start with its decimal point; every other cell of the table has the leading zero.", "corrected"),
         "no-percent": ("format", "Value printed without '%' in a percentage column ('4.20').", "read-as", "4.20%",
                        "Every other cell of the column is a percentage and 4.20 is of the order of the same container's "
                        "other site (2.50%) and of 3-119 (2.65%, 4.40%).", "corrected"),
@@ -753,6 +755,8 @@ def _utilization(run: _Run, t) -> None:
     }
     for key, g in groups.items():
         ek, problem, action, reading, reason, st = texts[key]
+        ex = g["raw"][0]
+        problem, reading = problem.replace("{ex}", ex), (reading or "").replace("{ex}", ex) or None
         if key == "impossible" and t.id == "3-132":
             problem += " ndbmtd/mysqlndbcluster at Site 2 prints 5110.41% CPU, while Site 2 carries no traffic in 3.2.6 " \
                        "and Site 1 shows 0.69%."
@@ -851,7 +855,7 @@ def _known_errata(run: _Run, by_id: dict) -> None:
         lines = [r.line for r in t.rows if r.cells[0].startswith("ndbmtd/")]
         eid = E(tid, lines=lines, where="ndbmtd rows, CPU", kind="duplicate",
                 raw=_rows_raw(t, lines),
-                problem="The three ndbmtd containers print the same CPU 35.1% (copied down the column); a backup executor "
+                problem=f"Table {tid}: the three ndbmtd containers print the same CPU 35.1% (copied down the column); a backup executor "
                         "at 35% CPU is implausible. Tables 3-258 and 3-268 (scenarios 3.5.2 and 3.6.1) are identical.",
                 action="kept-as-printed", reason="Kept as printed; the true per-container values cannot be recovered.")
         note_rows(tid, set(lines), eid)

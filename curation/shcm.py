@@ -143,7 +143,7 @@ def build() -> Curated:
                                      ("T-client-latency", lat_title, lat_h, disk_l - 1)):
         e_grid[tid] = E(scenario=None, table_id=tid, lines=[title_l, h_l], where="whole table", kind="format",
                         raw=src.text(h_l).strip(),
-                        problem="Untitled and unnumbered table printed one cell per line, blank lines between cells; the "
+                        problem=f"{tid}: untitled and unnumbered table printed one cell per line, blank lines between cells; the "
                                 "header names are joined by spaces and row boundaries are implicit.",
                         action="read-as", reading=f"table {tid}: header split on the known column names, every "
                                                   f"{len(PERF_HEADER) if tid == 'T-rhino-performance' else len(LAT_HEADER)} "
