@@ -164,9 +164,9 @@ def build() -> Curated:
                     if stat is None:
                         raise CellError(f"{t.id}: unknown latency column {h!r}")
                     q, v = ("<", num(cell[1:])) if cell.startswith("<") else ("", num(cell))
-                    c.add("latency", scenario=scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site="site1",
+                    c.add("latency", scenario=scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site=None,
                           subject=r.cells[0], statistic=stat, value_ms=v, qualifier=q, raw_unit="ms", column_label=h, raw=cell,
-                          status="ok", note="Site not printed; the scenario carries traffic on Site1 only.")
+                          status="ok", note="Site not printed (the scenario carries traffic on Site1 only).")
             c.tables.append(table_entry(t, DOC, scen, "latency"))
             continue
         raise CellError(f"BSF table {t.id} ({t.caption!r}) has no mapping")
