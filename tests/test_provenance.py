@@ -10,15 +10,17 @@ The logic lives in ``curation/provenance.py`` (the build runs checks 2 and 3).
 """
 from __future__ import annotations
 
+import csv
 import filecmp
 import importlib
 
 import pytest
 import yaml
 
-from conftest import ROOT, SEEDS
+from conftest import ROOT, SEEDS, copy_data, rewrite_csv_cell
 from curation.__main__ import DOCS
 from curation.provenance import quote_problems, read_data, shared_problems, unmarked_readings
+from macros.datastore import DataError, load
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +108,27 @@ def test_data_is_regenerated_byte_identically(tmp_path):
         assert names == sorted(p.name for p in fresh.iterdir()), f"data/{doc}: other files than the curation writes"
         match, mismatch, errors = filecmp.cmpfiles(ours, fresh, names, shallow=False)
         assert not mismatch and not errors, f"data/{doc}: {mismatch + errors} differ from what curation.{doc} writes"
+
+
+# ----------------------------------------------------------------- the build runs checks 2 and 3
+
+
+def test_build_validation_stops_an_unmarked_reading_and_a_copied_problem(tmp_path):
+    """Table 3-18 diameter-gateway Site1 CPU is 'corrected' (percent of limit by erratum): set back to 'ok', load fails;
+    an erratum given another's problem text on other lines fails too."""
+    d = copy_data(tmp_path)
+    p = d / "bsf" / "utilization.csv"
+    rows = list(csv.DictReader(p.open(encoding="utf-8")))
+    i = next(k for k, r in enumerate(rows) if r["table_id"] == "3-18" and r["row_label"] == "diameter-gateway"
+             and r["column_label"] == "Site1 CPU")
+    assert rows[i]["status"] == "corrected"
+    rewrite_csv_cell(p, i, "status", "ok")
+    with pytest.raises(DataError, match=r"provenance: bsf/utilization.csv 3-18 row 1 \(diameter-gateway, Site1 CPU\)"):
+        load(d)
+    d2 = copy_data(tmp_path / "two")
+    e = d2 / "bsf" / "errata.yaml"
+    items = yaml.safe_load(e.read_text(encoding="utf-8"))
+    items[1]["problem"] = items[0]["problem"]
+    e.write_text(yaml.safe_dump(items, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(DataError, match="provenance: bsf-E002: same problem text as bsf-E001"):
+        load(d2)
