@@ -899,13 +899,15 @@ def _known_errata(run: _Run, by_id: dict) -> None:
     for tid in ("3-187", "3-188", "3-195", "3-196", "3-204", "3-205", "3-213", "3-214", "3-222", "3-223"):
         t = by_id.get(tid)
         if t:
-            E(tid, lines=[t.first_line], where="caption", kind="contradiction", raw=t.caption,
+            E(tid, lines=[t.first_line, t.header_line], where="caption vs header", kind="contradiction",
+              raw=f"{t.caption}\n{' | '.join(t.header)}",
               problem="The caption announces CPU/Memory utilization but the table has CPU (X/Y) columns only.",
               action="noted", reason="Only CPU rows are produced; no memory value exists for these runs.")
     for tid in ("3-55", "3-165", "3-235"):
         t = by_id.get(tid)
         if t:
-            E(tid, lines=[t.first_line], where="caption", kind="contradiction", raw=t.caption,
+            E(tid, lines=[t.first_line, t.header_line], where="caption vs header", kind="contradiction",
+              raw=f"{t.caption}\n{' | '.join(t.header)}",
               problem="The caption says 'Observed CPU utilization' but the table also has Memory columns.",
               action="noted", reason="Metrics are read from the column headers (CPU and memory rows).")
     t = by_id.get("3-49")
