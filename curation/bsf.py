@@ -472,17 +472,18 @@ def more_errata(c: Curated, by_id: dict, lines: list[str]) -> None:
     hits = [(t, r) for t in by_id.values() for r in t.rows if r.cells and r.cells[0].removesuffix(" Istio") in PERF_INFO]
     eid = E(scenario=None, table_id=None, lines=[r.line for _, r in hits], where="row labels (Tables "
             + ", ".join(dict.fromkeys(t.id for t, _ in hits)) + ")", kind="name", raw="\n".join(PERF_INFO),
-            problem="One service is printed 'Perinfo' (3-5), 'Performance' (3-16) and 'Perfinfo' (3-18, 3-25, 3-28); "
-                    "its deployment name is perf-info.", action="read-as", reading="Perf-Info",
-            reason="Same position in every allocation table, same resources (3 or 2 replicas, 4 CPU limit).")
+            problem="One service is printed 'Perinfo' (3-5), 'Performance' (3-16) and 'Perfinfo' (3-18, 3-25, 3-28).",
+            action="read-as", reading="Perf-Info",
+            reason="Same place in every allocation table and the same CPU limit (4); services.yaml lists the three "
+                   "names as aliases.")
     _note(c, {(t.id, r.line) for t, r in hits}, eid)
     # DB operations
     t20 = by_id["3-20"]
     dash = [r for r in t20.rows if all(x == "-" for x in r.cells[1:])]
     eid = E(scenario="bsf-3-2", table_id="3-20", lines=[r.line for r in dash], where="rows " + ", ".join(r.cells[0] for r in dash),
             kind="missing", raw="\n".join(r.text.strip() for r in dash),
-            problem="Table 3-20 prints '-' for every operation at Site2 and Site3, which hold replicas of the database "
-                    "(replication services to every site in Table 3-17) and show cnDBTier CPU in Table 3-19.",
+            problem="Table 3-20 prints '-' for every operation at Site2 and Site3, although Table 3-19 of the same run "
+                    "shows their cnDBTier pods working (ndbmtd 5.65 cores at Site2).",
             action="noted", reason="Kept as not applicable ('-'), no value.")
     _note(c, {("3-20", r.line) for r in dash}, eid)
     t30 = by_id["3-30"]

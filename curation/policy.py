@@ -1225,9 +1225,10 @@ class Builder:
             rs = [r for r in self.lrows[tid] if len(r.cells) > 1 and r.cells[1] in ("0.00", "0")]
             eid = E(table_id=tid, lines=[r.line for r in rs], where="rows " + ", ".join(r.cells[0] for r in rs),
                     kind="other", raw="\n".join(r.text.strip() for r in rs),
-                    problem=f"Zero latencies: {what}; 0.00 stands for a flow the run did not exercise, not for a "
-                            "measured zero.", action="kept-as-printed",
-                    reason="Kept as printed (0 ms); they are not latencies of the benchmarked traffic.")
+                    problem=f"Zero latencies: {what}; 0.00 probably stands for a flow the run did not exercise "
+                            "rather than a measured zero, which the guide does not say.", action="kept-as-printed",
+                    reason="Kept as printed (0 ms); read them as 'not exercised', not as a latency of the benchmarked "
+                           "traffic.")
             note(tid, rs, eid)
         # SSV differs between the Binding-on and Binding-off runs
         a = self.line_of("3-242", "Subscriber State Variable (SSV)")
@@ -1245,8 +1246,8 @@ class Builder:
             E(scenario="policy-" + sec.replace(".", "-"), table_id=tids[0], lines=lines, where="resource tables",
               kind="missing", raw="\n".join(self.src(n)[self.src(n).index("Table 3-"):] for n in lines),
               problem=f"Scenario {sec} prints the Policy resources of Site1 ({tids[0]}) and the cnDBTier resources of "
-                      f"Site2 ({tids[1]}) only: no Site2 Policy and no Site1 cnDBTier allocation, although both sites "
-                      "run both.", action="noted", reason="Nothing is filled in for the missing tables.")
+                      f"Site2 ({tids[1]}) only: no Site2 Policy and no Site1 cnDBTier allocation, although the setup is "
+                      "two-site georedundant.", action="noted", reason="Nothing is filled in for the missing tables.")
         # replicas for a disabled feature
         r = next(r for r in by["3-265"].rows if r.cells[0] == "Binding Service")
         off = self.line_of("3-263", "Binding")
