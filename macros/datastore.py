@@ -20,6 +20,8 @@ import pandas as pd
 import yaml
 from frictionless import Resource, Schema
 
+from curation.provenance import data_problems  # at import: MkDocs loads the build hooks with the root on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
@@ -228,7 +230,6 @@ def _check_provenance(root: Path) -> None:
     """Issue 15, checks 2 and 3 (logic in curation/provenance.py, no seeds needed): a value read through something
     the source does not print is marked corrected/flagged with its erratum id, and no two errata of a document share
     a problem text on other lines. Raises DataError naming the first case and how many more."""
-    from curation.provenance import data_problems
     problems = data_problems(root)
     if problems:
         raise DataError(f"provenance: {problems[0]}" + (f" ({len(problems) - 1} more)" if len(problems) > 1 else ""))
