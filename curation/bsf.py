@@ -6,6 +6,7 @@ reading that is not the literal text is recorded in data/bsf/errata.yaml.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from .common import (CellError, Curated, SEEDS, abs_and_percent, cpu_cores, header_mem_unit, integer,
                      k_number, mem_gib, num, percent, resource_header, site_from_label, table_entry)
@@ -95,7 +96,7 @@ def build() -> Curated:
                 typo_seen[key] = [row.line]
                 c.erratum(scenario=scenario_of(t.section), table_id=t.id, lines=typo_seen[key], where=f"pod name '{pod}' (row labels)",
                           kind="typo" if "inferred" not in why else "name", raw=pod,
-                          problem=f"'{pod}' is not a cnDBTier pod name", action="read-as", reading=fixed, reason=why)
+                          problem=f"'{pod}' (Table {t.id}) is not a cnDBTier pod name", action="read-as", reading=fixed, reason=why)
             else:
                 typo_seen[key].append(row.line)
         db_seen.setdefault(fixed, set()).add(pod)
@@ -163,9 +164,9 @@ def build() -> Curated:
                     if stat is None:
                         raise CellError(f"{t.id}: unknown latency column {h!r}")
                     q, v = ("<", num(cell[1:])) if cell.startswith("<") else ("", num(cell))
-                    c.add("latency", scenario=scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site="site1",
+                    c.add("latency", scenario=scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site=None,
                           subject=r.cells[0], statistic=stat, value_ms=v, qualifier=q, raw_unit="ms", column_label=h, raw=cell,
-                          status="ok", note="Site not printed; the scenario carries traffic on Site1 only.")
+                          status="ok", note="Site not printed (the scenario carries traffic on Site1 only).")
             c.tables.append(table_entry(t, DOC, scen, "latency"))
             continue
         raise CellError(f"BSF table {t.id} ({t.caption!r}) has no mapping")
@@ -173,8 +174,8 @@ def build() -> Curated:
     for tid, items in breaks.items():
         t = by_id[tid]
         c.erratum(scenario=scenario_of(t.section), table_id=tid, lines=[l for l, _, _ in items],
-                  where=f"{len(items)} row label(s)", kind="format", raw="; ".join(sorted({r for _, r, _ in items})),
-                  problem="Pod/container names broken by PDF line wrapping (spaces inside names).",
+                  where=f"{len(items)} row label(s)", kind="format", raw="\n".join(sorted({r for _, r, _ in items})),
+                  problem=f"Table {tid}: pod/container names broken by PDF line wrapping (spaces inside names).",
                   action="read-as", reading="the same names with the spaces removed",
                   reason="cnDBTier pod and container names contain no spaces.")
     for pod, raws in sorted(db_seen.items()):
@@ -182,7 +183,8 @@ def build() -> Curated:
                            "role": "database" if pod.startswith(("ndbmtd", "ndbmysqld", "ndbappmysqld", "ndbmgmd")) else "management",
                            "aliases": sorted(raws)})
     scenarios(c, lines, by_id)
-    known_errata(c)
+    known_errata(c, by_id, lines)
+    more_errata(c, by_id, lines)
     return c
 
 
@@ -190,6 +192,7 @@ def resources(c: Curated, t, scen: str, namer) -> None:
     cols = [resource_header(h) for h in t.header]
     component = "app" if (t.caption or "").lower().startswith("bsf") else "cndbtier"
     unit_fix_needed = []
+    read_rows = []
     for i, r in enumerate(t.rows, 1):
         if len(r.cells) != len(t.header):
             raise CellError(f"{t.id} line {r.line}: {len(r.cells)} cells for {len(t.header)} columns")
@@ -212,22 +215,29 @@ def resources(c: Curated, t, scen: str, namer) -> None:
                 if unit is None and not re.search(r"[A-Za-z]", cell):
                     unit = "GiB"
                     unit_fix_needed.append((r.line, h, cell))
+                    d["_read"] = True
                 d[f"{field}_gib"] = mem_gib(cell, unit or "GiB")
                 d[f"raw_{field}"] = cell
         replicas = per.get(container0, {}).get("replicas")
         for cont, d in per.items():
             d.setdefault("replicas", replicas)
             d.setdefault("raw_replicas", per[container0].get("raw_replicas"))
+            if d.pop("_read", False):
+                read_rows.append((r.line, cont))
             c.add("resources", scenario=scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site=None,
                   component=component, service=service, container=cont, is_sidecar=cont == "istio-proxy",
                   status="ok", note=("Istio sidecar columns of this row." if cont == "istio-proxy" and container0 != cont else None), **d)
     if unit_fix_needed:
         heads = sorted({h for _, h, _ in unit_fix_needed})
-        c.erratum(scenario=scen, table_id=t.id, lines=sorted({l for l, _, _ in unit_fix_needed}),
-                  where="columns " + ", ".join(repr(h) for h in heads), kind="unit", raw=", ".join(heads),
+        eid = c.erratum(scenario=scen, table_id=t.id, lines=[t.header_line] + sorted({l for l, _, _ in unit_fix_needed}),
+                  where="columns " + ", ".join(repr(h) for h in heads), kind="unit", raw="\n".join(heads),
                   problem="Memory columns print bare numbers and give no unit.",
                   action="read-as", reading="GiB",
                   reason="The same columns in the sibling tables (3-5, 3-25) and this table's own Istio memory columns are headed '(Gi)'.")
+        for row in c.rows["resources"]:
+            if row["table_id"] == t.id and (row["line"], row["container"]) in read_rows:
+                row["status"] = "corrected"
+                row["note"] = (row["note"] + "; " if row.get("note") else "") + eid
 
 
 def utilization(c: Curated, t, scen: str, namer) -> None:
@@ -327,24 +337,30 @@ def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
             "versions": [cite(tp, "Call Rate") | {"where": f"Table {tp}, Call Rate"}, cite(tp, "Call Mix") | {"where": f"Table {tp}, Call Mix"}]})
 
 
-def known_errata(c: Curated) -> None:
+def _rows(t) -> tuple[list[int], str]:
+    """(lines, text) of every row of table ``t``, the text one printed row per line (an erratum's raw quote)."""
+    return [r.line for r in t.rows], "\n".join(r.text.strip() for r in t.rows)
+
+
+def known_errata(c: Curated, by_id: dict, lines: list[str]) -> None:
     """Defects found by reading the tables, beyond the name repairs made while mapping."""
     E = c.erratum
-    E(scenario="bsf-3-1", table_id="3-6", lines=[287], where="header", kind="swapped-columns",
-      raw="| Microservices | Replica Count (#) | CPU Limit Per Pod | CPU Request Per Pod | Memory Limit Per Pod | Memory Request Per Pod |",
+    h6, h26 = by_id["3-6"].header_line, by_id["3-26"].header_line
+    E(scenario="bsf-3-1", table_id="3-6", lines=[h6], where="header", kind="swapped-columns",
+      raw=lines[h6 - 1].strip(),
       problem="Limit columns come before Request columns, the reverse of Table 3-5.", action="noted",
       reason="Columns are read by their header words, so the data holds limit and request where the header puts them "
              "(for example one-four-replication-svc: memory limit 2Gi, request 1Gi).")
-    E(scenario="bsf-3-3", table_id="3-26", lines=[649], where="header", kind="swapped-columns",
-      raw="| Microservices | Replica Count (#) | CPU Limit Per Pod | CPU Request Per Pod | Memory Limit Per Pod | Memory Request Per Pod |",
+    E(scenario="bsf-3-3", table_id="3-26", lines=[h26], where="header", kind="swapped-columns",
+      raw=lines[h26 - 1].strip(),
       problem="Limit columns come before Request columns, the reverse of Table 3-25.", action="noted",
       reason="Columns are read by their header words.")
     E(scenario="bsf-3-1", table_id="3-7", lines=[322, 326], where="rows 3 and 7", kind="duplicate", raw="| Congestion | Enabled |",
       problem="The feature 'Congestion' is listed twice.", action="kept-as-printed", reason="Both rows are kept; they agree.")
     E(scenario="bsf-3-1", table_id="3-7", lines=[323], where="row 'dnsrv'", kind="typo", raw="dnsrv",
       problem="Spelled 'dnssrv' in Table 3-27.", action="kept-as-printed", reason="Feature names are kept as printed.")
-    E(scenario="bsf-3-1", table_id="3-8", lines=[334], where="whole table", kind="missing",
-      raw="Appinfo ... CM Service (9 rows)",
+    ln8, raw8 = _rows(by_id["3-8"])
+    E(scenario="bsf-3-1", table_id="3-8", lines=ln8, where="whole table", kind="missing", raw=raw8,
       problem="No utilization rows for Query Service, Perinfo and Diameter Gateway, which Table 3-5 allocates; "
               "Diameter Gateway carries all 7.8K Rx TPS.", action="noted",
       reason="Nothing is filled in: calculators fall back to proportional scaling for these services.")
@@ -359,12 +375,12 @@ def known_errata(c: Curated) -> None:
       raw="0.012 (0.085 %)", problem="Site2 prints the same 0.012 cores as 0.033 %; 0.085% implies a 14-core basis instead of 36.",
       action="flagged-excluded", reason="Kept as printed and left out of calculations.")
     E(scenario="bsf-3-2", table_id="3-18", lines=[529, 533], where="absolute values", kind="unit",
-      raw="14.7 (45.9 %) ... 9.13 (53.2 %)", problem="The table prints no unit for the absolute values.",
+      raw="14.7 (45.9 %)\n9.13 (53.2 %)", problem="Table 3-18 prints no unit for its absolute values, nor what its percentages are of.",
       action="read-as", reading="CPU in cores, memory in GB; percentages of the CPU/memory limit",
       reason="Value / percent gives replicas x limit for every consistent row: diameter-gateway CPU 14.7/0.459 = 32.0 = 8 x 4 cores, "
              "Istio 2.76/0.172 = 16 = 8 x 2; memory 9.13/0.532 = 17.2 = 16 GiB expressed in GB.")
     E(scenario="bsf-3-2", table_id="3-19", lines=[551, 552, 553], where="all rows", kind="inconsistent-values",
-      raw="ndbmt d | 17.7 (73.9 %) | 439 (79.9 %) | 14.0 (156 %) ...",
+      raw="ndbmt d | 17.7 (73.9 %) | 439 (79.9 %) | 14.0 (156 %) |",
       problem="The percentages do not reconcile with Table 3-17's allocations (ndbmtd Site1 CPU implies 24 cores against 8 x 12 = 96 "
               "allocated; ndbmysqld implies 142 to 154 cores against 4 x 4); the Istio CPU of ndbmtd at Site1 is printed as 156%.",
       action="kept-as-printed", reason="Absolute values and percentages are both kept; percent_basis is 'unstated'. "
@@ -375,7 +391,8 @@ def known_errata(c: Curated) -> None:
       reason="The unit cannot be settled from the text; values are kept as printed and marked flagged.")
     E(scenario="bsf-3-1", table_id="3-10", lines=[408], where="Site1", kind="inconsistent-values", raw="| Site1 | 1.24K | 3.01K | 3.02K |",
       problem="More commits (3.02K) than writes (3.01K) per second.", action="kept-as-printed")
-    E(scenario="bsf-3-2", table_id="3-16", lines=[488], where="whole table", kind="missing", raw="Appinfo ... Performance (11 rows)",
+    ln16, raw16 = _rows(by_id["3-16"])
+    E(scenario="bsf-3-2", table_id="3-16", lines=ln16, where="whole table", kind="missing", raw=raw16,
       problem="No Alternate Route Service row, although the service is allocated in 3.1 and 3.3.", action="noted")
     E(scenario="bsf-3-3", table_id="3-29", lines=[792, 806], where="row order", kind="other",
       raw="mysql-cluster-three-four-replication-svc/istio-proxy", problem="Rows of one pod are interleaved with rows of others "
@@ -387,6 +404,128 @@ def known_errata(c: Curated) -> None:
       problem="The OSO version is a release candidate.", action="kept-as-printed")
 
 
+# Printed service names that are not the service's name elsewhere in the guide: (alias, kind, problem).
+NAME_VARIANTS = [
+    ("bsf-managent-service", "typo", "'bsf-managent-service' (Table 3-18) for the BSF Management Service: 'managent' lacks 'em'."),
+    ("nrf-client-nfmanent", "typo", "'nrf-client-nfmanent' (Table 3-18) for NRF Client NF Management: 'nfmanent' lacks 'agem'."),
+    ("Nrf Client Management", "name", "'Nrf Client Management' (Table 3-16) drops the 'NF' of 'NRF Client NF Management' "
+                                      "(Tables 3-5, 3-25)."),
+    ("Egress Service", "name", "'Egress Service Istio' (Table 3-28) for the Egress Gateway's sidecar; every other table "
+                               "says 'Egress Gateway'."),
+]
+PERF_INFO = ["Perinfo", "Perfinfo", "Performance"]
+
+
+def more_errata(c: Curated, by_id: dict, lines: list[str]) -> None:
+    """Defects recorded after the first curation (issue 15), appended so earlier erratum ids keep their numbers:
+    scenario contradictions, Traffic Ratio against Call Mix, name variants, DB operations, versions, Table 3-19 units."""
+    E = c.erratum
+
+    def src(n):
+        return lines[n - 1].strip()
+
+    # every contradiction of scenarios.yaml gets its erratum
+    for sc in c.scenarios:
+        for con in sc["contradictions"]:
+            if con.get("erratum"):
+                continue
+            vs = con["versions"]
+            con["erratum"] = E(scenario=sc["id"], table_id=next((v["table_id"] for v in vs if v.get("table_id")), None),
+                               lines=sorted({v["line"] for v in vs}), where=con["field"], kind="contradiction",
+                               raw="\n".join(v["text"] for v in vs), problem=f"Scenario {sc['section']}: {con['summary']}",
+                               action="noted", reason="Every version is cited in scenarios.yaml; the record keeps the "
+                                                      "value stated in its field.")
+    # Traffic Ratio against Call Mix
+    for sc in c.scenarios:
+        cm = sc["call_mix"]
+        tr_line = cm["cite"]["line"] + 1
+        if not src(tr_line).startswith("| Traffic Ratio |"):
+            raise CellError(f"BSF {sc['id']}: no Traffic Ratio row after the Call Mix (line {tr_line})")
+        ratios = re.findall(r"(Binding \w+|Rx [\w-]+) ratio(?: \(\w+\))? - (\d+(?:\.\d+)?)", cm["traffic_ratio"])
+        nbsf = sum(Decimal(v) for k, v in ratios if k.startswith("Binding"))
+        total = sum(Decimal(v) for _, v in ratios)
+        mix = {p["name"]: Decimal(str(p["value"])) for p in cm["parts"]}
+        share_ratio = nbsf / total * 100
+        share_mix = mix["nBSF"] / (mix["nBSF"] + mix["Rx"]) * 100
+        summary = (f"The Traffic Ratio gives the nBSF messages {nbsf:g} of {total:g} parts ({share_ratio:.1f}%), the Call Mix "
+                   f"gives nBSF {cm['raw'].split(' ')[0]} of the whole ({share_mix:.1f}%).")
+        versions = [{"text": cm["traffic_ratio"], "table_id": cm["cite"]["table_id"], "line": tr_line,
+                     "where": f"Table {cm['cite']['table_id']}, Traffic Ratio"},
+                    {"text": cm["raw"], "table_id": cm["cite"]["table_id"], "line": cm["cite"]["line"],
+                     "where": f"Table {cm['cite']['table_id']}, Call Mix"}]
+        eid = E(scenario=sc["id"], table_id=cm["cite"]["table_id"], lines=[cm["cite"]["line"], tr_line],
+                where="rows 'Call Mix' and 'Traffic Ratio'", kind="contradiction", raw=f"{cm['raw']}\n{cm['traffic_ratio']}",
+                problem=f"Scenario {sc['section']}: {summary}", action="noted",
+                reason="Both are kept as printed; the ratios may count message types rather than traffic, which the "
+                       "guide does not say.")
+        sc["contradictions"].append({"field": "call_mix.traffic_ratio", "summary": summary, "versions": versions,
+                                     "erratum": eid})
+    # service names printed otherwise
+    for alias, kind, problem in NAME_VARIANTS:
+        hits = [(t, r) for t in by_id.values() for r in t.rows if r.cells and r.cells[0] in (alias, alias + " Istio")]
+        t0 = hits[0][0]
+        eid = E(scenario=scenario_of(t0.section), table_id=t0.id, lines=[r.line for _, r in hits],
+                where=f"row label '{hits[0][1].cells[0]}'", kind=kind, raw=alias, problem=problem, action="read-as",
+                reading=ALIAS[alias], reason="services.yaml lists the printed name as an alias of the service; "
+                                             "row_label keeps it as printed.")
+        _note(c, {(t.id, r.line) for t, r in hits}, eid)
+    hits = [(t, r) for t in by_id.values() for r in t.rows if r.cells and r.cells[0].removesuffix(" Istio") in PERF_INFO]
+    eid = E(scenario=None, table_id=None, lines=[r.line for _, r in hits], where="row labels (Tables "
+            + ", ".join(dict.fromkeys(t.id for t, _ in hits)) + ")", kind="name", raw="\n".join(PERF_INFO),
+            problem="One service is printed 'Perinfo' (3-5), 'Performance' (3-16) and 'Perfinfo' (3-18, 3-25, 3-28).",
+            action="read-as", reading="Perf-Info",
+            reason="Same place in every allocation table and the same CPU limit (4); services.yaml lists the three "
+                   "names as aliases.")
+    _note(c, {(t.id, r.line) for t, r in hits}, eid)
+    # DB operations
+    t20 = by_id["3-20"]
+    dash = [r for r in t20.rows if all(x == "-" for x in r.cells[1:])]
+    eid = E(scenario="bsf-3-2", table_id="3-20", lines=[r.line for r in dash], where="rows " + ", ".join(r.cells[0] for r in dash),
+            kind="missing", raw="\n".join(r.text.strip() for r in dash),
+            problem="Table 3-20 prints '-' for every operation at Site2 and Site3, although Table 3-19 of the same run "
+                    "shows their cnDBTier pods working (ndbmtd 5.65 cores at Site2).",
+            action="noted", reason="Kept as not applicable ('-'), no value.")
+    _note(c, {("3-20", r.line) for r in dash}, eid)
+    t30 = by_id["3-30"]
+    r1, r2 = t30.rows[0], t30.rows[1]
+    eid = E(scenario="bsf-3-3", table_id="3-30", lines=[r1.line, r2.line], where="Write Operations per Second, Site1 and Site2",
+            kind="inconsistent-values", raw=f"{r1.text.strip()}\n{r2.text.strip()}",
+            problem=f"Site2 writes {r2.cells[2]} per second, more than Site1 ({r1.cells[2]}), although all traffic "
+                    "runs on Site1.", action="kept-as-printed")
+    _note(c, {("3-30", r1.line), ("3-30", r2.line)}, eid, column="Write Operations per Second")
+    # one BSF release on two platforms
+    sw = [(by_id[tid], key) for tid in ("3-3", "3-23") for key in ("BSF", "CNE")] + \
+         [(t, key) for t in by_id.values() if t.section in ("3.1.1", "3.3.1") and "observability" in (t.caption or "").lower()
+          for key in ("Kubernetes",)]
+    hits = [next(r for r in t.rows if r.cells[0] == key) for t, key in sw]
+    E(scenario=None, table_id="3-23", lines=[r.line for r in hits], where="software tables of 3.1 and 3.3", kind="inconsistent-values",
+      raw="\n".join(r.text.strip() for r in hits),
+      problem="The same BSF release 25.2.200 runs on CNE 25.1.200 with Kubernetes 1.32.0 in scenario 3.1 and on CNE 23.3.4 "
+              "with Kubernetes 1.26.x in scenario 3.3, so the two runs differ in platform as well as load.",
+      action="noted", reason="Both are kept as printed; comparisons across the two scenarios should allow for it.")
+    # Table 3-19: the absolute values carry no unit
+    t19 = by_id["3-19"]
+    r = t19.rows[0]
+    eid = E(scenario="bsf-3-2", table_id="3-19", lines=[t19.header_line, r.line], where="absolute values", kind="unit",
+            raw=f"{src(t19.header_line)}\n{r.text.strip()}",
+            problem="Table 3-19 prints no unit for its absolute values (e.g. ndbappmysqld Site1 CPU 17.6, memory 14.3).",
+            action="read-as", reading="CPU in cores, memory in GB, as in Table 3-18; percentages of an unstated basis",
+            reason="Same layout as Table 3-18, where value / percent gives replicas x limit; here the percentages do not "
+                   "reconcile with Table 3-17 (see the table's inconsistent-values erratum), so the basis stays 'unstated'.")
+    for row in c.rows["utilization"]:
+        if row["table_id"] == "3-19" and row["status"] == "ok":
+            row["status"] = "corrected"
+            row["note"] = (row["note"] + "; " if row.get("note") else "") + eid
+
+
+def _note(c: Curated, where: set, eid: str, column: str | None = None) -> None:
+    """Add erratum ``eid`` to the note of every row at (table_id, line) in ``where`` (status unchanged)."""
+    for rows in c.rows.values():
+        for row in rows:
+            if (row["table_id"], row["line"]) in where and (column is None or row.get("column_label") == column):
+                row["note"] = (row["note"] + "; " if row.get("note") else "") + eid
+
+
 def apply_flags(c: Curated) -> None:
     """Mark the cells named by flagged-excluded errata."""
     flagged = {("3-18", 536, "Site2 CPU"), ("3-18", 536, "Site2 Memory"), ("3-18", 538, "Site3 CPU")}
@@ -395,17 +534,18 @@ def apply_flags(c: Curated) -> None:
         key = (r["table_id"], r["line"], r["column_label"])
         if key in flagged:
             r["status"] = "flagged"
-            r["note"] = ids[key]
+            r["note"] = ids[key] + ("; " + r["note"] if r.get("note") else "")
     lat_id = next(e["id"] for e in c.errata if e["table_id"] == "3-31")
     for r in c.rows["latency"]:
         if r["table_id"] == "3-31" and r["subject"] in ("Ingress Gateway", "Egress Gateway"):
             r["status"] = "flagged"
-            r["note"] = lat_id
+            r["note"] = lat_id + ("; " + r["note"] if r.get("note") else "")
     basis_id = next(e["id"] for e in c.errata if e["table_id"] == "3-18" and e["kind"] == "unit")
     for r in c.rows["utilization"]:
         if r["table_id"] == "3-18" and r["status"] == "ok":
             r["percent_basis"] = "limit"
-            r["note"] = basis_id
+            r["status"] = "corrected"
+            r["note"] = basis_id + ("; " + r["note"] if r.get("note") else "")
 
 
 def curate() -> Curated:

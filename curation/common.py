@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -23,7 +24,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 SCHEMAS = DATA / "schemas"
-SEEDS = ROOT.parent / "shared" / "seeds"
+SEEDS = Path(os.environ.get("ATLAS_SEEDS") or ROOT.parent / "shared" / "seeds")
+"""The seed texts: ../shared/seeds beside the repository, or $ATLAS_SEEDS (e.g. from a git worktree)."""
 
 
 class CellError(ValueError):

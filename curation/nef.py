@@ -184,7 +184,8 @@ def results(c: Curated, t, scen: str) -> None:
             raise CellError(f"{t.id} line {r.line}: {len(r.cells)} cells for {len(t.header)} columns")
         label = r.cells[0]
         for h, cell in zip(t.header[1:], r.cells[1:]):
-            base = dict(scenario=scen, table_id=t.id, row=i, line=r.line, row_label=label, site="site1",
+            # no site is printed: the scenarios run on a single site, which the text never names
+            base = dict(scenario=scen, table_id=t.id, row=i, line=r.line, row_label=label, site=None,
                         subject=h, column_label=h, raw=cell)
             if label == "Average Latency":
                 if cell == "NA":
@@ -345,7 +346,7 @@ def errata(c: Curated, lines: list[str], by_id: dict) -> None:
         t = by_id[tid]
         E(scenario=None, table_id=tid, lines=[t.caption_line], where="caption", kind="format",
           raw=lines[t.caption_line - 1][lines[t.caption_line - 1].index("Replica value."):],
-          problem="The caption is glued to the end of the preceding note sentence.",
+          problem=f"The caption of Table {tid} is glued to the end of the preceding note sentence.",
           action="read-as", reading=f"Table {tid} Stub Parameters",
           reason="The table that follows is the stub table of this feature; segment() finds the caption inside the line.")
     E(scenario=None, table_id=None, lines=[by_id[t].caption_line for t in ("3-2", "3-10", "3-18", "3-26", "3-34")],
@@ -416,7 +417,7 @@ def errata(c: Curated, lines: list[str], by_id: dict) -> None:
     for tid in ("3-35", "3-38"):
         i, r = next((i, r) for i, r in enumerate(by_id[tid].rows, 1) if r.cells[0].startswith("Number of NEF Pods"))
         E(scenario=scenario_of(by_id[tid].section), table_id=tid, lines=[r.line], where=f"row {i}", kind="name",
-          raw=r.text, problem="MSISDN-Less-MO-SMS parameters name the pod count for DT (copied from Device Trigger).",
+          raw=r.text, problem=f"Table {tid}: the MSISDN-Less-MO-SMS parameters name the pod count for DT (copied from Device Trigger).",
           action="kept-as-printed", reason="The key is kept as printed; the row gives the MSISDN-Less-MO-SMS pod count.")
     obj = [n for n, l in enumerate(lines, 1) if "for PCF requests with BSF enabled" in l]
     E(scenario=None, table_id=None, lines=obj, where="Objective of QoS, TI and DT scenarios", kind="other",
@@ -445,12 +446,13 @@ def errata(c: Curated, lines: list[str], by_id: dict) -> None:
       raw="25% Subscription, 25% Unsubscription, and 50% Notifications",
       problem="650/650/1250 TPS is not a 25/25/50 split (ME, QoS and DT match their stated distributions exactly).",
       action="kept-as-printed")
-    for tid, sid, other in (("3-8", "nef-me-2", "106.2 ms in Table 3-5"), ("3-24", "nef-ti-2", "107.9 ms in Table 3-21")):
+    for tid, sid, other, guess in (("3-8", "nef-me-2", "106.2 ms in Table 3-5", "possibly a typo (1532 for 153.2?)"),
+                                   ("3-24", "nef-ti-2", "107.9 ms in Table 3-21", "possibly a typo")):
         r = next(r for r in by_id[tid].rows if r.cells[0] == "Average Latency")
         E(scenario=sid, table_id=tid, lines=[r.line], where="row 'Average Latency', column 'Unsubscription'",
           kind="inconsistent-values", raw=r.cells[2],
           problem=f"Unsubscription latency {r.cells[2]} against {other} (scenario 1 of the same feature) and against this "
-                  "table's own Subscription latency; possibly a typo (1532 for 153.2?) or a real degradation.",
+                  f"table's own Subscription latency; {guess} or a real degradation.",
           action="kept-as-printed", reason="Not impossible; kept with this note on the latency row.")
     for tid, sid in (("3-37", "nef-msisdn-less-1"), ("3-40", "nef-msisdn-less-2")):
         r = next(r for r in by_id[tid].rows if r.cells[0] == "Average Latency")

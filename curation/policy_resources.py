@@ -110,6 +110,8 @@ class _Run:
 
     # ---- errata helpers
     def erratum(self, t, **e) -> str:
+        if t.id not in e["problem"]:
+            e["problem"] = f"Table {t.id}: {e['problem']}"  # a recurring defect says where it is
         return self.c.erratum(scenario=self.scenario_of(t), table_id=t.id, **e)
 
     def typo(self, t, frag: str, raw: str, line: int) -> str:
@@ -287,7 +289,7 @@ def _resources(run: _Run, t) -> None:
     if t.id == "3-140":
         eid = run.erratum(
             t, lines=sorted(CPU_EQUALS_REPLICAS_3_140), where="13 rows, CPU Limit and CPU Request", kind="inconsistent-values",
-            raw="Egress Gateway | 27 | 27 | 6Gi | 6Gi | 27 | 4 | 2 Gi; PDS | 24 | 24 | 8Gi | 8Gi | 24 | 3 | 4 Gi; ...",
+            raw=_rows_raw(t, CPU_EQUALS_REPLICAS_3_140),
             problem="In 13 rows the CPU limit and request equal the replica count (27, 24, 20, 12, 9, 8, 7, 2, 1 cores), "
                     "while the same services have 2 to 7 cores in the sibling Tables 3-127/3-128; the replica count was "
                     "probably copied into the CPU columns.",
@@ -299,7 +301,7 @@ def _resources(run: _Run, t) -> None:
         lines = [r.line for r in t.rows if r.cells[0] in ("db-infra-monitor-svc", "db-backup-manager-svc")]
         eid = run.erratum(
             t, lines=lines, where="rows db-infra-monitor-svc and db-backup-manager-svc, CPU and memory", kind="unit",
-            raw=" ; ".join(" | ".join(r.cells) for r in t.rows if r.line in lines),
+            raw=_rows_raw(t, lines),
             problem="Under 'CPU ... (#)' and 'Memory ... (Gi)' these rows print 200/500 and 100/128: read literally 200 cores "
                     "and 500 GiB for a monitor sidecar, more than any server described in the guide (at most 128 cores and "
                     "1024 GB, Tables 3-43, 3-155, 3-225).",
@@ -396,7 +398,7 @@ def _resources(run: _Run, t) -> None:
             eid = run.erratum(
                 t, lines=[r.line], where=f"row '{r.cells[0]}', column(s) " + ", ".join(repr(h) for h in heads), kind="unit",
                 raw=" | ".join(r.cells),
-                problem="A memory cell carries the CPU millicore suffix 'm' (" + ", ".join(
+                problem=f"Row '{r.cells[0]}': a memory cell carries the CPU millicore suffix 'm' (" + ", ".join(
                     cells[t.header.index(h)] for h in heads) + "). As a Kubernetes quantity 'm' on memory means "
                     "milli-bytes, so the value is meaningless as printed; it may be 500Mi/0.5Gi (or a CPU value copied "
                     "into the memory column) but which cannot be told.",
@@ -452,8 +454,8 @@ def _resources(run: _Run, t) -> None:
     if bare_mem:
         heads = sorted({h for _, h, _ in bare_mem})
         eid = run.erratum(
-            t, lines=sorted({ln for ln, _, _ in bare_mem}), where="column(s) " + ", ".join(repr(h) for h in heads), kind="unit",
-            raw=", ".join(heads), problem="Memory cells print bare numbers and neither the cells nor the header give a unit.",
+            t, lines=[t.header_line] + sorted({ln for ln, _, _ in bare_mem}), where="column(s) " + ", ".join(repr(h) for h in heads),
+            kind="unit", raw="\n".join(heads), problem="Memory cells print bare numbers and neither the cells nor the header give a unit.",
             action="read-as", reading="GiB",
             reason=("The same sidecar memory is printed '2 Gi' in Tables 3-115/3-116 and the app memory columns of this table "
                     "are headed '(Gi)'." if any("istio" in h.lower() or "isito" in h.lower() for h in heads) else
@@ -577,8 +579,7 @@ def _resources_3_82(run: _Run, t, scen: str) -> None:
     c = run.c
     eid = run.erratum(
         t, lines=[r.line for r in t.rows], where="all rows", kind="format",
-        raw="ndbappmysqld | 12 | 20 | 12 | 5 | 5 | || ; ndbmgmd | 3 | 10 | 2 | 2 | 2 | || ; ndbmtd | 12 | 129 | 10 | 6 | 6 | || ; "
-            "ndbmysqld | 4 | 54 | 6 | 4 | 4 |",
+        raw=_rows_raw(t, [r.line for r in t.rows]),
         problem="Every row prints five values under seven value headers (CPU Request, CPU Limit, Memory Request (Gi), Memory "
                 "Limit (Gi), Replicas, Istio CPU, Istio Memory); read as headed, memory limit 5 Gi would be below the "
                 "request 12 and the CPU limit 129 cores would exceed a server.",
@@ -646,8 +647,8 @@ def _utilization(run: _Run, t) -> None:
     if t.id in NOT_HPA_XY:
         table_notes.append(run.erratum(
             t, lines=[t.header_line] + [r.line for r in t.rows], where="all cells", kind="inconsistent-values",
-            raw=" | ".join(t.header) + " ; e.g. ocpcf-appinfo | 4.40%/25.78% | 4.50%/25.34%" if t.id == "3-94" else
-                " | ".join(t.header) + " ; e.g. ndbmgmd | 0.22%/25.38% | 0.22%/25.41%",
+            raw=" | ".join(t.header) + "\n" + next(r.text.strip() for r in t.rows
+                                                   if r.cells[0] == ("ocpcf-appinfo" if t.id == "3-94" else "ndbmgmd")),
             problem="The header says 'CPU (X/Y)' as in the other X/Y tables, but Y is not an HPA target: HPA targets are whole "
                     "percentages set per service (80%, 60%, 50%, 40%, 30% elsewhere), while Y here is a different two-decimal "
                     "value in every cell (25.78%, 17.13%, 46.89%) and differs between sites. It looks like a second measurement "
@@ -736,15 +737,15 @@ def _utilization(run: _Run, t) -> None:
 
     # one erratum per defect kind per table
     texts = {
-        "no-slash": ("format", "X/Y cell printed without its slash (e.g. '33%30%').", "read-as",
-                     "X as observed and Y as the HPA target", "The two percentages are unambiguous; the same cells read "
-                     "'21%/30%' and '0%/80%' elsewhere in the column.", "corrected"),
-        "double-percent": ("format", "Doubled percent sign in an X/Y cell ('0.10%%/9.56%').", "read-as",
+        "no-slash": ("format", "X/Y cell printed without its slash ('{ex}').", "read-as",
+                     "X as observed and Y as the HPA target", "The two percentages are unambiguous; X/Y cells elsewhere "
+                     "in the chapter print them with a slash ('0%/80%').", "corrected"),
+        "double-percent": ("format", "Doubled percent sign in an X/Y cell ('{ex}').", "read-as",
                            "0.10% with Y as in the rest of the table", "A doubled '%' carries no meaning.", "corrected"),
         "apostrophe": ("format", "Stray apostrophe before or after a percentage.", "read-as",
                        "the percentage without the apostrophe", "Quote marks are an export artefact.", "corrected"),
-        "leading-dot": ("format", "Percentage without its leading zero ('.60%').", "read-as", "0.60% (0.28%)",
-                        "'.60' is 0.60; every other cell of the table has the leading zero.", "corrected"),
+        "leading-dot": ("format", "Percentage without its leading zero ('{ex}').", "read-as", "0{ex}",
+                        "A number cannot start with its decimal point; every other cell of the table has the leading zero.", "corrected"),
         "no-percent": ("format", "Value printed without '%' in a percentage column ('4.20').", "read-as", "4.20%",
                        "Every other cell of the column is a percentage and 4.20 is of the order of the same container's "
                        "other site (2.50%) and of 3-119 (2.65%, 4.40%).", "corrected"),
@@ -754,12 +755,14 @@ def _utilization(run: _Run, t) -> None:
     }
     for key, g in groups.items():
         ek, problem, action, reading, reason, st = texts[key]
+        ex = g["raw"][0]
+        problem, reading = problem.replace("{ex}", ex), (reading or "").replace("{ex}", ex) or None
         if key == "impossible" and t.id == "3-132":
             problem += " ndbmtd/mysqlndbcluster at Site 2 prints 5110.41% CPU, while Site 2 carries no traffic in 3.2.6 " \
                        "and Site 1 shows 0.69%."
         if key == "impossible" and t.id == "3-196":
             problem += " ndbmtd prints 22530% and 7280% of CPU against the 80% target at Sites 1 and 2 (Sites 3/4: 16%, 7%)."
-        eid = run.erratum(t, lines=sorted(g["lines"]), where=f"{len(g['raw'])} cell(s)", kind=ek, raw="; ".join(g["raw"]),
+        eid = run.erratum(t, lines=sorted(g["lines"]), where=f"{len(g['raw'])} cell(s)", kind=ek, raw="\n".join(g["raw"]),
                           problem=problem, action=action, reading=reading, reason=reason)
         for row in g["rows"]:
             row["_notes"].append(eid)
@@ -822,16 +825,18 @@ def _known_errata(run: _Run, by_id: dict) -> None:
             return None
         return run.erratum(by_id[tid], **e)
 
+    def rows_raw(tid, lines):
+        return _rows_raw(by_id[tid], lines) if tid in by_id else ""
+
     eid = E("3-177", lines=[2561, 2562], where="rows 'NRF Client NF Management' and 'NRF Client NF Management Istio', Site1",
-            kind="inconsistent-values", raw="NRF Client NF Management | 0.18% | 16.48% ; NRF Client NF Management Istio | 0.40% | 47.51%",
+            kind="inconsistent-values", raw=rows_raw("3-177", [2561, 2562]),
             problem="The app and sidecar rows look swapped: every other sidecar row of the table has 10-45% memory and the "
                     "app row the higher value, and the Istio row comes after the app row only here.",
             action="kept-as-printed", reason="A swap is likely but not certain; the values stay on the rows that print them.")
     if eid:
         note_rows("3-177", {2561, 2562}, eid)
-    for tid, lines, raw in (("3-195", [2896, 2897], "ocpcf-pcrf-core-hpa | 25%/40% | 0%/80% | ... ; ocpcf-query-service-hpa | 0%/80% | 0%/40% | ..."),
-                            ("3-204", [3031, 3032], "ocpcf-pcrf-core-hpa | 13%/40% | 0%/80% | ... ; ocpcf-query-service-hpa | 0%/80% | 13%/40% | ..."),
-                            ("3-222", [3302], "ocpcf-query-service-hpa | 0%/80% | 0%/40% |")):
+    for tid, lines in (("3-195", [2896, 2897]), ("3-204", [3031, 3032]), ("3-222", [3302])):
+        raw = rows_raw(tid, lines)
         eid = E(tid, lines=lines, where="Site2 cells of ocpcf-pcrf-core-hpa / ocpcf-query-service-hpa", kind="inconsistent-values",
                 raw=raw, problem="At Site2 the HPA targets of PCRF Core (40% elsewhere) and Query Service (80% elsewhere) "
                                  "appear exchanged (PCRF Core x/80%, Query Service x/40%).",
@@ -849,8 +854,8 @@ def _known_errata(run: _Run, by_id: dict) -> None:
             continue
         lines = [r.line for r in t.rows if r.cells[0].startswith("ndbmtd/")]
         eid = E(tid, lines=lines, where="ndbmtd rows, CPU", kind="duplicate",
-                raw="ndbmtd/mysqlndbcluster | 35.1% ; ndbmtd/db-backup-executor-svc | 35.1% ; ndbmtd/db-infra-monitor-svc | 35.1%",
-                problem="The three ndbmtd containers print the same CPU 35.1% (copied down the column); a backup executor "
+                raw=_rows_raw(t, lines),
+                problem=f"Table {tid}: the three ndbmtd containers print the same CPU 35.1% (copied down the column); a backup executor "
                         "at 35% CPU is implausible. Tables 3-258 and 3-268 (scenarios 3.5.2 and 3.6.1) are identical.",
                 action="kept-as-printed", reason="Kept as printed; the true per-container values cannot be recovered.")
         note_rows(tid, set(lines), eid)
@@ -866,7 +871,7 @@ def _known_errata(run: _Run, by_id: dict) -> None:
                                                  "printed and left out of calculations.")
         note_rows(tid, set(lines), eid, kind="resources", flag=True)
     eid = E("3-161", lines=[2261, 2262], where="rows 'AM Service' and 'AM Service Istio'", kind="inconsistent-values",
-            raw="AM Service | 8 | 8 | 8 | 8 | 2 | ; AM Service Istio | 3 | 3 | 2 | 2 | 1 |",
+            raw=rows_raw("3-161", [2261, 2262]),
             problem="The sidecar row prints 1 replica against 2 for its own pod; a sidecar runs in every replica.",
             action="kept-as-printed", reason="Both replica counts are kept as printed.")
     if eid:
@@ -877,28 +882,32 @@ def _known_errata(run: _Run, by_id: dict) -> None:
             action="kept-as-printed", reason="Read literally as 0.128 GiB; the difference from 0.125 is 3 MiB.")
     if eid:
         note_rows("3-266", {3933}, eid, kind="resources")
-    for tid, raw, problem in (
-            ("3-164", "CM Service | 0.84% | 44.97% | 0.16% | 48.51% | (last row)",
+    for tid, problem in (
+            ("3-164",
              "The table stops after CM Service: no rows for PDS, PRE, Query Service, AM Service, UE Policy Service or "
              "PerfInfo, all allocated in Table 3-160."),
-            ("3-165", "4 rows (mysql-cluster-db-backup-manager-svc, mysql-cluster-db-monitor-svc)",
+            ("3-165",
              "No rows for ndbappmysqld, ndbmgmd, ndbmtd or ndbmysqld, all allocated in Table 3-162."),
-            ("3-95", "3 rows (ndbappmysqld, ndbmgmd, ndbmtd)", "No ndbmysqld row, although Table 3-93 allocates 12 replicas."),
-            ("3-257", "17 rows", "No Binding or Performance rows, although Table 3-255 allocates both.")):
+            ("3-95", "No ndbmysqld row, although Table 3-93 allocates 12 replicas."),
+            ("3-257", "No Binding or Performance rows, although Table 3-255 allocates both.")):
         t = by_id.get(tid)
         if t:
-            E(tid, lines=[t.first_line, t.last_line], where="whole table", kind="missing", raw=raw, problem=problem,
+            # the rows the table does print, so the absence can be checked
+            E(tid, lines=[r.line for r in t.rows], where="whole table", kind="missing",
+              raw=_rows_raw(t, [r.line for r in t.rows]), problem=problem,
               action="noted", reason="Nothing is filled in for the missing services.")
     for tid in ("3-187", "3-188", "3-195", "3-196", "3-204", "3-205", "3-213", "3-214", "3-222", "3-223"):
         t = by_id.get(tid)
         if t:
-            E(tid, lines=[t.first_line], where="caption", kind="contradiction", raw=t.caption,
+            E(tid, lines=[t.first_line, t.header_line], where="caption vs header", kind="contradiction",
+              raw=f"{t.caption}\n{' | '.join(t.header)}",
               problem="The caption announces CPU/Memory utilization but the table has CPU (X/Y) columns only.",
               action="noted", reason="Only CPU rows are produced; no memory value exists for these runs.")
     for tid in ("3-55", "3-165", "3-235"):
         t = by_id.get(tid)
         if t:
-            E(tid, lines=[t.first_line], where="caption", kind="contradiction", raw=t.caption,
+            E(tid, lines=[t.first_line, t.header_line], where="caption vs header", kind="contradiction",
+              raw=f"{t.caption}\n{' | '.join(t.header)}",
               problem="The caption says 'Observed CPU utilization' but the table also has Memory columns.",
               action="noted", reason="Metrics are read from the column headers (CPU and memory rows).")
     t = by_id.get("3-49")
@@ -919,12 +928,18 @@ def _known_errata(run: _Run, by_id: dict) -> None:
         if not lines:
             continue
         eid = E(tid, lines=lines, where="Istio columns of " + ", ".join(r.cells[0] for r in t.rows if r.line in lines),
-                kind="missing", raw="; ".join(r.text.strip() for r in t.rows if r.line in lines),
+                kind="missing", raw="\n".join(r.text.strip() for r in t.rows if r.line in lines),
                 problem="The Istio CPU and memory cells are blank for these services although ASM is enabled.",
                 action="noted", reason="The sidecar rows are kept with status 'missing' and no values.")
         for row in c.rows["resources"]:
             if row["table_id"] == tid and row["line"] in lines and row["container"] == "istio-proxy":
                 row["note"] = (row["note"] + "; " if row.get("note") else "") + eid
+
+
+def _rows_raw(t, lines) -> str:
+    """The printed text of the table rows on ``lines``, one row per line (an erratum's raw quote)."""
+    want = set(lines)
+    return "\n".join(r.text.strip() for r in t.rows if r.line in want)
 
 
 def canonical_app_service(label: str) -> str | None:

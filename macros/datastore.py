@@ -20,6 +20,8 @@ import pandas as pd
 import yaml
 from frictionless import Resource, Schema
 
+from curation.provenance import data_problems  # at import: MkDocs loads the build hooks with the root on sys.path
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
@@ -165,6 +167,7 @@ def load(root: Path | str = DATA) -> Atlas:
                   frames={k: (pd.concat(v, ignore_index=True) if v else empty[k]) for k, v in frames.items()},
                   extras=extras, **recs)
     _check_references(atlas, root)
+    _check_provenance(root)
     return atlas
 
 
@@ -221,3 +224,12 @@ def _file_row(df: pd.DataFrame, idx) -> int:
 def cached(root: str = str(DATA)) -> Atlas:
     """load() once per process and folder (the build renders many pages from it)."""
     return load(root)
+
+
+def _check_provenance(root: Path) -> None:
+    """Issue 15, checks 2 and 3 (logic in curation/provenance.py, no seeds needed): a value read through something
+    the source does not print is marked corrected/flagged with its erratum id, and no two errata of a document share
+    a problem text on other lines. Raises DataError naming the first case and how many more."""
+    problems = data_problems(root)
+    if problems:
+        raise DataError(f"provenance: {problems[0]}" + (f" ({len(problems) - 1} more)" if len(problems) > 1 else ""))

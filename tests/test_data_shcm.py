@@ -74,10 +74,13 @@ def test_mix_and_data_pool_errata():
     errata = load("errata")
     mix = next(e for e in errata if e["kind"] == "contradiction" and "84% GETS" in e["raw"])
     assert "1.8" in mix["problem"]
-    pool = next(e for e in errata if e["kind"] == "contradiction" and "1m" in e["raw"])
-    assert "200,000" in pool["problem"]
+    # 5 scenarios x 200,000 subscribers = the conclusion's pool of 1m: noted, not a contradiction (issue 15)
+    pool = next(e for e in errata if "1m" in e["raw"])
+    assert pool["kind"] == "other" and pool["action"] == "noted"
+    assert "200,000" in pool["problem"] and "5 x 200,000 = 1,000,000" in pool["problem"]
     s = load("scenarios")[0]
-    assert {c["erratum"] for c in s["contradictions"]} == {mix["id"], pool["id"]}
+    assert {c["erratum"] for c in s["contradictions"]} == {mix["id"]}
+    assert any(pool["id"] in n for n in s["notes"])
 
 
 def test_settings_tables():
