@@ -40,8 +40,9 @@
   var runLimitMs = limit("atlas_run_timeout_ms", RUN_LIMIT_MS, RUN_RANGE);
   root.setAttribute("data-boot-limit-ms", String(timeoutMs));
   root.setAttribute("data-run-limit-ms", String(runLimitMs));
-  /* Inputs that waited behind a run are sent once the reader has paused this long (ms): under a
-   * burst of changes only the newest is computed, and a single press is not delayed at all. */
+  /* Inputs given within this many ms of the previous ones, or while a run is in flight, wait and
+   * are sent once the reader has paused this long: under a burst of changes only the first and
+   * the newest are computed, and a single press is not delayed at all. */
   var QUIET_MS = 60;
   /* The boot clock starts at navigation (performance.now() is ms since then), not when this script runs. */
   var state = "booting", started = 0, stage = "Starting", worker = null, seq = 0, restarts = 0;
@@ -268,8 +269,9 @@
     tick();
     if (pending) { var next = pending; pending = null; post(next); }
   }
-  /* One run in flight at a time. While it runs (or while Python boots), newer inputs wait in a
-   * single slot, the newest replacing the older: only the newest is computed next and shown.
+  /* One run in flight at a time. While it runs (or while Python boots, or while inputs come in
+   * a burst), newer inputs wait in a single slot, the newest replacing the older: only the
+   * newest is computed next and shown.
    * The first run is posted at once, even while Python boots: the worker queues it and computes
    * it as soon as it is ready, without a round trip through this page. */
   function run(p, fromUrl) {
@@ -280,9 +282,10 @@
       return;
     }
     seq += 1;
-    lastInput = performance.now();
+    var now = performance.now(), hurried = now - lastInput < QUIET_MS;
+    lastInput = now;
     var req = { id: seq, params: p, fromUrl: fromUrl };
-    if (inflight) pending = req;
+    if (inflight || hurried) { pending = req; postPending(); }
     else post(req);
     busy();
     if (pending && state === "ready") status("Your newest inputs will be computed when the current calculation finishes.");
@@ -382,9 +385,8 @@
       releasePage();
     };
     w.onerror = function (ev) {
-      if (w !== worker) return;
       if (ev && ev.preventDefault) ev.preventDefault();
-      workerFailed(ev);
+      if (w === worker) workerFailed(ev); /* a stopped worker's dying words are not news */
     };
   }
   try {

@@ -142,6 +142,8 @@ function reportBoot(err) {
   const e = err instanceof BootError ? err : new BootError(null, `Python could not be loaded (${lastLine(errText(err))}).`, "", errText(err));
   postMessage({ type: "boot-error", file: e.file, message: e.message, hint: e.hint, detail: e.detail, hosting: e.hosting });
 }
+// Once a failure is reported, Pyodide's own pending fetches may still fail: that is not news.
+addEventListener("unhandledrejection", (ev) => { if (reported) ev.preventDefault(); });
 // Named at once, not when the boot gets to them: a file that cannot be had fails the boot anyway.
 for (const p of [checked, manifestP, lock, early.code, early.bundle]) p.catch(reportBoot);
 
