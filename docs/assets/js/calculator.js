@@ -70,13 +70,18 @@
   }
   /* A failure in the status line: plain words, a link to the Hosting page where the fix is a
    * server setting, and the technical text behind a "Details" toggle. */
-  function statusParts(text, hosting, detail) {
+  function statusParts(text, hint, hosting, detail) {
     statusEl.textContent = text;
-    if (hosting) {
-      statusEl.appendChild(document.createTextNode(" "));
-      var a = document.createElement("a");
-      a.href = hostingUrl; a.textContent = "Hosting: server settings";
-      statusEl.appendChild(a);
+    if (hint) {
+      /* "… see Hosting." links the word to the Hosting page */
+      var at = hosting ? hint.lastIndexOf("Hosting") : -1;
+      statusEl.appendChild(document.createTextNode(" " + (at < 0 ? hint : hint.slice(0, at))));
+      if (at >= 0) {
+        var a = document.createElement("a");
+        a.href = hostingUrl; a.textContent = "Hosting";
+        statusEl.appendChild(a);
+        statusEl.appendChild(document.createTextNode(hint.slice(at + 7)));
+      }
     }
     if (detail) {
       var d = document.createElement("details");
@@ -192,7 +197,10 @@
       if (res.chart && window.atlasCharts) setTimeout(function () { window.atlasCharts.draw(chartEl, res.chart); }, 0);
     }
   }
-  function fail(text, hosting, detail) {
+  /* ``text``: what failed, in plain words; ``o.hint``: what to do (its last "Hosting" links to
+   * the Hosting page when ``o.hosting``); ``o.detail``: technical text behind "Details". */
+  function fail(text, o) {
+    o = o || {};
     root.setAttribute("data-failed-ms", String(Math.round(performance.now())));
     setState("failed");
     disarm(); clearTimeout(quietTimer);
@@ -201,7 +209,7 @@
     if (worker) { worker.terminate(); worker = null; }
     statusParts("The interactive calculator is unavailable: " + text + " The result below was computed when the site was built" +
       (resultEl.getAttribute("data-prerendered") === "true" ? ", for the default inputs." : "; the last result computed here is kept."),
-      hosting, detail);
+      o.hint, o.hosting, o.detail);
     runBtn.disabled = true;
   }
   function tick() {
@@ -333,11 +341,11 @@
     var said = ev && ev.message ? ev.message : "";
     fetch(url, { method: "HEAD", cache: "no-store" }).then(function (r) {
       var ct = (r.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
-      if (!r.ok) fail(file + " (the calculator's worker script) is missing: the server answered HTTP " + r.status + ". Copy the whole built site to the server again.", false, said);
-      else if (!/javascript/.test(ct)) fail(file + " (the calculator's worker script) is served as “" + (ct || "no type") + "”, which the browser refuses for a module. Configure the web server to send text/javascript for .mjs files; see Hosting.", true, "Content-Type: " + (ct || "(none)"));
-      else fail(file + " (the calculator's worker script) failed" + (said ? ": " + said : "") + ".", false, said);
+      if (!r.ok) fail(file + " (the calculator's worker script) is missing: the server answered HTTP " + r.status + ".", { hint: "Copy the whole built site to the server again.", detail: said });
+      else if (!/javascript/.test(ct)) fail(file + " (the calculator's worker script) is served as “" + (ct || "no type") + "”, which the browser will not run as a module.", { hint: "Configure the web server to send text/javascript for .mjs files; see Hosting.", hosting: true, detail: "Content-Type: " + (ct || "(none)") });
+      else fail(file + " (the calculator's worker script) failed" + (said ? ": " + said : "") + ".", { detail: said });
     }, function (e) {
-      fail(file + " (the calculator's worker script) could not be fetched (" + e.message + ").", false, said);
+      fail(file + " (the calculator's worker script) could not be fetched (" + e.message + ").", { detail: said });
     });
   }
   function listen(w) {
@@ -362,7 +370,7 @@
         return;
       }
       if (m.type === "boot-error") {
-        fail((m.file ? m.file + " " : "") + m.message + (m.hint ? " " + m.hint : ""), !!m.hosting, m.detail);
+        fail((m.file ? m.file + " " : "") + m.message, { hint: m.hint, hosting: !!m.hosting, detail: m.detail });
         return;
       }
       if (m.type !== "result" && m.type !== "run-error") return;

@@ -128,7 +128,7 @@ async function checkCore() {
     }
     const ct = (r.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
     if (type && !type.test(ct)) {
-      throw new BootError(url, `is served as ${ct ? "“" + ct + "”" : "no type"}, which the browser refuses for it.`,
+      throw new BootError(url, `is served as ${ct ? "“" + ct + "”" : "no type"}, which the browser will not run.`,
         `Configure the web server to send ${want}; see Hosting.`, `Content-Type: ${ct || "(none)"}`, true);
     }
   }));
