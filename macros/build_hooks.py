@@ -98,7 +98,10 @@ def on_post_build(config, **kwargs):
         (data / f"calculator-bundle.{name}.json").write_text(json.dumps(part, separators=(",", ":")), encoding="utf-8")
     compiled = compile_bytecode(py, data)
     # One pack per calculator page, with just what its calculator imports.
-    manifest = {"packs": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"]}
+    # "core": the byte size of each Pyodide file, which the worker checks (HEAD) before booting so
+    # that a truncated or half-copied file is named at once instead of hanging the boot.
+    core = {Path(p).name: (NODE / p).stat().st_size for p in VENDOR["pyodide"]}
+    manifest = {"packs": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"], "core": core}
     for name, rels in compiled["needs"].items():
         index, blob = codepack.pack([(rel, (py / rel).read_bytes()) for rel in rels])
         (py / f"code.{name}.pack").write_bytes(blob)

@@ -16,7 +16,13 @@ Prints, for this machine (JSON):
   * that the prerendered result is visible at first paint: it is in the HTML as served, and
     first contentful paint happens before any script could compute it;
   * bytes and requests per page type, and whether Vega and Pyodide were loaded there;
-  * table enhancement on the largest scenario page (tables enhanced, ms spent, one sort).
+  * table enhancement on the largest scenario page (tables enhanced, ms spent, one sort);
+  * a burst of input on the footprint calculator: 100 changes, each submitted, 10 ms apart,
+    three times: runs computed per burst (the first change and the newest), Python's heap
+    after each burst (WebAssembly memory, bytes: flat means the same), ms from the last change
+    to the newest result shown, the longest main-thread task and the largest timer lag;
+  * a pasted 5,000-row CSV on the over-target calculator: the run in Python and the longest
+    main-thread task from pressing Compute to the result shown.
 Everything is served from 127.0.0.1. Other hosts are blocked in Chromium's resolver and every
 request to anything but 127.0.0.1 is counted (watched, not intercepted: Playwright's request
 interception sends each request through this process and delayed the calculator page's worker
@@ -89,6 +95,69 @@ def page_types(site: Path) -> dict[str, tuple[str, str]]:
             if (site / folder / md.stem / "index.html").exists() and path not in {p for p, _ in pages.values()}:
                 pages[f"{folder}/{md.stem}"] = (path, calc if folder == "calculators" else "body")
     return pages
+
+
+LONGTASKS = """() => { window.__atlasLT = [];
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__atlasLT.push(e.duration))).observe({type: 'longtask'}); }"""
+BURST = """async (from) => {
+    const form = document.querySelector('#atlas-calculator form'), load = document.getElementById('calc-load');
+    let lag = 0, last = 0;
+    for (let i = 0; i < 100; i++) {
+        load.value = String(from + 100 * i);
+        form.requestSubmit();
+        last = performance.now();
+        await new Promise((r) => setTimeout(r, 10));
+        lag = Math.max(lag, performance.now() - last - 10);
+    }
+    return [last, lag];
+}"""
+
+
+def burst_and_paste(b, url: str, context) -> dict:
+    """Issue 16 items 11 and 7: a burst of 100 input changes, and a 5,000-row CSV pasted."""
+    ctx = context(b)
+    pg = ctx.new_page()
+    pg.goto(url + CALC_URL)
+    pg.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=120000)
+    pg.wait_for_selector('html[data-atlas-material="loaded"]', state="attached", timeout=60000)
+    pg.evaluate(LONGTASKS)
+    runs, heaps, latency, lag = [], [], [], 0.0
+    before = int(pg.get_attribute("#atlas-calculator", "data-runs-computed"))
+    for n, start in enumerate((60000, 90000, 120000), 1):
+        last, burst_lag = pg.evaluate(BURST, start)
+        pg.wait_for_selector(f'#atlas-calculator[data-result-seq="{1 + 100 * n}"]:not([data-busy])', state="attached", timeout=120000)
+        done = int(pg.get_attribute("#atlas-calculator", "data-runs-computed"))
+        runs.append(done - before)
+        before = done
+        heaps.append(int(pg.get_attribute("#atlas-calculator", "data-heap-bytes")))
+        latency.append(round(float(pg.get_attribute("#atlas-calculator", "data-result-ms")) - last))
+        lag = max(lag, burst_lag)
+    burst = {"runs_computed_per_burst": runs, "heap_bytes_after_each_burst": heaps,
+             "newest_result_shown_ms_after_last_change": latency,
+             "longest_main_thread_task_ms": round(max(pg.evaluate("window.__atlasLT"), default=0)),
+             "largest_timer_lag_ms": round(lag)}
+    ctx.close()
+    ctx = context(b)
+    pg = ctx.new_page()
+    pg.goto(url + "/calculators/over-target/")
+    pg.wait_for_selector('#atlas-calculator[data-state="ready"]', state="attached", timeout=120000)
+    pg.wait_for_selector('html[data-atlas-material="loaded"]', state="attached", timeout=60000)
+    rows = ["name,replicas,cpu_request,observed,target"] + [f"svc{i},{i % 50 + 1},2,{(i * 7) % 100 + 1}%,70" for i in range(5000)]
+    pg.focus("#calc-csv")
+    pg.evaluate(LONGTASKS)
+    pg.keyboard.insert_text("\n".join(rows))
+    pg.wait_for_timeout(500)
+    paste_task = max(pg.evaluate("window.__atlasLT"), default=0)
+    pg.evaluate(LONGTASKS)
+    pg.click("#calc-run")
+    pg.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=120000)
+    pg.wait_for_timeout(1000)  # tasks that follow the result (table enhancement) are counted too
+    paste = {"rows": 5000, "run_in_python_ms": float(pg.get_attribute("#atlas-calculator", "data-run-ms")),
+             "rows_in_page": pg.locator("table.atlas-own tbody tr").count(),
+             "longest_main_thread_task_pasting_ms": round(paste_task),
+             "longest_main_thread_task_compute_to_result_ms": round(max(pg.evaluate("window.__atlasLT"), default=0))}
+    ctx.close()
+    return {"burst_100_changes": burst, "own_csv_5000_rows": paste}
 
 
 def main() -> None:
@@ -173,6 +242,7 @@ def main() -> None:
             pg.wait_for_timeout(500)
             sizes[name] = dict(total, kib=round(total["bytes"] / 1024))
             ctx.close()
+        under_load = burst_and_paste(b, url, context)
         # Tables on the largest scenario page: lazy enhancement while scrolling, one numeric sort.
         ctx = context(b)
         pg = ctx.new_page()
@@ -209,7 +279,7 @@ def main() -> None:
         "calculator_first_contentful_paint_ms": [round(x) if x else None for x in first_paint],
         "prerendered_result_in_html": prerendered_in_html,
         "prerendered_result_visible_at_first_paint": prerendered_in_html and all(x and x < med_bare for x in first_paint),
-        "bytes_per_page": sizes, "tables": tables, "requests_outside_127_0_0_1": outside,
+        "bytes_per_page": sizes, "tables": tables, **under_load, "requests_outside_127_0_0_1": outside,
         "backtest": backtest_headline(),
     }
     print(json.dumps(report, indent=2))

@@ -3,7 +3,14 @@
  * the build-time (prerendered) result until a new one is computed. Works for
  * every calculator: the form's named fields are the parameters, the root's
  * data-calculator names the Python calculator. All result markup is produced
- * and escaped by Python; this script only moves it into the page. */
+ * and escaped by Python; this script only moves it into the page.
+ *
+ * Limits: Python must load within the boot limit (data-timeout-ms, 60 s), counted from the
+ * page's navigation; a run must answer within the run limit (RUN_LIMIT_MS), or the worker is
+ * stopped, the reader told, and Python restarted. At most one run is in flight; inputs given
+ * meanwhile wait, and only the newest of them is computed next (a burst of changes costs two
+ * runs, not one per change). ?atlas_timeout_ms= and ?atlas_run_timeout_ms= (tests, slow
+ * machines) are clamped to BOOT_RANGE and RUN_RANGE: a link cannot remove a limit. */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -17,11 +24,31 @@
   var resultEl = document.getElementById("atlas-calc-result");
   var chartEl = root.querySelector('.atlas-chart[data-chart-id="calc-chart"]');
   var runBtn = document.getElementById("calc-run");
-  var timeoutMs = Number(root.getAttribute("data-timeout-ms")) || 60000;
-  var override = new URLSearchParams(location.search).get("atlas_timeout_ms");
-  if (override && /^\d+$/.test(override)) timeoutMs = Number(override);
-  var state = "booting", started = performance.now(), stage = "Starting", worker = null, seq = 0;
+  /* Limits in ms, chosen by the Benchmark Atlas: a cold boot takes about 3 s on a 2-core machine
+   * (so 3 s is the least a link may set) and a run well under 1 s (a 5,000-row CSV about 0.8 s). */
+  var BOOT_RANGE = [3000, 300000], RUN_LIMIT_MS = 20000, RUN_RANGE = [1000, 120000];
+  var notes = [];
+  function limit(param, fallback, range) {
+    var raw = new URLSearchParams(location.search).get(param);
+    if (raw === null) return fallback;
+    var n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+    var v = isNaN(n) ? fallback : Math.min(range[1], Math.max(range[0], n));
+    if (v !== n) notes.push("The link's " + param + "=“" + raw + "” is outside " + range[0] + " to " + range[1] + " ms; using " + v + " ms.");
+    return v;
+  }
+  var timeoutMs = limit("atlas_timeout_ms", Number(root.getAttribute("data-timeout-ms")) || 60000, BOOT_RANGE);
+  var runLimitMs = limit("atlas_run_timeout_ms", RUN_LIMIT_MS, RUN_RANGE);
+  root.setAttribute("data-boot-limit-ms", String(timeoutMs));
+  root.setAttribute("data-run-limit-ms", String(runLimitMs));
+  /* Inputs given within this many ms of the previous ones, or while a run is in flight, wait and
+   * are sent once the reader has paused this long: under a burst of changes only the first and
+   * the newest are computed, and a single press is not delayed at all. */
+  var QUIET_MS = 60;
+  /* The boot clock starts at navigation (performance.now() is ms since then), not when this script runs. */
+  var state = "booting", started = 0, stage = "Starting", worker = null, seq = 0, restarts = 0;
+  var inflight = null, pending = null, runTimer = null, slowTimer = null, quietTimer = null, stopped = null, lastInput = 0;
   var blobUrls = [];
+  var hostingUrl = new URL("../../about/hosting/", base).href;
 
   function fields() {
     return Array.prototype.filter.call(form.elements, function (el) {
@@ -37,8 +64,35 @@
   function releasePage() { if (window.__atlasReleasePage) window.__atlasReleasePage(); }
   function status(text) { statusEl.textContent = text; }
   function message(text) {
+    text = notes.concat(text ? [text] : []).join(" ");
     msgEl.hidden = !text;
     msgEl.textContent = text || "";
+  }
+  /* A failure in the status line: plain words, a link to the Hosting page where the fix is a
+   * server setting, and the technical text behind a "Details" toggle. */
+  function statusParts(text, hint, hosting, detail) {
+    statusEl.textContent = text;
+    if (hint) {
+      /* "… see Hosting." links the word to the Hosting page */
+      var at = hosting ? hint.lastIndexOf("Hosting") : -1;
+      statusEl.appendChild(document.createTextNode(" " + (at < 0 ? hint : hint.slice(0, at))));
+      if (at >= 0) {
+        var a = document.createElement("a");
+        a.href = hostingUrl; a.textContent = "Hosting";
+        statusEl.appendChild(a);
+        statusEl.appendChild(document.createTextNode(hint.slice(at + 7)));
+      }
+    }
+    if (detail) {
+      var d = document.createElement("details");
+      d.className = "atlas-details";
+      var sm = document.createElement("summary");
+      sm.textContent = "Details";
+      var pre = document.createElement("pre");
+      pre.textContent = detail;
+      d.appendChild(sm); d.appendChild(pre);
+      statusEl.appendChild(d);
+    }
   }
   function params() {
     var p = { calc: calcName };
@@ -53,6 +107,18 @@
       if (!el.hasAttribute("data-no-permalink") && p[el.name]) q.set(el.name, p[el.name]);
     });
     return q.toString();
+  }
+  function numberFieldKeeps(text) {
+    var probe = document.createElement("input");
+    probe.type = "number";
+    probe.value = text.trim();
+    return probe.value !== "" && isFinite(Number(text));
+  }
+  /* Number fields whose typed text the browser could not read (badInput: it reports "" for them,
+   * which Python would take as "use the default"). */
+  function unreadable() {
+    return fields().filter(function (el) { return el.type === "number" && el.validity && el.validity.badInput; })
+      .map(function (el) { return el.name; });
   }
   function syncUnit(select) {
     var opt = select.selectedOptions[0];
@@ -73,6 +139,9 @@
       } else if (el.type === "number" && q.has(el.name) && !/^\s*-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(q.get(el.name))) {
         /* a number field would silently drop the text; say so instead */
         problems.push(el.name + " “" + q.get(el.name) + "” is not a number");
+      } else if (el.type === "number" && q.has(el.name) && q.get(el.name).trim() && !numberFieldKeeps(q.get(el.name))) {
+        /* 1e400: a number to the pattern, but beyond what the field holds (it would empty itself) */
+        problems.push(el.name + " “" + q.get(el.name) + "” is too large a number");
       }
     });
     if (problems.length) {
@@ -107,6 +176,8 @@
     if (!res.ok) {
       message((fromUrl ? "This link's inputs were not valid: " : "") + res.error +
         (fromUrl ? " The result below is for the default inputs." : " The result below is unchanged."));
+      status("Python is ready. Those inputs were refused (see the message above); the result below is " +
+        (fromUrl ? "for the default inputs." : "unchanged."));
       return;
     }
     message("");
@@ -126,31 +197,107 @@
       if (res.chart && window.atlasCharts) setTimeout(function () { window.atlasCharts.draw(chartEl, res.chart); }, 0);
     }
   }
-  function fail(text) {
+  /* ``text``: what failed, in plain words; ``o.hint``: what to do (its last "Hosting" links to
+   * the Hosting page when ``o.hosting``); ``o.detail``: technical text behind "Details". */
+  function fail(text, o) {
+    o = o || {};
+    root.setAttribute("data-failed-ms", String(Math.round(performance.now())));
     setState("failed");
+    disarm(); clearTimeout(quietTimer);
+    inflight = pending = null;
+    root.removeAttribute("data-busy");
     if (worker) { worker.terminate(); worker = null; }
-    status("The interactive calculator is unavailable: " + text + " The result below was computed when the site was built, for the default inputs.");
+    statusParts("The interactive calculator is unavailable: " + text + " The result below was computed when the site was built" +
+      (resultEl.getAttribute("data-prerendered") === "true" ? ", for the default inputs." : "; the last result computed here is kept."),
+      o.hint, o.hosting, o.detail);
     runBtn.disabled = true;
   }
   function tick() {
     if (state !== "booting") return;
-    status(stage + "… " + ((performance.now() - started) / 1000).toFixed(0) + " s" +
+    status((restarts ? "Restarting Python after a stopped calculation. " : "") + stage + "… " +
+      ((performance.now() - started) / 1000).toFixed(0) + " s" +
       (root.getAttribute("data-busy") === "true" ? ". Your inputs will be computed as soon as Python has loaded." : ""));
     if (performance.now() - started > timeoutMs) {
-      fail("Python did not finish loading within " + Math.round(timeoutMs / 1000) + " s.");
+      fail("Python did not finish loading within " + Math.round(timeoutMs / 1000) + " s" +
+        (restarts ? " of its restart." : " of opening this page (the server or the network may be very slow)."));
       return;
     }
     setTimeout(tick, 500);
   }
-  /* Runs are posted at once, even while Python boots: the worker queues them and computes the
-   * first as soon as it is ready, without a round trip through this page. Only the newest
-   * run's answer is shown. */
+  function busy() {
+    if (inflight || pending) root.setAttribute("data-busy", "true");
+    else root.removeAttribute("data-busy");
+  }
+  function post(req) {
+    inflight = req;
+    worker.postMessage({ type: "run", id: req.id, params: req.params, fromUrl: req.fromUrl });
+    if (state === "ready") armRunTimer();
+  }
+  function armRunTimer() {
+    clearTimeout(runTimer); clearTimeout(slowTimer);
+    runTimer = setTimeout(stuck, runLimitMs);
+    /* a run that takes a while says so, instead of leaving the last "Computed …" line up */
+    slowTimer = setTimeout(function () {
+      if (inflight && state === "ready") status("Computing your inputs… (stopped if it takes more than " + (runLimitMs / 1000) + " s)");
+    }, 400);
+  }
+  function disarm() { clearTimeout(runTimer); clearTimeout(slowTimer); }
+  function postPending() {
+    clearTimeout(quietTimer);
+    if (!pending || inflight || !worker) return;
+    var wait = lastInput + QUIET_MS - performance.now();
+    if (wait > 0) { quietTimer = setTimeout(postPending, wait); return; }
+    var next = pending; pending = null; post(next);
+  }
+  /* A run that has not answered within the run limit (an endless loop, a runaway recursion):
+   * stop the worker, keep the result shown, say so, and start Python again. The stopped inputs
+   * are not run again; inputs given meanwhile are, once Python is back. */
+  function stuck() {
+    if (!inflight || state !== "ready") return;
+    stopped = inflight;
+    restartWorker("The calculation was stopped: it did not finish within " + (runLimitMs / 1000) + " s. " +
+      "The result below is unchanged; Python is restarting.");
+  }
+  function restartWorker(text) {
+    disarm();
+    inflight = null;
+    if (pending && stopped && JSON.stringify(pending.params) === JSON.stringify(stopped.params)) pending = null;
+    busy();
+    if (worker) worker.terminate();
+    restarts += 1;
+    root.setAttribute("data-restarts", String(restarts));
+    message(text);
+    started = performance.now();
+    stage = "Starting";
+    setState("booting");
+    try {
+      worker = new Worker(new URL("pyworker.mjs", base), { type: "module", name: calcName || "" });
+    } catch (e) { fail("the worker could not start (" + e.message + ")."); return; }
+    listen(worker);
+    tick();
+    if (pending) { var next = pending; pending = null; post(next); }
+  }
+  /* One run in flight at a time. While it runs (or while Python boots, or while inputs come in
+   * a burst), newer inputs wait in a single slot, the newest replacing the older: only the
+   * newest is computed next and shown.
+   * The first run is posted at once, even while Python boots: the worker queues it and computes
+   * it as soon as it is ready, without a round trip through this page. */
   function run(p, fromUrl) {
     if (state === "failed" || !worker) return;
+    var bad = unreadable();
+    if (bad.length) {
+      message("Not computed: the browser could not read " + bad.join(", ") + " as a number (too large, or not a number). The result below is unchanged.");
+      return;
+    }
     seq += 1;
-    root.setAttribute("data-busy", "true");
-    worker.postMessage({ type: "run", id: seq, params: p, fromUrl: fromUrl });
-    if (state !== "ready") status("Your inputs will be computed as soon as Python has loaded.");
+    var now = performance.now(), hurried = now - lastInput < QUIET_MS;
+    lastInput = now;
+    var req = { id: seq, params: p, fromUrl: fromUrl };
+    if (inflight || hurried) { pending = req; postPending(); }
+    else post(req);
+    busy();
+    if (pending && state === "ready") status("Your newest inputs will be computed when the current calculation finishes.");
+    if (state !== "ready") status((restarts ? "Restarting Python. " : "") + "Your inputs will be computed as soon as Python has loaded.");
   }
 
   form.addEventListener("submit", function (ev) { ev.preventDefault(); run(params(), false); });
@@ -183,8 +330,73 @@
     });
   });
   var fromUrl = applyUrl();
+  if (notes.length && msgEl.hidden) message("");
   if (typeof Worker === "undefined") { fail("this browser cannot run Web Workers."); return; }
   setState("booting");
+  /* The worker script itself failed (404, served with a type the browser refuses, a syntax
+   * error): the error event says nothing useful, so ask the server about the file. */
+  function workerFailed(ev) {
+    var url = new URL("pyworker.mjs", base);
+    var file = url.pathname.replace(new URL("../../", base).pathname, "");
+    var said = ev && ev.message ? ev.message : "";
+    fetch(url, { method: "HEAD", cache: "no-store" }).then(function (r) {
+      var ct = (r.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+      if (!r.ok) fail(file + " (the calculator's worker script) is missing: the server answered HTTP " + r.status + ".", { hint: "Copy the whole built site to the server again.", detail: said });
+      else if (!/javascript/.test(ct)) fail(file + " (the calculator's worker script) is served as “" + (ct || "no type") + "”, which the browser will not run as a module.", { hint: "Configure the web server to send text/javascript for .mjs files; see Hosting.", hosting: true, detail: "Content-Type: " + (ct || "(none)") });
+      else fail(file + " (the calculator's worker script) failed" + (said ? ": " + said : "") + ".", { detail: said });
+    }, function (e) {
+      fail(file + " (the calculator's worker script) could not be fetched (" + e.message + ").", { detail: said });
+    });
+  }
+  function listen(w) {
+    w.onmessage = function (ev) {
+      if (w !== worker) return; /* a stopped worker's late message */
+      var m = ev.data || {};
+      if (m.type === "progress") { stage = m.detail; return; }
+      if (m.type === "ready") {
+        setState("ready");
+        root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
+        root.setAttribute("data-ready-ms", String(Math.round(performance.now())));
+        if (m.phases) {
+          /* "start": when the worker began, in ms since this page's navigation; then each phase's length */
+          var ph = Object.assign({ start: Math.round(m.startedAt - performance.timeOrigin) }, m.phases);
+          root.setAttribute("data-boot-phases", JSON.stringify(ph));
+        }
+        root.setAttribute("data-bytecode", m.bytecode ? "used" : "not used");
+        if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
+        var again = restarts ? "Python was restarted after the stopped calculation" : "Python is ready";
+        if (inflight) { armRunTimer(); status(again + "; computing your inputs…"); }
+        else { status(again + ". Change the inputs and press Compute."); releasePage(); }
+        return;
+      }
+      if (m.type === "boot-error") {
+        fail((m.file ? m.file + " " : "") + m.message, { hint: m.hint, hosting: !!m.hosting, detail: m.detail });
+        return;
+      }
+      if (m.type !== "result" && m.type !== "run-error") return;
+      if (!inflight || m.id !== inflight.id) return;
+      disarm();
+      inflight = null;
+      if (typeof m.runs === "number") root.setAttribute("data-runs-computed", String(m.runs));
+      if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
+      var latest = m.id === seq; /* older answers are superseded by the newest inputs */
+      postPending();
+      busy();
+      if (m.type === "result") {
+        if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));
+        if (latest) show(m.result, !!(fromUrl && m.id === 1));
+      } else if (latest || m.fatal) {
+        message("The calculator hit an internal error and kept the previous result: " + m.message);
+        status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
+      }
+      if (m.fatal) { stopped = null; restartWorker("The calculator hit an internal error and kept the previous result: " + m.message + " Python is restarting."); return; }
+      releasePage();
+    };
+    w.onerror = function (ev) {
+      if (ev && ev.preventDefault) ev.preventDefault();
+      if (w === worker) workerFailed(ev); /* a stopped worker's dying words are not news */
+    };
+  }
   try {
     /* Boot speed: adopt the worker pyboot.js started in <head>; its early messages are
      * replayed (in order) once the handlers below are set, before any later message. */
@@ -193,39 +405,7 @@
     worker = early ? early.worker : new Worker(new URL("pyworker.mjs", base), { type: "module", name: calcName || "" });
     if (early) queueMicrotask(early.replay);
   } catch (e) { fail("the worker could not start (" + e.message + ")."); return; }
-  worker.onmessage = function (ev) {
-    var m = ev.data || {};
-    if (m.type === "progress") { stage = m.detail; return; }
-    if (m.type === "ready") {
-      setState("ready");
-      root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
-      root.setAttribute("data-ready-ms", String(Math.round(performance.now())));
-      if (m.phases) {
-        /* "start": when the worker began, in ms since this page's navigation; then each phase's length */
-        var ph = Object.assign({ start: Math.round(m.startedAt - performance.timeOrigin) }, m.phases);
-        root.setAttribute("data-boot-phases", JSON.stringify(ph));
-      }
-      root.setAttribute("data-bytecode", m.bytecode ? "used" : "not used");
-      if (root.getAttribute("data-busy") === "true") status("Python is ready; computing your inputs…");
-      else { status("Python is ready. Change the inputs and press Compute."); releasePage(); }
-      return;
-    }
-    if (m.type === "boot-error") { fail("Python could not be loaded (" + m.message + ")."); return; }
-    if ((m.type === "result" || m.type === "run-error") && m.id !== seq) return; /* superseded */
-    if (m.type === "result") {
-      root.removeAttribute("data-busy");
-      if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));
-      show(m.result, !!(fromUrl && m.id === 1));
-      releasePage();
-      return;
-    }
-    if (m.type === "run-error") {
-      root.removeAttribute("data-busy");
-      message("The calculator hit an internal error and kept the previous result: " + m.message);
-      releasePage();
-    }
-  };
-  worker.onerror = function (ev) { fail("the worker failed (" + (ev.message || "unknown error") + ")."); };
+  listen(worker);
   tick();
   if (fromUrl) run(fromUrl, true);
 })();

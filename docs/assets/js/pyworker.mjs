@@ -2,19 +2,60 @@
 // Every URL is resolved from this file's own URL, so the site works at any path.
 // The worker's name (new Worker(url, {name})) is the page's calculator: the worker then loads
 // that calculator's slice of the data bundle and imports its module while booting.
+//
+// A boot failure is reported as {type: "boot-error", file, message, hint, detail}: the file that
+// failed (its path under the site), what is wrong with it in plain words, what to do, and the
+// technical text (a Python traceback, a browser error) for a "Details" toggle. The core files are
+// checked first with HEAD requests (status, size against the manifest, Content-Type), in parallel
+// with the boot: a .wasm served with the wrong type makes Pyodide hang without ever failing.
 const assets = new URL("../", import.meta.url);
+const core = new URL("vendor/pyodide/", assets);
 const calc = /^[a-z]+$/.test(self.name || "") ? self.name : null;
+const HOSTING = "about/hosting/";
 let api = null;
+let runs = 0;
+let heap = () => null;
 
 function progress(stage, detail) {
   postMessage({ type: "progress", stage, detail });
 }
 
+/** A boot failure naming its file: ``url`` (a URL of this site), ``message`` (what is wrong, plain
+ * words), ``hint`` (what to do; ``hosting``: true when the Hosting page says how), ``detail``. */
+class BootError extends Error {
+  constructor(url, message, hint, detail, hosting) {
+    super(message);
+    this.file = url ? sitePath(url) : "";
+    this.hint = hint || "";
+    this.detail = detail || "";
+    this.hosting = !!hosting;
+  }
+}
+function sitePath(url) {
+  const u = new URL(url);
+  const root = new URL("../", assets);
+  return u.href.startsWith(root.href) ? u.href.slice(root.href.length) : u.pathname;
+}
+const REBUILD = "Copy the whole built site to the server again (or rebuild it with make build).";
+const lastLine = (text) => String(text).trim().split("\n").filter((l) => l.trim()).pop() || "unknown error";
+const errText = (err) => String(err && err.message ? err.message : err);
+
 async function fetchOk(url, as) {
-  const resp = await fetch(url);
-  if (!resp.ok) throw new Error(`${url.pathname} answered HTTP ${resp.status}`);
+  let resp;
+  try {
+    resp = await fetch(url);
+  } catch (e) {
+    throw new BootError(url, "could not be fetched (the network request failed).", "Check that the site's server is running and reachable.", errText(e));
+  }
+  if (!resp.ok) throw new BootError(url, `is missing: the server answered HTTP ${resp.status}.`, REBUILD);
   if (as === "bytes") return resp.arrayBuffer().then((b) => new Uint8Array(b));
-  return as === "json" ? resp.json() : resp.text();
+  const text = await resp.text();
+  if (as !== "json") return text;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BootError(url, `is damaged: it is not valid JSON (${text.length} bytes; truncated?).`, REBUILD, errText(e));
+  }
 }
 
 // The calculator code and the data bundle are fetched while Pyodide boots (not after):
@@ -23,26 +64,99 @@ async function fetchOk(url, as) {
 // bytecode (unchecked-hash .pyc in __pycache__, compiled at build time by the same Pyodide, so
 // imports skip compiling), laid end to end; manifest.json gives each pack's files as
 // [path, offset, length] and the folders to put first on sys.path (lib/: the standard-library
-// modules the calculators import).
+// modules the calculators import), and the byte size of each of Pyodide's core files.
+const manifestUrl = new URL("py/manifest.json", assets);
+const packUrl = new URL(`py/code.${calc}.pack`, assets);
+const manifestP = fetchOk(manifestUrl, "json");
 function fetchCode() {
-  const packName = `code.${calc}.pack`;
-  return Promise.all([fetchOk(new URL("py/manifest.json", assets), "json"), fetchOk(new URL("py/" + packName, assets), "bytes")])
-    .then(([manifest, pack]) => ({
-      files: manifest.packs[calc].files.map(([f, offset, length]) => {
-        if (offset + length > pack.length) throw new Error(`${packName} is shorter than its manifest says (${f})`);
+  return Promise.all([manifestP, fetchOk(packUrl, "bytes")]).then(([manifest, pack]) => {
+    const entry = manifest && manifest.packs && manifest.packs[calc];
+    if (!entry || !Array.isArray(entry.files)) throw new BootError(manifestUrl, `does not list the ${calc} calculator's code.`, REBUILD);
+    return {
+      files: entry.files.map(([f, offset, length]) => {
+        if (offset + length > pack.length) {
+          throw new BootError(packUrl, `is shorter than manifest.json says (${pack.length} bytes; ${f} ends at byte ${offset + length}): it is truncated or from another build.`, REBUILD);
+        }
         return [f, pack.subarray(offset, offset + length)];
       }),
       path: manifest.path || [],
-    }));
+    };
+  });
 }
 // A calculator page's data comes as .marshal (see calculators.web.load_bundle), the JSON only
 // if this Pyodide cannot read that.
 const bundleUrl = (ext) => new URL(`data/calculator-bundle.${calc}.${ext}`, assets);
 const early = calc
   ? { code: fetchCode(), bundle: fetchOk(bundleUrl("marshal"), "bytes") }
-  : { code: Promise.reject(new Error("the page names no calculator")), bundle: Promise.resolve(null) };
+  : { code: Promise.reject(new BootError(null, "The page names no calculator.", "")), bundle: Promise.resolve(null) };
 early.code.catch(() => {});
 early.bundle.catch(() => {});
+// Pyodide's lock file, fetched and parsed here (a 404 page or a truncated file named as such)
+// and handed to loadPyodide, which then does not fetch it again.
+const lockUrl = new URL("pyodide-lock.json", core);
+const lock = fetchOk(lockUrl, "json");
+lock.catch(() => {});
+
+// The core files Pyodide fetches itself, checked with HEAD: a missing, empty, truncated or
+// mistyped file fails here within a round trip instead of hanging the boot. Only clear evidence
+// fails: a server that refuses HEAD (405, 501), or compresses (no reliable length), is let through.
+const CORE = [
+  ["pyodide.asm.wasm", /^application\/wasm$/, "application/wasm for .wasm files"],
+  ["pyodide.mjs", /javascript/, "text/javascript for .mjs files"],
+  ["pyodide.asm.mjs", /javascript/, "text/javascript for .mjs files"],
+  ["python_stdlib.zip", null, ""],
+];
+async function checkCore() {
+  const manifest = await manifestP.catch(() => null);
+  const sizes = (manifest && manifest.core) || {};
+  await Promise.all(CORE.map(async ([name, type, want]) => {
+    const url = new URL(name, core);
+    let r;
+    try {
+      r = await fetch(url, { method: "HEAD" });
+    } catch (e) {
+      throw new BootError(url, "could not be fetched (the network request failed).", "Check that the site's server is running and reachable.", errText(e));
+    }
+    if (r.status === 405 || r.status === 501) return;
+    if (!r.ok) throw new BootError(url, `is missing: the server answered HTTP ${r.status}.`, REBUILD);
+    const len = r.headers.get("Content-Length");
+    if (len !== null && !r.headers.get("Content-Encoding")) {
+      if (Number(len) === 0) throw new BootError(url, "is empty (0 bytes).", REBUILD);
+      if (sizes[name] && Number(len) !== sizes[name]) {
+        throw new BootError(url, `is ${Number(len).toLocaleString("en")} bytes where the build wrote ${sizes[name].toLocaleString("en")}: it is truncated or from another build.`, REBUILD);
+      }
+    }
+    const ct = (r.headers.get("Content-Type") || "").split(";")[0].trim().toLowerCase();
+    if (type && !type.test(ct)) {
+      throw new BootError(url, `is served as ${ct ? "“" + ct + "”" : "no type"}, which the browser will not run.`,
+        `Configure the web server to send ${want}; see Hosting.`, `Content-Type: ${ct || "(none)"}`, true);
+    }
+  }));
+}
+const checked = checkCore();
+checked.catch(() => {});
+let reported = false;
+function reportBoot(err) {
+  if (reported || api) return;
+  reported = true;
+  const e = err instanceof BootError ? err : new BootError(null, `Python could not be loaded (${lastLine(errText(err))}).`, "", errText(err));
+  postMessage({ type: "boot-error", file: e.file, message: e.message, hint: e.hint, detail: e.detail, hosting: e.hosting });
+}
+// Once a failure is reported, Pyodide's own pending fetches may still fail: that is not news.
+addEventListener("unhandledrejection", (ev) => { if (reported) ev.preventDefault(); });
+// Named at once, not when the boot gets to them: a file that cannot be had fails the boot anyway.
+for (const p of [checked, manifestP, lock, early.code, early.bundle]) p.catch(reportBoot);
+
+/** Run ``fn``; a Python (or other) error in it becomes a BootError naming ``url``. */
+async function step(url, what, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof BootError) throw e;
+    const text = errText(e);
+    throw new BootError(url, `${what}: ${lastLine(text)}.`, REBUILD, text);
+  }
+}
 
 // Durations of the boot's phases in ms, sent with "ready" (the benchmark reports them), and
 // when this worker started running, as epoch ms (the page turns it into ms since navigation).
@@ -57,33 +171,46 @@ function phase(name) {
 
 async function boot() {
   progress("runtime", "Loading the Python runtime (Pyodide, about 13 MB)");
-  const pyodideUrl = new URL("vendor/pyodide/pyodide.mjs", assets);
-  const { loadPyodide } = await import(pyodideUrl.href);
-  const pyodide = await loadPyodide({ indexURL: new URL("vendor/pyodide/", assets).href });
+  const pyodideUrl = new URL("pyodide.mjs", core);
+  const { loadPyodide } = await step(pyodideUrl, "could not be loaded as a JavaScript module", () => import(pyodideUrl.href));
+  const pyodide = await step(new URL("pyodide.asm.wasm", core), "could not start Python",
+    () => loadPyodide({ indexURL: core.href, lockFileContents: lock, packageBaseUrl: core.href }));
+  heap = () => pyodide._module && pyodide._module.HEAPU8 ? pyodide._module.HEAPU8.length : null;
   phase("runtime");
   progress("code", "Loading the calculator code");
   const code = await early.code;
-  for (const [f, content] of code.files) {
-    pyodide.FS.mkdirTree("/atlas/" + f.split("/").slice(0, -1).join("/"));
-    pyodide.FS.writeFile("/atlas/" + f, content);
-  }
+  const web = await step(packUrl, "is damaged (its Python code does not import)", () => {
+    for (const [f, content] of code.files) {
+      pyodide.FS.mkdirTree("/atlas/" + f.split("/").slice(0, -1).join("/"));
+      pyodide.FS.writeFile("/atlas/" + f, content);
+    }
+    const dirs = ["/atlas", ...code.path.map((d) => "/atlas/" + d)];
+    pyodide.globals.set("_atlas_path", pyodide.toPy(dirs));
+    pyodide.runPython("import sys\nfor _d in reversed(_atlas_path):\n    _d in sys.path or sys.path.insert(0, _d)\ndel _atlas_path, _d");
+    const mod = pyodide.pyimport("calculators.web");
+    if (!mod.prepare(calc)) throw new BootError(packUrl, `does not hold the ${calc} calculator.`, REBUILD);
+    return mod;
+  });
   progress("data", "Loading the benchmark data");
   const raw = await early.bundle;
-  const dirs = ["/atlas", ...code.path.map((d) => "/atlas/" + d)];
-  pyodide.globals.set("_atlas_path", pyodide.toPy(dirs));
-  pyodide.runPython("import sys\nfor _d in reversed(_atlas_path):\n    _d in sys.path or sys.path.insert(0, _d)\ndel _atlas_path, _d");
-  const web = pyodide.pyimport("calculators.web");
-  if (!web.prepare(calc)) throw new Error(`unknown calculator ${calc}`);
   phase("import");
   const bytecode = web.uses_bytecode();
   // Load the data bundle once, while booting, not on every run (api.run_json: JSON in, JSON out,
   // exceptions propagate). The .marshal goes through the file system: handing its bytes to
   // Python directly would copy them slowly.
   const json = pyodide.pyimport("json");
-  pyodide.FS.writeFile("/atlas/bundle.marshal", raw);
-  let bundle = web.load_bundle_file("/atlas/bundle.marshal");
-  pyodide.FS.unlink("/atlas/bundle.marshal");
-  if (bundle === undefined || bundle === null) bundle = json.loads(await fetchOk(bundleUrl("json")));
+  let bundle = await step(bundleUrl("marshal"), "is damaged (it does not load)", () => {
+    pyodide.FS.writeFile("/atlas/bundle.marshal", raw);
+    try {
+      return web.load_bundle_file("/atlas/bundle.marshal");
+    } finally {
+      pyodide.FS.unlink("/atlas/bundle.marshal");
+    }
+  });
+  if (bundle === undefined || bundle === null) {
+    const text = await fetchOk(bundleUrl("json"));
+    bundle = await step(bundleUrl("json"), "is damaged (it does not parse)", () => json.loads(text));
+  }
   phase("data");
   api = {
     run_json(paramsJson) {
@@ -98,13 +225,20 @@ async function boot() {
       }
     },
   };
-  postMessage({ type: "ready", phases, bytecode, startedAt });
+  await checked.catch(() => {});
+  if (reported) return;
+  postMessage({ type: "ready", phases, bytecode, startedAt, heap: heap() });
 }
 
-const booting = boot().catch((err) => {
-  postMessage({ type: "boot-error", message: String(err && err.message ? err.message : err) });
+const booting = boot().catch(async (err) => {
+  // A core file found bad by checkCore is the cause of whatever the boot then threw.
+  await checked.catch(reportBoot);
+  reportBoot(err);
 });
 
+// Runs: the page keeps at most one run in flight (and the newest waiting), so this queue stays
+// short. Each result says how many runs this worker has computed and the size of Python's heap
+// (the WebAssembly memory, bytes), which the tests and the benchmark watch under a burst of input.
 onmessage = async (ev) => {
   const msg = ev.data || {};
   if (msg.type !== "run") return;
@@ -112,11 +246,13 @@ onmessage = async (ev) => {
   if (!api) return;
   try {
     const t0 = performance.now();
+    runs += 1;
     const out = JSON.parse(api.run_json(JSON.stringify(msg.params)));
-    postMessage({ type: "result", id: msg.id, result: out, ms: Math.round(performance.now() - t0) });
+    postMessage({ type: "result", id: msg.id, result: out, ms: Math.round(performance.now() - t0), runs, heap: heap() });
   } catch (err) {
     // A PythonError's message is the whole traceback; the reader gets its last line ("RuntimeError: ...").
-    const text = String(err && err.message ? err.message : err).trim().split("\n").filter((l) => l.trim()).pop() || "unknown error";
-    postMessage({ type: "run-error", id: msg.id, message: text.trim() });
+    // After a fatal error (a stack overflow in the runtime) this Pyodide cannot run again: the page restarts it.
+    const text = errText(err);
+    postMessage({ type: "run-error", id: msg.id, message: lastLine(text).trim(), fatal: /fatal/i.test(text), runs, heap: heap() });
   }
 };
