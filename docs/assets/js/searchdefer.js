@@ -1,0 +1,50 @@
+/* Search costs nothing until it is used.
+ *
+ * Material's bundle requests search/search_index.json (about 1.2 MB) on every page as soon as it
+ * starts. This script, loaded before the bundle, holds that one request back until the reader
+ * shows an intent to search: focus or a click on the search box or its icon, Material's search
+ * shortcuts ('/', 's', 'f') outside a text field, or a page opened with ?q=. The request then goes
+ * out unchanged, so Material's own search (offline, in its worker) works as before: its box shows
+ * "Initializing search" for the moment the index takes to arrive from this site.
+ * Every other request passes untouched. window.atlasSearch.load() releases it by hand. */
+(function () {
+  "use strict";
+  var INDEX = /(^|\/)search\/search_index\.json$/;
+  var proto = XMLHttpRequest.prototype, open = proto.open, send = proto.send;
+  var wanted = false, held = [];
+
+  proto.open = function (method, url) {
+    try { this.__atlasIndex = INDEX.test(new URL(String(url), location.href).pathname); } catch (e) { this.__atlasIndex = false; }
+    return open.apply(this, arguments);
+  };
+  proto.send = function () {
+    if (this.__atlasIndex && !wanted) { held.push([this, arguments]); return undefined; }
+    return send.apply(this, arguments);
+  };
+
+  function load() {
+    if (wanted) return;
+    wanted = true;
+    document.documentElement.setAttribute("data-atlas-search-index", "requested");
+    held.splice(0).forEach(function (h) { send.apply(h[0], h[1]); });
+  }
+  function editable(el) {
+    return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
+  }
+  document.addEventListener("focusin", function (e) {
+    var t = e.target;
+    if (t && t.matches && t.matches("input[data-md-component=search-query], #__search")) load();
+  }, true);
+  document.addEventListener("click", function (e) {
+    var t = e.target;
+    if (t && t.closest && t.closest("label[for=__search], [data-md-component=search], .md-search")) load();
+  }, true);
+  document.addEventListener("change", function (e) {
+    if (e.target && e.target.id === "__search") load();
+  }, true);
+  document.addEventListener("keydown", function (e) {
+    if (!e.ctrlKey && !e.metaKey && !e.altKey && /^[/sSfF]$/.test(e.key) && !editable(e.target)) load();
+  }, true);
+  if (/[?&]q=/.test(location.search)) load();
+  window.atlasSearch = { load: load, requested: function () { return wanted; } };
+})();

@@ -1,0 +1,44 @@
+"""Search costs nothing until used: the 1.2 MB search index is requested only when the reader starts to search,
+and search then works as before (offline, Material's own worker)."""
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+
+def _index_requests(page) -> list[str]:
+    reqs: list[str] = []
+    page.on("request", lambda r: reqs.append(r.url) if "search_index" in r.url else None)
+    return reqs
+
+
+@pytest.mark.parametrize("path", ["/products/bsf/", "/products/policy/policy-3-1-5/", "/"])
+def test_index_waits_for_the_search_box(page, site_url, path):
+    reqs = _index_requests(page)
+    page.goto(site_url + path, wait_until="load")
+    # Material's bundle has started (it mounts the search box) and asked for the index: held back
+    page.wait_for_function("window.atlasSearch && document.querySelector('[data-md-component=search-query]')")
+    page.wait_for_load_state("networkidle")
+    assert reqs == [] and page.evaluate("window.atlasSearch.requested()") is False
+    page.fill("input[data-md-component=search-query]", "Diameter Gateway")
+    page.wait_for_selector(".md-search-result__item", timeout=30000)
+    assert len(reqs) == 1 and reqs[0].endswith("/search/search_index.json")
+    assert "Diameter Gateway" in page.inner_text(".md-search-result__list")
+
+
+def test_slash_shortcut_opens_search_and_loads_the_index(page, site_url):
+    reqs = _index_requests(page)
+    page.goto(site_url + "/products/bsf/", wait_until="load")
+    page.wait_for_function("window.atlasSearch && document.querySelector('[data-md-component=search-query]')")
+    page.keyboard.press("/")
+    page.keyboard.type("ingress")
+    page.wait_for_selector(".md-search-result__item", timeout=30000)
+    assert len(reqs) == 1
+
+
+def test_query_in_the_url_searches_at_once(page, site_url):
+    reqs = _index_requests(page)
+    page.goto(site_url + "/products/bsf/?q=Diameter", wait_until="load")
+    page.wait_for_function("window.atlasSearch && window.atlasSearch.requested()")
+    assert len(reqs) == 1
