@@ -295,6 +295,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
                 dest[-1]["demand"] = None  # the demand is the main container's
         if sidecar_size and component in ("app", "cndbtier") and not any(c["is_sidecar"] for c in containers):
             dest.append(_row(_added_sidecar(main, sidecar_size), role, sz, base_rep))
+    _add_bands(out_rows, bundle.get("backtest_bands"), scen["doc"], states)
     comp = completeness(bundle, scenario)
     if asm == "remove" and not any(r["is_sidecar"] for r in rows):
         warnings.append("The baseline has no sidecars; 'remove ASM' changes nothing.")
@@ -498,6 +499,38 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
         out["notes"].append("uncertain: SQL nodes scaled with load in proportion; the benchmark does not show how they scale")
     _check_sidecars(containers, service, base_rep, new, ctx, out)
     return out
+
+
+BAND_RULE = {"cpu+memory": "load-scaled", "proportional": "load-scaled", "scenario-cpu": "scenario-cpu"}
+"""Footprint rules whose CPU grows with the load, and the backtest rule that measures how well that held
+(calculators.backtest; the "How accurate is this?" page)."""
+
+
+def _add_bands(rows: list[dict], bands: dict | None, doc: str, states: list[dict]) -> None:
+    """Give each scaled, non-sidecar row its uncertainty band (``row["band"]``) from the backtest
+    (bundle key ``backtest_bands``: ``{"doc/rule": {"p90_ape", "median_ape", "pairs"}}``, built from
+    data/ at build time): the 90th-percentile absolute error of the same rule on the same product,
+    and the replicas the row would need if its CPU per unit of load came out that much higher
+    (``replicas_high``, never below the result). ``{"none": why}`` where the product has no
+    backtest for the rule; rows that do not scale with the load get no band."""
+    for r in rows:
+        rule = BAND_RULE.get(r["rule"])
+        if rule is None or r["is_sidecar"] or r["replicas_after"] is None:
+            continue
+        b = (bands or {}).get(f"{doc}/{rule}")
+        if not b or b.get("p90_ape") is None:
+            r["band"] = {"none": "no backtest for this product and rule: no two of its runs share a call model and "
+                                 "deployment mode with observed CPU in both (see How accurate is this?)"}
+            continue
+        up = 1 + _frac(b["p90_ape"]) / 100
+        d = r.get("demand")
+        if d and d.get("targets") and r["cpu_request"]:
+            need = max(math.ceil(_frac(d["cpu_used"]) * st["factor"] * up / (_frac(r["cpu_request"]) * _frac(d["targets"][st["state"]]) / 100))
+                       for st in states if st["state"] in d["targets"])
+        else:
+            need = math.ceil(r["replicas_after"] * up)
+        r["band"] = {"rule": rule, "p90_ape": b["p90_ape"], "median_ape": b["median_ape"], "comparisons": b["pairs"],
+                     "replicas_high": max(need, r["replicas_after"])}
 
 
 def _benchmark_floor(base_rep: int, factor) -> int:

@@ -13,6 +13,7 @@ from .text import escape, fmt
 COLUMNS = [
     ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"), ("binding", "Binding"),
     ("replicas_before", "Replicas (baseline)"), ("replicas_after", "Replicas (target)"),
+    ("band", "Uncertainty (backtest, 90th percentile)"),
     ("cpu_request", "CPU request per pod (cores)"), ("cpu_limit", "CPU limit per pod (cores)"),
     ("mem_request", "Memory request per pod (GiB)"), ("mem_limit", "Memory limit per pod (GiB)"),
     ("cpu_request_after", "CPU request total (cores)"), ("mem_request_after", "Memory request total (GiB)"),
@@ -82,6 +83,8 @@ def _rows_html(rows: list[dict], caption: str = "") -> str:
                 cells.append(f"<td>added sidecar: {src}{where}</td>")
             elif k == "table_id":
                 cells.append(f"<td>Table {escape(str(v))}, row {fmt(r['source_row'])}</td>")
+            elif k == "band":
+                cells.append(f"<td>{escape(band_text(v))}</td>")
             else:
                 cells.append(f"<td>{escape(fmt(v))}</td>")
         parts.append(f'<tr data-service="{escape(r["service"])}" data-container="{escape(r["container"])}" data-rule="{escape(r["rule"])}">'
@@ -134,6 +137,16 @@ def result_html(res: dict) -> str:
     return "".join(parts)
 
 
+def band_text(band: dict | None) -> str:
+    """A row's uncertainty band in words ('' for rows that do not scale with the load)."""
+    if not band:
+        return ""
+    if "none" in band:
+        return "no backtest"
+    return (f"typically ±{band['median_ape']:.0f} %, ±{band['p90_ape']:.0f} % at the 90th percentile "
+            f"({band['comparisons']} comparisons, {band['rule']}): up to {fmt(band['replicas_high'])} replicas")
+
+
 def result_csv(res: dict) -> str:
     """One CSV line per service and container with before/after replicas and resources (test stubs with
     group 'test'), then one line per container the result could not size (rule 'missing', with its erratum
@@ -141,13 +154,16 @@ def result_csv(res: dict) -> str:
     cols = ["scenario", "component", "service", "container", "is_sidecar", "role", "rule", "rule_detail", "replicas_before",
             "replicas_after", "cpu_request", "cpu_limit", "mem_request", "mem_limit", "cpu_request_before", "cpu_request_after",
             "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label", "source_scenario", "added",
-            "group", "binding", "notes", "partial"]
+            "group", "binding", "notes", "band_p90_error_percent", "band_replicas_high", "partial"]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
     fixed = {"scenario": res["baseline"]["id"], "partial": "true" if res["partial"] else "false"}
     for r in res["rows"] + res["test_rows"]:
+        band = r.get("band") or {}
+        extra = {"band_p90_error_percent": band.get("p90_ape"), "band_replicas_high": band.get("replicas_high")}
         w.writerow([fixed[c] if c in fixed else "; ".join(r["notes"]) if c == "notes"
+                    else ("" if extra.get(c) is None else extra[c]) if c in extra
                     else ("" if r.get(c) is None else r.get(c)) for c in cols])
     for m in res["completeness"]["missing"]:
         w.writerow([fixed[c] if c in fixed else {"service": m["service"], "container": m["container"], "rule": "missing",

@@ -83,6 +83,9 @@ def build(atlas: Atlas) -> dict:
         if clash:
             raise ValueError(f"{mod.__name__}.bundle() redefines bundle keys {sorted(clash)}")
         out.update(extra)
+    # the backtest reads the finished bundle; the footprint shows its error per rule as each row's band
+    from calculators import backtest
+    out["backtest_bands"] = backtest.bands(backtest.run(out))
     return out
 
 

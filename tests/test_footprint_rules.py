@@ -269,3 +269,22 @@ def test_headroom_floor_scales_down_below_the_benchmark_load(bundle):
     full = compute(bundle, "bsf-3-3", 63000, target_cpu_percent=70)
     r = next(x for x in full["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
     assert r["replicas_after"] == 14
+
+
+def test_uncertainty_band_from_the_backtest(bundle):
+    """BSF 3.3 at 126,000 TPS (x2), target 70 %, with a made-up backtest band of 100 % at the 90th percentile for BSF.
+    BSF Management Service (Table 3-25 row 2: 14 x 4 cores / 1 GiB; Table 3-28 row 4: 27.72 % CPU, 57.52 % memory):
+    CPU 15.5232 x 2 / (4 x 0.70) = 11.09 -> 12, memory 8.0528 x 2 / 1 = 16.1 -> 17 (binds). If CPU per unit of load
+    came out 100 % higher: 15.5232 x 2 x 2 / 2.8 = 22.18 -> 23 replicas. Without a band for the product: 'none'."""
+    b = dict(bundle, backtest_bands={"bsf/load-scaled": {"p90_ape": 100.0, "median_ape": 10.0, "pairs": 4}})
+    res = compute(b, "bsf-3-3", 126000, target_cpu_percent=70)
+    r = next(x for x in res["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
+    assert r["replicas_after"] == 17
+    assert r["band"]["replicas_high"] == 23 and r["band"]["p90_ape"] == 100.0
+    assert "up to 23 replicas" in render.band_text(r["band"])
+    fixed = [x for x in res["rows"] if x["rule"] in ("fixed", "fixed-per-site", "data-held")]
+    assert fixed and all("band" not in x for x in fixed)
+    none = compute(dict(bundle, backtest_bands={}), "bsf-3-3", 126000, target_cpu_percent=70)
+    r = next(x for x in none["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
+    assert "none" in r["band"] and render.band_text(r["band"]) == "no backtest"
+    assert "band_replicas_high" in render.result_csv(res).splitlines()[0]
