@@ -40,7 +40,7 @@ import io
 from fractions import Fraction
 
 from . import footprint as fp, web
-from .text import escape, fmt
+from .text import csv_writer, escape, fmt
 
 
 class AsmError(ValueError):
@@ -319,7 +319,7 @@ def _r(v):
 
 def to_csv(ov: list[dict]) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
                 "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent", "load", "load_unit", "sources",
                 "observed_cpu_sidecar_share_percent", "observed_memory_sidecar_share_percent"])

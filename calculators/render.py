@@ -8,7 +8,7 @@ import io
 import re
 
 from . import footprint, web
-from .text import escape, fmt
+from .text import csv_writer, escape, fmt
 
 COLUMNS = [
     ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"),
@@ -82,7 +82,7 @@ def result_csv(res: dict) -> str:
             "replicas_after", "cpu_request", "cpu_limit", "mem_request", "mem_limit", "cpu_request_before", "cpu_request_after",
             "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label", "source_scenario", "added"]
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(cols)
     for r in res["rows"]:
         w.writerow([res["baseline"]["id"] if c == "scenario" else ("" if r.get(c) is None else r.get(c)) for c in cols])

@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from calculators.text import csv_writer
+
 from .datastore import KINDS, _schema
 from .render import KIND_LABEL, esc, md_esc
 
@@ -210,7 +212,7 @@ class Build:
 # ---------------------------------------------------------------- building the files
 def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)  # formula-like cells made inert (calculators.text.csv_cell)
     w.writerow(header)
     w.writerows(rows)
     return buf.getvalue().encode("utf-8")
