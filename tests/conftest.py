@@ -43,8 +43,8 @@ def bundle(atlas):
     return build(atlas)
 
 
-def build_site(out: Path, data: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+def build_site(out: Path, data: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    env = dict(env or os.environ, NO_MKDOCS_2_WARNING="1")
     if data:
         env["ATLAS_DATA"] = str(data)
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=ROOT, env=env,
