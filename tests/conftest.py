@@ -24,6 +24,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 
 
+def pytest_report_header(config):
+    """The browser the browser tests ran in, beside Python's and pytest's versions in the header."""
+    try:
+        version = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+    except OSError as e:
+        version = f"not available ({e.strerror})"
+    return f"chromium: {version or 'no version printed'} ({CHROMIUM})"
+
+
 def seed(name: str) -> Path:
     p = SEEDS / name
     if not p.exists():
