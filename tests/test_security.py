@@ -82,13 +82,10 @@ def _all_pages(site: Path) -> list[str]:
 
 @pytest.mark.browser
 def test_every_page_stays_on_site_without_errors_under_strict_csp(browser, built_site):
-    """Visits every built page (cross-checked with sitemap.xml) with the strict CSP header and every
+    """Visits every built page with the strict CSP header and every
     request outside 127.0.0.1 blocked: none is attempted, no page throws, nothing same-site fails, and
     no CSP violation is reported. Plain page loads: Pyodide is not waited for."""
     paths = _all_pages(built_site)
-    sitemap = {re.sub(r"^http://127\.0\.0\.1:8000", "", loc)
-               for loc in re.findall(r"<loc>([^<]+)</loc>", (built_site / "sitemap.xml").read_text())}
-    assert sitemap and sitemap <= set(paths), f"sitemap pages not built: {sorted(sitemap - set(paths))}"
     reports: list[str] = []
     httpd, url = serve(built_site, _csp_handler(CSP, reports))
     ctx, pg, blocker = _csp_page(browser)
