@@ -140,6 +140,19 @@ def compile_bytecode(py: Path, data: Path) -> dict:
     return json.loads(r.stdout)
 
 
+def vega_css() -> str:
+    """The stylesheets vega-embed and vega-tooltip inject at run time, as one CSS text, from the
+    installed packages (tools/vega_css.mjs): the site ships them as a file so that no <style>
+    element is needed (style-src 'self'). Raises PluginError if Node or the script fails."""
+    node = shutil.which("node")
+    if not node:
+        raise PluginError("Node.js is needed to build the site (`npm ci` installs the browser packages with it)")
+    r = subprocess.run([node, str(ROOT / "tools" / "vega_css.mjs"), str(NODE)], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise PluginError(f"tools/vega_css.mjs failed: {r.stderr.strip()[-2000:]}")
+    return r.stdout
+
+
 def on_post_build(config, **kwargs):
     site = Path(config["site_dir"])
     with step("copying the browser packages from node_modules"):
@@ -151,6 +164,8 @@ def on_post_build(config, **kwargs):
             dest.mkdir(parents=True, exist_ok=True)
             for p in files:
                 shutil.copyfile(NODE / p, dest / Path(p).name)
+    with step("writing vega-embed's stylesheet"):
+        (site / "assets" / "vendor" / "vega" / "vega-embed.css").write_text(vega_css(), encoding="utf-8")
     with step("copying the calculators package"):
         py = site / "assets" / "py"
         if py.exists():

@@ -115,3 +115,23 @@ def test_404_page_renders_under_a_sub_path(page, subpath_site):
     finally:
         httpd.shutdown()
     assert failed == [f"404 {url}/atlas/no/such/page/"], failed  # the page itself; none of its assets
+
+
+def test_hosting_page_gives_each_server_the_full_header_set(built_site):
+    """docs/about/hosting.md: nginx, Apache and Caddy each get the CSP of the pages' <meta> (plus
+    frame-ancestors, which a <meta> cannot hold), nosniff, a Referrer-Policy, the .wasm and .mjs
+    types (Caddy has them built in) and precompressed files."""
+    import html as h
+    text = h.unescape((built_site / "about" / "hosting" / "index.html").read_text(encoding="utf-8"))
+    meta = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">', text).group(1)
+    blocks = dict(re.findall(r'<code class="language-(nginx|apache|caddy)">(.*?)</code>', text, re.S))
+    assert sorted(blocks) == ["apache", "caddy", "nginx"]
+    for name, conf in blocks.items():
+        assert f"Content-Security-Policy \"{meta}; frame-ancestors 'self'\"" in conf, name
+        assert 'X-Content-Type-Options "nosniff"' in conf and 'Referrer-Policy "no-referrer"' in conf, name
+        assert "404.html" in conf, name
+    assert "application/wasm       wasm;" in blocks["nginx"] and "text/javascript        js mjs;" in blocks["nginx"]
+    assert "gzip_static on;" in blocks["nginx"]
+    assert "AddType application/wasm .wasm" in blocks["apache"] and "AddType text/javascript .js .mjs" in blocks["apache"]
+    assert "%{REQUEST_FILENAME}.br -f" in blocks["apache"] and "%{REQUEST_FILENAME}.gz -f" in blocks["apache"]
+    assert "precompressed br gzip" in blocks["caddy"]
