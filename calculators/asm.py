@@ -52,7 +52,7 @@ from fractions import Fraction
 
 from . import footprint as fp, web
 from .partial import exclusions
-from .text import escape, fmt
+from .text import csv_writer, escape, fmt
 
 
 class AsmError(ValueError):
@@ -440,7 +440,7 @@ def to_csv(ov: list[dict], no_sidecars: list[str] = ()) -> str:
     says why a scenario is partial); an ASM-enabled scenario without sidecar rows gets a TOTAL line
     with empty figures saying so, never zeros."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
                 "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent", "load", "load_unit", "sources",
                 "observed_cpu_sidecar_share_percent", "observed_memory_sidecar_share_percent", "partial"])

@@ -58,7 +58,7 @@ from fractions import Fraction
 
 from . import inputs, web
 from .partial import exclusions
-from .text import escape, fmt
+from .text import csv_writer, escape, fmt
 
 MAX_BYTES = 1048576
 """Largest CSV accepted (1 MiB, the file input's data-max-bytes); chosen by the Benchmark Atlas."""
@@ -375,7 +375,7 @@ CSV_COLS = ["kind", "status", "doc", "scenario", "table_id", "row", "row_label",
 
 def to_csv(res: dict, own: list[dict] | None = None) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(CSV_COLS)
     for e in res["cpu"]:
         w.writerow(["cpu", e["status"], e["doc"], e["scenario"], e["table_id"], e["row"], e["row_label"], e["site"], e["service"],

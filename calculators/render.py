@@ -8,7 +8,7 @@ import io
 import re
 
 from . import footprint, web
-from .text import escape, fmt
+from .text import csv_writer, escape, fmt
 
 COLUMNS = [
     ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"), ("binding", "Binding"),
@@ -156,7 +156,7 @@ def result_csv(res: dict) -> str:
             "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label", "source_scenario", "added",
             "group", "binding", "notes", "band_p90_error_percent", "band_replicas_high", "partial"]
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(cols)
     fixed = {"scenario": res["baseline"]["id"], "partial": "true" if res["partial"] else "false"}
     for r in res["rows"] + res["test_rows"]:

@@ -11,7 +11,7 @@ import csv
 import io
 from fractions import Fraction
 
-from .text import escape, fmt
+from .text import csv_writer, escape, fmt
 
 STEP_KINDS = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
 
@@ -55,7 +55,7 @@ def list_html(items: list[str], css_class: str, intro: str = "") -> str:
 def steps_csv(scenario_id: str, steps: list[tuple], warnings: list[str]) -> str:
     """One CSV line per step (scenario, section, key, item, value, unit, source), then the warnings."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)
     w.writerow(["scenario", "section", "key", "item", "value", "unit", "source"])
     for kind, key, label, value, unit, src in steps:
         v = value if isinstance(value, str) else ("" if value is None else fmt(value, 6).replace(",", ""))

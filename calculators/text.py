@@ -1,7 +1,10 @@
-"""Text helpers shared by every calculator's output: HTML escaping and number formatting.
-Kept apart so a calculator page imports only what it shows (each import compiles in Pyodide)."""
+"""Text helpers shared by every calculator's output: HTML escaping, number formatting and
+CSV cells a spreadsheet cannot run. Kept apart so a calculator page imports only what it
+shows (each import compiles in Pyodide)."""
 from __future__ import annotations
 
+import csv
+import re
 from fractions import Fraction
 
 
@@ -30,3 +33,42 @@ def fmt(v, places: int = 3) -> str:
             return f"{int(f):,}"
         return f"{f:,.{places}f}".rstrip("0").rstrip(".")
     return str(v)
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection":
+equals, plus, minus, at, tab 0x09 and carriage return 0x0D)."""
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def csv_cell(v):
+    """One CSV cell made inert for spreadsheets, as OWASP's "CSV Injection" page recommends: a text
+    cell starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading apostrophe
+    (``=HYPERLINK(...)`` becomes ``'=HYPERLINK(...)``), which Excel and LibreOffice show as text.
+    Left as they are: non-strings (ints, floats, None), real numbers written as text (``-5``,
+    ``+3.2``, ``-0.5``, ``1e-3``), and a lone ``-`` (the guides' "not measured" dash; with nothing
+    after it no formula can run). The csv module's quoting already keeps a cell's own commas,
+    quotes and line breaks inside it. Returns the cell (a str when it was one)."""
+    if not isinstance(v, str) or not v.startswith(FORMULA_START) or v == "-" or _NUMBER.fullmatch(v):
+        return v
+    return "'" + v
+
+
+class _InertWriter:
+    """``csv.writer`` whose rows pass through :func:`csv_cell` first."""
+
+    def __init__(self, f):
+        self._w = csv.writer(f, lineterminator="\n")
+
+    def writerow(self, row):
+        return self._w.writerow([csv_cell(v) for v in row])
+
+    def writerows(self, rows):
+        for r in rows:
+            self.writerow(r)
+
+
+def csv_writer(f) -> _InertWriter:
+    """The CSV writer for every CSV the site and the calculators write: ``csv.writer(f,
+    lineterminator="\\n")`` with each cell passed through :func:`csv_cell` (formula injection)."""
+    return _InertWriter(f)

@@ -9,6 +9,8 @@ file, the row and the column. Nothing is written while loading.
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -32,6 +34,50 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 class DataError(Exception):
     """A data file breaks its schema or references something that does not exist."""
+
+
+class _UniqueKeyLoader(SAFE_LOADER):
+    """The safe loader, refusing a mapping that names a key twice (PyYAML keeps the last one)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen: dict = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                m = key_node.start_mark
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (first on line {seen[key] + 1}); the second would silently win", m)
+            seen[key] = key_node.start_mark.line
+        return super().construct_mapping(node, deep=deep)
+
+
+def _text(path: Path, csv_header: bool = False) -> str:
+    """The file as UTF-8 text. A byte that is not UTF-8 raises DataError naming its line and byte
+    (1-based), or for a CSV (``csv_header``) its row (header = row 1) and column."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        start = raw.rfind(b"\n", 0, e.start) + 1
+        where = f"line {line}, byte {e.start - start + 1}"
+        if csv_header:
+            header = next(csv.reader([raw[: raw.find(b"\n")].decode("utf-8", "replace")]), [])
+            cells = next(csv.reader([raw[start:e.start].decode("utf-8", "replace")]), [""])
+            col = header[len(cells) - 1] if 0 < len(cells) <= len(header) else f"{len(cells)}"
+            where = f"row {line}, column {col}"
+        raise DataError(f"{path}: {where}: not UTF-8 (byte 0x{raw[e.start]:02x}, as Latin-1 or Windows-1252 write "
+                        f"accented letters; save the file as UTF-8)") from None
+
+
+def _yaml(path: Path):
+    """Parse a YAML file strictly (UTF-8, no duplicate keys); DataError naming line and column."""
+    try:
+        return yaml.load(_text(path), Loader=_UniqueKeyLoader)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        raise DataError(f"{path}: {where}not valid YAML: {getattr(e, 'problem', None) or e}") from None
 
 
 @dataclass
@@ -88,12 +134,16 @@ def _schema(name: str) -> dict:
     return json.loads((DATA / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
 
 
+NON_EMPTY = {"sources", "scenarios", "tables", "services"}
+"""Record files that are never empty where they exist: an empty one is a mistake (a truncated save),
+not 'no records' (errata.yaml may be empty: a document without errata)."""
+
+
 def _validate_yaml(path: Path, schema_name: str):
-    try:
-        items = yaml.load(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
-    except yaml.YAMLError as e:
-        raise DataError(f"{path}: not valid YAML: {e}") from None
-    if items is None:
+    items = _yaml(path)
+    if not items:
+        if schema_name in NON_EMPTY:
+            raise DataError(f"{path}: line 1, item 1: the file is empty; it should list the {schema_name}")
         items = []
     v = jsonschema.Draft202012Validator(_schema(schema_name))
     errs = sorted(v.iter_errors(items), key=lambda e: list(e.absolute_path))
@@ -102,13 +152,62 @@ def _validate_yaml(path: Path, schema_name: str):
         where = list(e.absolute_path)
         item = f"item {where[0] + 1}" if where and isinstance(where[0], int) else "top level"
         fieldpath = ".".join(str(p) for p in where[1:]) or "(record)"
+        if e.validator == "required":  # the missing field is the one to name, not the record holding it
+            missing = re.search(r"'([^']+)' is a required property", e.message)
+            fieldpath = ".".join([*(str(p) for p in where[1:]), missing.group(1)]) if missing else fieldpath
         raise DataError(f"{path}: {item}, field {fieldpath}: {e.message}"
                         + (f" ({len(errs) - 1} more errors)" if len(errs) > 1 else ""))
     return items
 
 
+NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
+
+
+def _precheck_csv(path: Path, descriptor: dict) -> None:
+    """What Frictionless lets through or reports without a place: a byte that is not UTF-8, a header
+    that differs from the schema's columns, no data row at all, a number cell that is nan or inf,
+    a row repeated whole, and two rows with the same primary key (the schema's primaryKey).
+    Raises DataError naming file, row (header = row 1) and column."""
+    rows = list(csv.reader(io.StringIO(_text(path, csv_header=True), newline="")))
+    names = [f["name"] for f in descriptor["fields"]]
+    header = rows[0] if rows else []
+    for i, name in enumerate(names):
+        if name not in header:
+            raise DataError(f"{path}: row 1, column {name}: missing from the header (data/schemas/{descriptor.get('title', '?')}.schema.json "
+                            f"lists it as column {i + 1})")
+    extra = [h for h in header if h not in names]
+    if extra or header != names:
+        what = f"column {extra[0]}: not in the schema" if extra else "columns out of the schema's order"
+        raise DataError(f"{path}: row 1, {what} (expected {', '.join(names)})")
+    if len(rows) < 2:
+        raise DataError(f"{path}: row 2, every column: no data rows, only the header (delete the file if the document has none)")
+    numeric = [i for i, f in enumerate(descriptor["fields"]) if f["type"] in ("number", "integer")]
+    key = [names.index(k) for k in descriptor.get("primaryKey", [])]
+    seen_rows: dict[tuple, int] = {}
+    seen_keys: dict[tuple, int] = {}
+    for n, r in enumerate(rows[1:], 2):
+        if len(r) != len(names):
+            continue  # Frictionless names it (extra or missing cells)
+        for i in numeric:
+            if r[i].strip().lower() in NON_FINITE:
+                raise DataError(f"{path}: row {n}, column {names[i]}: '{r[i]}' is not a number (leave the cell empty for a value the guide does not give)")
+        t = tuple(r)
+        if t in seen_rows:
+            raise DataError(f"{path}: row {n}, every column: repeats row {seen_rows[t]} exactly")
+        seen_rows[t] = n
+        if key:
+            k = tuple(r[i] for i in key)
+            if k in seen_keys:
+                first = rows[seen_keys[k] - 1]
+                col = next(names[i] for i in range(len(names)) if r[i] != first[i])
+                raise DataError(f"{path}: row {n}, column {col}: same key ({', '.join(f'{names[i]}={r[i]!r}' for i in key)}) as row "
+                                f"{seen_keys[k]}, with a different value ({first[names.index(col)]!r} there, {r[names.index(col)]!r} here)")
+            seen_keys[k] = n
+
+
 def _validate_csv(path: Path, kind: str) -> pd.DataFrame:
     descriptor = _schema(kind)
+    _precheck_csv(path, descriptor)
     report = Resource(path=path.name, basepath=str(path.parent), schema=Schema.from_descriptor(descriptor)).validate()
     if not report.valid:
         errs = report.flatten(["rowNumber", "fieldName", "type", "note", "message"])
@@ -161,7 +260,8 @@ def load(root: Path | str = DATA) -> Atlas:
                 recs[name].extend(items)
         for p in sorted(d.glob("*.yaml")):
             if p.stem not in RECORDS:
-                extras.setdefault(d.name, {})[p.stem] = yaml.load(p.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
+                has_schema = (DATA / "schemas" / f"{p.stem}.schema.json").exists()
+                extras.setdefault(d.name, {})[p.stem] = _validate_yaml(p, p.stem) if has_schema else _yaml(p)
     empty = {k: pd.DataFrame({f["name"]: pd.Series(dtype="object") for f in _schema(k)["fields"]}) for k in KINDS}
     atlas = Atlas(root=root, sources=sources,
                   frames={k: (pd.concat(v, ignore_index=True) if v else empty[k]) for k, v in frames.items()},
@@ -171,15 +271,35 @@ def load(root: Path | str = DATA) -> Atlas:
     return atlas
 
 
+def _where(root: Path, items: list[dict], name: str) -> list[str]:
+    """'<root>/<doc>/<name>.yaml: item <n>' for each record (n counts within its own file)."""
+    count: dict[str, int] = {}
+    out = []
+    for it in items:
+        count[it["doc"]] = count.get(it["doc"], 0) + 1
+        out.append(f"{root / it['doc'] / (name + '.yaml')}: item {count[it['doc']]}")
+    return out
+
+
+def _unique(root: Path, items: list[dict], name: str, key: tuple[str, ...], what: str) -> None:
+    """DataError naming both places when two records of ``name``.yaml share ``key``."""
+    first: dict[tuple, str] = {}
+    for it, where in zip(items, _where(root, items, name)):
+        k = tuple(it.get(f) for f in key)
+        if k in first:
+            raise DataError(f"{where}, field {key[-1]}: {what} {k[-1]!r} is already used by {first[k]}")
+        first[k] = where
+
+
 def _check_references(a: Atlas, root: Path) -> None:
+    _unique(root, a.scenarios, "scenarios", ("id",), "scenario id")
+    _unique(root, a.tables, "tables", ("doc", "id"), "table id")
+    _unique(root, a.errata, "errata", ("id",), "erratum id")
+    _unique(root, a.services, "services", ("doc", "service"), "service")
     scen_ids = [s["id"] for s in a.scenarios]
-    dup = {x for x in scen_ids if scen_ids.count(x) > 1}
-    if dup:
-        raise DataError(f"scenarios.yaml: scenario id(s) used twice: {sorted(dup)}")
     scen = set(scen_ids)
     tables = {(t["doc"], t["id"]) for t in a.tables}
-    if len(tables) != len(a.tables):
-        raise DataError("tables.yaml: a table id is listed twice")
+    table_scenario = {(t["doc"], t["id"]): t.get("scenario") for t in a.tables}
     errata = {e["id"] for e in a.errata}
     for s in a.scenarios:
         for tid in s["tables"]:
@@ -203,9 +323,13 @@ def _check_references(a: Atlas, root: Path) -> None:
                 r = bad.iloc[0]
                 raise DataError(f"{root / r['doc'] / (kind + '.csv')}: row {_file_row(df, bad.index[0])}, column {col}: unknown {what} '{r[col]}'")
         keys = list(zip(df["doc"], df["table_id"]))
-        for i, k in enumerate(keys):
+        for i, (k, sc) in enumerate(zip(keys, df["scenario"])):
             if k not in tables:
                 raise DataError(f"{root / k[0] / (kind + '.csv')}: row {_file_row(df, df.index[i])}, column table_id: '{k[1]}' is not in tables.yaml")
+            want = table_scenario[k]
+            if want and sc and sc != want:
+                raise DataError(f"{root / k[0] / (kind + '.csv')}: row {_file_row(df, df.index[i])}, column scenario: '{sc}', "
+                                f"but tables.yaml gives table {k[1]} to scenario '{want}'")
         notes = df["note"]
         for i, n in notes.items():
             for token in re.findall(r"\b([a-z]+-E\d{3})\b", n):

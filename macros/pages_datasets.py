@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from calculators.text import csv_writer
+
 from .datastore import KINDS, _schema
 from .render import KIND_LABEL, esc, md_esc
 
@@ -214,7 +216,7 @@ class Build:
 # ---------------------------------------------------------------- building the files
 def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv_writer(buf)  # formula-like cells made inert (calculators.text.csv_cell)
     w.writerow(header)
     w.writerows(rows)
     return buf.getvalue().encode("utf-8")
@@ -533,7 +535,7 @@ def _size(n: int) -> str:
 
 def _link(path: str, label: str, data: bytes) -> str:
     return (f'<a href="../../downloads/{esc(path)}" download>{esc(label)}</a> '
-            f'<span class="atlas-note" style="white-space:nowrap">{_size(len(data))}</span>')
+            f'<span class="atlas-note atlas-nowrap">{_size(len(data))}</span>')
 
 
 def datasets_page(r) -> str:
@@ -543,10 +545,10 @@ def datasets_page(r) -> str:
            "<th>Table</th><th>Rows</th><th>What one row is</th><th>CSV</th><th>JSON</th></tr></thead><tbody>"]
     for name in NAMES:
         sch = schema(name)
-        out.append(f'<tr><td style="white-space:nowrap"><a href="../dictionary/#{esc(name)}"><code>{esc(name)}</code></a></td>'
+        out.append(f'<tr><td class="atlas-nowrap"><a href="../dictionary/#{esc(name)}"><code>{esc(name)}</code></a></td>'
                    f'<td>{b.rows[name]}</td><td>{esc(sch.get("description", ""))}</td>'
-                   f'<td style="white-space:nowrap">{_link(f"csv/{name}.csv", "CSV", b.files[f"csv/{name}.csv"])}</td>'
-                   f'<td style="white-space:nowrap">{_link(f"json/{name}.json", "JSON", b.files[f"json/{name}.json"])}</td></tr>')
+                   f'<td class="atlas-nowrap">{_link(f"csv/{name}.csv", "CSV", b.files[f"csv/{name}.csv"])}</td>'
+                   f'<td class="atlas-nowrap">{_link(f"json/{name}.json", "JSON", b.files[f"json/{name}.json"])}</td></tr>')
     out.append("</tbody></table></div>")
     out += ["", "## All tables in one file", "",
             '<ul class="atlas-downloads">'
@@ -570,7 +572,7 @@ def datasets_page(r) -> str:
     for s in a.sources:
         if s["id"] not in a.docs():
             continue
-        out.append(f'<tr><td style="white-space:nowrap"><a href="../../products/{esc(s["id"])}/"><code>{esc(s["id"])}</code></a></td><td><em>{esc(s["title"])}</em></td>'
+        out.append(f'<tr><td class="atlas-nowrap"><a href="../../products/{esc(s["id"])}/"><code>{esc(s["id"])}</code></a></td><td><em>{esc(s["title"])}</em></td>'
                    f'<td>{esc(s["publisher"])}</td><td>{esc(s["release"])}</td>'
                    f'<td>{esc(", ".join(x for x in (s.get("document_id"), s.get("date")) if x))}</td></tr>')
     out += ["</tbody></table></div>", "", "## Checksums", "",
@@ -614,7 +616,7 @@ def dictionary_page(r) -> str:
                 "</tr></thead><tbody>"]
         for f in sch["fields"]:
             req = "yes" if (f.get("constraints") or {}).get("required") else ""
-            out.append(f'<tr id="{esc(name)}-{esc(f["name"])}"><td style="white-space:nowrap"><code>{esc(f["name"])}</code></td><td>{esc(f["type"])}</td>'
+            out.append(f'<tr id="{esc(name)}-{esc(f["name"])}"><td class="atlas-nowrap"><code>{esc(f["name"])}</code></td><td>{esc(f["type"])}</td>'
                        f'<td>{esc(f.get("unit", ""))}</td><td>{req}</td><td>{_allowed(f)}</td><td>{esc(f.get("description", ""))}</td></tr>')
         out += ["</tbody></table></div>", ""]
     return "\n".join(out)
@@ -651,9 +653,9 @@ def errata_page(r) -> str:
             '<p class="atlas-note">Each erratum links to the page where it applies (the table on its scenario page, or the '
             'product page). Rows are grouped by document; the first row of each document is the target of the links above.</p>', "",
             '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
-            "<th>Document</th><th>Table</th><th>Kind</th><th style=\"min-width:10rem\">Where</th>"
-            "<th style=\"min-width:8rem\">As printed</th><th style=\"min-width:18rem\">Problem</th><th>Action</th>"
-            "<th style=\"min-width:14rem\">Reading</th></tr></thead><tbody>"]
+            "<th>Document</th><th>Table</th><th>Kind</th><th class=\"atlas-minw-10\">Where</th>"
+            "<th class=\"atlas-minw-8\">As printed</th><th class=\"atlas-minw-18\">Problem</th><th>Action</th>"
+            "<th class=\"atlas-minw-14\">Reading</th></tr></thead><tbody>"]
     for doc in docs:
         first = True
         for e in (x for x in a.errata if x["doc"] == doc):
@@ -661,7 +663,7 @@ def errata_page(r) -> str:
             first = False
             tbl = e.get("table_id") or ""
             out.append(
-                f'<tr{rid} data-doc="{esc(doc)}"><td style="white-space:nowrap"><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
+                f'<tr{rid} data-doc="{esc(doc)}"><td class="atlas-nowrap"><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
                 f'<td>{esc(a.source(doc)["short_name"])}</td><td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(e["kind"])}</td>'
                 f'<td>{esc(e["where"])}</td><td><code>{esc(e["raw"])}</code></td><td>{esc(e["problem"])}</td>'
                 f'<td>{esc(e["action"])}</td><td>{esc(e.get("reading") if e.get("reading") is not None else "")}'
@@ -703,7 +705,7 @@ def coverage_page(r) -> str:
             if t["kind"] == "excluded":
                 where = f'<span class="atlas-missing">excluded: {esc(t["excluded_reason"])}</span>'
             else:
-                where = "<br>".join(f'<span style="white-space:nowrap"><code>data/{esc(doc)}/{esc(k)}.csv</code>: {esc(n)} rows</span>'
+                where = "<br>".join(f'<span class="atlas-nowrap"><code>data/{esc(doc)}/{esc(k)}.csv</code>: {esc(n)} rows</span>'
                                     for k, n in files.items()) \
                     or f'<code>data/{esc(doc)}/{esc(t["kind"])}.csv</code>: 0 rows'
             dls = ([("CSV", b.tables[(doc, tid)])] if (doc, tid) in b.tables else []) \
@@ -711,9 +713,9 @@ def coverage_page(r) -> str:
             dl = "<br>".join(f'<a href="../../downloads/{esc(q)}" download>{esc(label)}</a>' for label, q in dls)
             cls = ' class="atlas-status-flagged"' if t["kind"] != "excluded" and t["data_rows"] == 0 else ""
             out.append(f'<tr{cls}><td>{esc(tid)}</td><td>{esc(t["title"] or t["caption"] or "")}</td><td>{esc(t["section"] or "")}</td>'
-                       f'<td style="white-space:nowrap">{t["line_first"]}–{t["line_last"]}</td><td>{t["rows"]}</td>'
+                       f'<td class="atlas-nowrap">{t["line_first"]}–{t["line_last"]}</td><td>{t["rows"]}</td>'
                        f'<td>{where}</td><td>{t["data_rows"]}</td>'
-                       f'<td>{", ".join(pages)}</td><td style="white-space:nowrap">{dl}</td></tr>')
+                       f'<td>{", ".join(pages)}</td><td class="atlas-nowrap">{dl}</td></tr>')
         out += ["</tbody></table></div>", ""]
     return "\n".join(out)
 

@@ -24,6 +24,15 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 
 
+def pytest_report_header(config):
+    """The browser the browser tests ran in, beside Python's and pytest's versions in the header."""
+    try:
+        version = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+    except OSError as e:
+        version = f"not available ({e.strerror})"
+    return f"chromium: {version or 'no version printed'} ({CHROMIUM})"
+
+
 def seed(name: str) -> Path:
     p = SEEDS / name
     if not p.exists():
@@ -43,8 +52,8 @@ def bundle(atlas):
     return build(atlas)
 
 
-def build_site(out: Path, data: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+def build_site(out: Path, data: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    env = dict(env or os.environ, NO_MKDOCS_2_WARNING="1")
     if data:
         env["ATLAS_DATA"] = str(data)
     return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=ROOT, env=env,

@@ -64,7 +64,8 @@ def test_overtarget_calculator(page, site_url):
     shown_mem = page.locator("table.atlas-mem-flags tbody tr").count()
     page.set_input_files("#calc-csv-file", files=[{"name": "mine.csv", "mimeType": "text/csv", "buffer":
                          b"name,replicas,cpu_request,observed,target\ngw,50,4,90%,75\nbad,x,4,50%,80\n"}])
-    page.wait_for_function("document.querySelector('#calc-csv').value.includes('gw,50')")
+    # a function, not an expression: Playwright evals expressions in the page, which the page's CSP forbids
+    page.wait_for_function("() => document.querySelector('#calc-csv').value.includes('gw,50')")
     page.click("#calc-run")
     page.wait_for_selector('#atlas-calculator[data-result-seq="2"]', timeout=30000)
     assert page.locator('table.atlas-own tr[data-service="gw"] td').nth(6).inner_text() == "60"

@@ -171,7 +171,9 @@ def run_axe(page) -> list[dict]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_every_page_type(browser, built_site, site_url, scheme):
     assert AXE.exists(), "npm ci installs axe-core (devDependency)"
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme, service_workers="block")
+    # bypass_csp: axe-core is injected as an inline script, which the pages' own CSP <meta> forbids
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme, service_workers="block",
+                              bypass_csp=True)
     ctx.route("**/*", lambda r: r.continue_() if "127.0.0.1" in r.request.url or r.request.url.startswith(("data:", "blob:")) else r.abort())
     pg = ctx.new_page()
     found = {}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Install everything the site and its tests need, idempotently:
-#   - a Python venv in .venv from requirements.lock (pinned, full set)
-#   - the browser packages from package-lock.json (npm ci)
+# Install everything the site and its tests need, idempotently, from pinned and hashed sources:
+#   - a Python venv in .venv; its pip at the version of requirements-pip.lock, then the build's
+#     packages from requirements.lock (and with --browser the tests' from requirements-test.lock),
+#     every file checked against the lock's sha256 hashes (pip --require-hashes)
+#   - the browser packages from package-lock.json (npm ci, install scripts off: none is needed)
 #   - Debian's chromium for the browser tests (only with --browser)
 # Playwright never downloads a browser here: tests use /usr/bin/chromium.
 set -euo pipefail
@@ -14,14 +16,25 @@ if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   "$PY" -m venv .venv
 fi
-if [ ! -f .venv/.installed ] || [ requirements.lock -nt .venv/.installed ]; then
-  echo "setup: installing Python packages from requirements.lock"
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
-  touch .venv/.installed
-fi
-if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "setup: installing browser packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
+PIP=(.venv/bin/python -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps)
+# Installs lock file $1 unless the stamp .venv/.installed-<name> is newer than it.
+install_lock() {
+  local lock=$1 stamp=.venv/.installed-${1%.lock}
+  if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
+    echo "setup: installing Python packages from $lock (hash-checked)"
+    "${PIP[@]}" -r "$lock"
+    touch "$stamp"
+  fi
+}
+install_lock requirements-pip.lock
+install_lock requirements.lock
+[ "$want_browser" = 1 ] && install_lock requirements-test.lock
+if [ -L node_modules ]; then
+  # npm ci empties node_modules through the link (another checkout's packages) before replacing it
+  echo "setup: node_modules is a link to $(readlink node_modules): left as it is (npm ci not run)"
+elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing browser packages (npm ci, no install scripts)"
+  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 fi
 if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   echo "setup: installing Debian's chromium for the browser tests"
@@ -29,3 +42,4 @@ if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
 fi
+exit 0

@@ -57,7 +57,10 @@
     };
   }
   function options() {
-    var o = { actions: false, renderer: "svg", tooltip: { theme: dark() ? "dark" : "light" } };
+    /* No <style> injected (style-src 'self'): vega-embed's and vega-tooltip's CSS ship as
+     * assets/vendor/vega/vega-embed.css (tools/vega_css.mjs), linked by overrides/main.html. */
+    var o = { actions: false, renderer: "svg", defaultStyle: false,
+              tooltip: { theme: dark() ? "dark" : "light", disableDefaultStyle: true } };
     if (window.vegaInterpreter) { o.ast = true; o.expr = window.vegaInterpreter.expressionInterpreter; }
     return o;
   }

