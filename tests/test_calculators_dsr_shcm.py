@@ -337,6 +337,6 @@ def test_dsr_page_refuses_a_decimal_comma(page, site_url):
     assert _result(page, "total") == "16"
     page.fill("#calc-target", "63,500")
     page.click("#calc-run")
-    page.wait_for_function("document.querySelector('#atlas-calc-result tr[data-key=\"total\"] td.atlas-num').innerText === '4'",
+    page.wait_for_function("() => document.querySelector('#atlas-calc-result tr[data-key=\"total\"] td.atlas-num').innerText === '4'",
                            timeout=30000)
     assert page.js_errors == []

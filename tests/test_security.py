@@ -157,14 +157,14 @@ def test_charts_and_tooltips_need_no_inline_style(browser, built_site):
         pg.fill("input[data-md-component=search-query]", "Diameter Gateway")
         pg.wait_for_selector(".md-search-result__item", timeout=20000)
         pg.keyboard.press("Escape")  # close search: the chart is under its overlay
-        at = pg.evaluate("""() => {
-            const el = [...document.querySelectorAll('.atlas-chart[data-rendered="true"] svg path[role="graphics-symbol"]')]
-                .find(e => { const b = e.getBoundingClientRect(); return b.width * b.height > 30; });
-            el.scrollIntoView({block: "center"});
-            const b = el.getBoundingClientRect();
-            return {x: b.x + b.width / 2, y: b.y + b.height / 2}; }""")
-        pg.mouse.move(at["x"] - 2, at["y"])
-        pg.mouse.move(at["x"], at["y"])  # Vega shows the tooltip on pointer moves over a mark
+        pg.wait_for_function("() => !document.getElementById('__search').checked")
+        marks = pg.locator('.atlas-chart[data-rendered="true"] svg path[role="graphics-symbol"]')
+        big = pg.evaluate("""() => [...document.querySelectorAll('.atlas-chart[data-rendered="true"] svg path[role="graphics-symbol"]')]
+            .findIndex(e => { const b = e.getBoundingClientRect(); return b.width * b.height > 30; })""")
+        # hover() scrolls the mark into view and waits until it stands still (closing search restores the
+        # scroll position), then moves the pointer onto it: Vega shows the tooltip on pointer moves over a mark
+        marks.nth(big).hover(position={"x": 3, "y": 3})
+        marks.nth(big).hover()
         pg.wait_for_selector("#vg-tooltip-element.visible", timeout=10000)
         tip = pg.evaluate("""() => { const t = document.getElementById('vg-tooltip-element'), s = getComputedStyle(t);
             return {position: s.position, visibility: s.visibility, top: t.getBoundingClientRect().top,
