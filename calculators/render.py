@@ -143,8 +143,8 @@ def band_text(band: dict | None) -> str:
         return ""
     if "none" in band:
         return "no backtest"
-    return (f"typically ±{band['median_ape']:.0f} %, ±{band['p90_ape']:.0f} % at the 90th percentile "
-            f"({band['comparisons']} comparisons, {band['rule']}): up to {fmt(band['replicas_high'])} replicas")
+    return (f"±{band['p90_ape']:.0f} % (p90 of {band['comparisons']}; median ±{band['median_ape']:.0f} %): "
+            f"up to {fmt(band['replicas_high'])}")
 
 
 def result_csv(res: dict) -> str:

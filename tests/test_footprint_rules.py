@@ -281,7 +281,7 @@ def test_uncertainty_band_from_the_backtest(bundle):
     r = next(x for x in res["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
     assert r["replicas_after"] == 17
     assert r["band"]["replicas_high"] == 23 and r["band"]["p90_ape"] == 100.0
-    assert "up to 23 replicas" in render.band_text(r["band"])
+    assert render.band_text(r["band"]) == "±100 % (p90 of 4; median ±10 %): up to 23"
     fixed = [x for x in res["rows"] if x["rule"] in ("fixed", "fixed-per-site", "data-held")]
     assert fixed and all("band" not in x for x in fixed)
     none = compute(dict(bundle, backtest_bands={}), "bsf-3-3", 126000, target_cpu_percent=70)
