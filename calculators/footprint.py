@@ -522,10 +522,10 @@ def _add_bands(rows: list[dict], bands: dict | None, doc: str, states: list[dict
             r["band"] = {"none": "no backtest for this product and rule: no two of its runs share a call model and "
                                  "deployment mode with observed CPU in both (see How accurate is this?)"}
             continue
-        up = 1 + _frac(b["p90_ape"]) / 100
+        up = 1 + b["p90_ape"] / 100  # a band is an estimate: float arithmetic is enough (and cheaper in Pyodide)
         d = r.get("demand")
         if d and d.get("targets") and r["cpu_request"]:
-            need = max(math.ceil(_frac(d["cpu_used"]) * st["factor"] * up / (_frac(r["cpu_request"]) * _frac(d["targets"][st["state"]]) / 100))
+            need = max(math.ceil(d["cpu_used"] * float(st["factor"]) * up / (r["cpu_request"] * d["targets"][st["state"]] / 100))
                        for st in states if st["state"] in d["targets"])
         else:
             need = math.ceil(r["replicas_after"] * up)
