@@ -87,6 +87,22 @@ def test_mated_pair_sizes_each_dsr_for_the_whole_target(bundle):
     assert res["cpu_after_loss"] == Fraction(240000 * 19, 8 * 18000)
 
 
+def test_page_form_carries_redundancy_and_the_measured_cpu_range(bundle):
+    """The page's run_web passes the redundancy it is given (mated pair) and
+    keeps it in the permalink inputs. The DA-MP CPU range is the lowest and highest CPU peak measured over the sizable
+    DA-MP runs: 14 % (Table 3-15 row 8, DSA All Stateful + All stateless) to 53 % (Table 3-19 row 1, RSA); no run of a
+    kind gives no range."""
+    out = dsr.run_web(bundle, {"scenario": "dsr-relay-12vcpu", "target": "240000", "ceiling": "40", "spare": "1",
+                               "redundancy": "mated-pair"})
+    assert out["inputs"]["redundancy"] == "mated-pair"
+    assert out["downloads"]["csv"]["mime"] == "text/csv" and out["downloads"]["csv"]["filename"] == "dsr-dsr-relay-12vcpu.csv"
+    none = dsr.run_web(bundle, {"scenario": "dsr-relay-12vcpu", "target": "240000", "ceiling": "40", "spare": "1"})
+    assert none["inputs"]["redundancy"] == "none"
+    assert dsr.cpu_range({"dsr_runs": []}, "DA-MP") is None
+    lo, hi = dsr.cpu_range(bundle, "DA-MP")
+    assert (lo, hi) == (14, 53)
+
+
 def test_relay_12vcpu_at_ceiling_with_spare(bundle):
     """Table 3-1 row 1 at 1,000,000 MPS, 60 % ceiling, N+1: 60 % is above the 53 % measured for the flavour, so
     18000 x 53 / 19 = 50,210.5, capped at the profile's 30,000: ceil(1e6 / 30000) = 34, + 1 spare = 35 DA-MPs =
