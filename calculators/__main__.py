@@ -23,7 +23,7 @@ from pathlib import Path
 
 from fractions import Fraction
 
-from . import asm, dsr, footprint, overtarget, render, shcm
+from . import asm, dsr, footprint, footprint_report, overtarget, shcm
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +42,7 @@ def load_bundle(path: str | None) -> dict:
 
 
 def _table(rows: list[dict], cols: list[str]) -> str:
-    cells = [[render.fmt(r.get(c)) for c in cols] for r in rows]
+    cells = [[footprint_report.fmt(r.get(c)) for c in cols] for r in rows]
     widths = [max(len(c), *(len(x[i]) for x in cells)) if cells else len(c) for i, c in enumerate(cols)]
     out = ["  ".join(c.ljust(w) for c, w in zip(cols, widths)), "  ".join("-" * w for w in widths)]
     out += ["  ".join(x.ljust(w) for x, w in zip(row, widths)) for row in cells]
@@ -52,7 +52,7 @@ def _table(rows: list[dict], cols: list[str]) -> str:
 def _footprint_table(res: dict) -> str:
     """The footprint as plain text: inputs, load states, partial mark and missing rows, warnings, rows,
     stubs apart, totals per group, node count."""
-    i, fmt = res["inputs"], render.fmt
+    i, fmt = res["inputs"], footprint_report.fmt
     least = "at least " if res["partial"] else ""
     out = [f"Scenario {i['scenario']}: {fmt(i['target_load'])} {i['unit']} total on {i['sites']} site(s) carrying traffic, "
            f"{i['sites_provisioned']} provisioned; redundancy {i['redundancy']}; CPU target "
@@ -138,13 +138,13 @@ def _asm_table(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str]) -> s
     out = ["Sidecar share of requested CPU and memory, every ASM-enabled scenario:"]
     rows = []
     for o in ov:
-        share = (lambda m: f"{render.fmt(o[m + '_share'])} %" if not o["partial"] else
-                 f"partial: {render.fmt(o[m + '_share_complete'])} % over {o['complete_services']} of {o['services_total']} services")
+        share = (lambda m: f"{footprint_report.fmt(o[m + '_share'])} %" if not o["partial"] else
+                 f"partial: {footprint_report.fmt(o[m + '_share_complete'])} % over {o['complete_services']} of {o['services_total']} services")
         oc = o["observed"].get("cpu") or {}
         rows.append({"scenario": o["scenario"], "sidecar_cpu": o["cpu_sidecar"], "all_cpu": o["cpu_total"], "cpu_share": share("cpu"),
                      "mem_share": share("mem"), "sidecar_cpu_per_1k_requested": o["cpu_sidecar_per_1k"],
                      "sidecar_cpu_per_1k_observed": oc.get("sidecar_per_1k") if oc.get("unit") == "cores" else None,
-                     "observed_cpu_share": f"{render.fmt(oc['share'])} %" if oc else "not measured"})
+                     "observed_cpu_share": f"{footprint_report.fmt(oc['share'])} %" if oc else "not measured"})
     out.append(_table(rows, ["scenario", "sidecar_cpu", "all_cpu", "cpu_share", "mem_share", "sidecar_cpu_per_1k_requested",
                              "sidecar_cpu_per_1k_observed", "observed_cpu_share"]))
     out += [f"partial: {o['scenario']}: {o['partial']['text']}" for o in ov if o["partial"]]
@@ -253,9 +253,9 @@ def main(argv=None) -> int:
             if args.format == "json":
                 print(json.dumps(res, indent=1))
             elif args.format == "csv":
-                sys.stdout.write(render.result_csv(res))
+                sys.stdout.write(footprint_report.result_csv(res))
             elif args.format == "helm":
-                sys.stdout.write(render.result_helm(res))
+                sys.stdout.write(footprint_report.result_helm(res))
             else:
                 print(_footprint_table(res))
         elif args.calc == "asm":
@@ -298,7 +298,7 @@ def main(argv=None) -> int:
             elif args.format == "csv":
                 sys.stdout.write(overtarget.to_csv(res, own))
             else:
-                print(f"inputs: product {res['inputs']['product'] or 'all'}, memory threshold {render.fmt(res['inputs']['mem_threshold'])} %")
+                print(f"inputs: product {res['inputs']['product'] or 'all'}, memory threshold {footprint_report.fmt(res['inputs']['mem_threshold'])} %")
                 print(f"{res['counts']['over']} over, {res['counts']['near']} near (observed >= 0.9 x target), "
                       f"{res['counts']['memory']} memory rows at or above the threshold.")
                 print("rule:", overtarget.HPA_RULE)

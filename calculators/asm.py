@@ -50,9 +50,9 @@ import csv
 import io
 from fractions import Fraction
 
-from . import footprint as fp, web
+from . import catalogue, footprint as fp
 from .partial import exclusions
-from .text import csv_writer, escape, fmt
+from .formatting import csv_writer, escape, fmt
 
 
 class AsmError(ValueError):
@@ -487,4 +487,4 @@ def run_web(bundle: dict, params: dict) -> dict:
             "downloads": {"csv": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
 
 
-web.register("asm", run_web, AsmError)
+catalogue.register("asm", run_web, AsmError)

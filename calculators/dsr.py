@@ -48,8 +48,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from . import inputs, web
-from .text import escape, fmt
+from . import catalogue, inputs
+from .formatting import escape, fmt
 from .sizing import capacity_chart, ceil, cite, frac, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64
@@ -539,4 +539,4 @@ def run_web(bundle: dict, params: dict) -> dict:
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"dsr-{res['run']['id']}.csv"}}}
 
 
-web.register("dsr", run_web, DsrError)
+catalogue.register("dsr", run_web, DsrError)

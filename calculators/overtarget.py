@@ -56,9 +56,9 @@ import math
 import re
 from fractions import Fraction
 
-from . import inputs, web
+from . import catalogue, inputs
 from .partial import exclusions
-from .text import csv_writer, escape, fmt
+from .formatting import csv_writer, escape, fmt
 
 MAX_BYTES = 1048576
 """Largest CSV accepted (1 MiB, the file input's data-max-bytes); chosen by the Benchmark Atlas."""
@@ -489,4 +489,4 @@ def run_web(bundle: dict, params: dict) -> dict:
             "downloads": {"csv": {"text": to_csv(res, own), "mime": "text/csv", "filename": "over-target.csv"}}}
 
 
-web.register("overtarget", run_web, OverTargetError)
+catalogue.register("overtarget", run_web, OverTargetError)

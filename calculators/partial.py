@@ -6,11 +6,21 @@ Resource rows: ``footprint.completeness`` is the one definition (bundle key
 container is usable at another site; test stubs and simulators aside), so the footprint, ASM
 overhead, over-target, product tables, home chart and compare page agree on what is partial.
 Utilization rows: the bundle key ``excluded_rows`` (built by
-macros/pages_calculators_asm_overtarget.py), columnar ``{"cols": EXCLUDED_COLS, "rows": [[...]]}``,
+atlas/bundle.py), columnar ``{"cols": EXCLUDED_COLS, "rows": [[...]]}``,
 one row per utilization.csv row whose status is ``flagged`` or ``missing``, with the errata its
 note cites. ``not_applicable`` rows are not exclusions (the guide says the metric does not apply).
 """
 from __future__ import annotations
+
+
+USABLE = ("ok", "corrected")
+"""Row statuses the calculators and pages use (data/schemas: ok, or corrected by an erratum); every other
+status (flagged, missing, not_applicable) is left out, and flagged or missing rows are named as exclusions."""
+
+
+def usable(row: dict) -> bool:
+    """True if ``row`` (a bundle row dict) has a usable status; a row without ``status`` counts as ok."""
+    return row.get("status", "ok") in USABLE
 
 
 TEST_COMPONENTS = ("stub", "simulator")

@@ -45,8 +45,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from . import inputs, web
-from .text import escape, fmt
+from . import catalogue, inputs
+from .formatting import escape, fmt
 from .sizing import capacity_chart, ceil, cite, frac, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64
@@ -295,4 +295,4 @@ def run_web(bundle: dict, params: dict) -> dict:
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"shcm-{res['test']['id']}.csv"}}}
 
 
-web.register("shcm", run_web, ShcmError)
+catalogue.register("shcm", run_web, ShcmError)

@@ -11,7 +11,7 @@ import csv
 import io
 from fractions import Fraction
 
-from .text import csv_writer, escape, fmt
+from .formatting import csv_writer, escape, fmt
 
 STEP_KINDS = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
 

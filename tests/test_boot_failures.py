@@ -111,12 +111,12 @@ def test_a_mis_served_core_file_is_named_within_5_s(page, built_site, case):
 
 
 class _CorruptPack(PackEditor):
-    """calculators/web.py's bytecode overwritten with zeros after its 16-byte header (the pack and
+    """calculators/catalogue.py's bytecode overwritten with zeros after its 16-byte header (the pack and
     its manifest stay consistent in length): the code pack is damaged."""
 
     @staticmethod
     def edit(files):
-        key = next(k for k in files if k.startswith("calculators/__pycache__/web."))
+        key = next(k for k in files if k.startswith("calculators/__pycache__/catalogue."))
         files[key] = files[key][:16] + bytes(len(files[key]) - 16)
         return files
 
@@ -160,13 +160,13 @@ def test_a_damaged_code_pack_or_data_bundle_is_named_with_the_traceback_behind_d
 # --- runs have a time limit ---------------------------------------------------------------------
 
 class _EndlessPython(PackEditor):
-    """calculators/web.py with run() looping for ever when the load is 777, and recursing without
+    """calculators/catalogue.py with run() looping for ever when the load is 777, and recursing without
     end when it is 778 (no bytecode, so that the edited source is what Pyodide imports)."""
 
     @staticmethod
     def edit(files):
-        files = {k: v for k, v in files.items() if not k.startswith("calculators/__pycache__/web.")}
-        files["calculators/web.py"] += (b"\n_real_run = run\n\ndef _deep(n):\n    return _deep(n + 1) + 1\n\n"
+        files = {k: v for k, v in files.items() if not k.startswith("calculators/__pycache__/catalogue.")}
+        files["calculators/catalogue.py"] += (b"\n_real_run = run\n\ndef _deep(n):\n    return _deep(n + 1) + 1\n\n"
                                         b"def run(bundle, params):\n"
                                         b"    if params.get('load') == '777':\n"
                                         b"        while True:\n            pass\n"
@@ -266,8 +266,8 @@ def _own_csv(n: int) -> str:
 
 
 def test_a_large_own_csv_is_counted_in_full_but_only_its_first_rows_are_written_into_the_page(bundle):
-    from calculators import web
-    res = web.run(bundle, {"calc": "overtarget", "csv": _own_csv(5000)})
+    from calculators import catalogue
+    res = catalogue.run(bundle, {"calc": "overtarget", "csv": _own_csv(5000)})
     assert res["ok"], res
     html = res["html"]
     # by hand: of each 100 rows, observed 70..100 % is over a 70 % target (31 rows), 63..69 % near
@@ -279,7 +279,7 @@ def test_a_large_own_csv_is_counted_in_full_but_only_its_first_rows_are_written_
     csv_rows = res["downloads"]["csv"]["text"].splitlines()
     assert sum(1 for r in csv_rows if r.startswith("own-cpu,")) == 5000
     # a short CSV is shown whole, with no note
-    small = web.run(bundle, {"calc": "overtarget", "csv": _own_csv(100)})["html"]
+    small = catalogue.run(bundle, {"calc": "overtarget", "csv": _own_csv(100)})["html"]
     assert small.count("<tr data-service=\"svc") == 100 and "are shown here" not in small
 
 

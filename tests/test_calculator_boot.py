@@ -11,7 +11,7 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
-from calculators import text, web
+from calculators import formatting, catalogue
 from conftest import ROOT, PackEditor, result_cell, serve, wasm_holder
 from macros.bundle import calculator_slice
 
@@ -33,7 +33,7 @@ CASES = {
 
 
 def test_every_calculator_page_is_in_the_catalogue():
-    assert set(web.CATALOGUE) == set(PAGES) == set(CASES)
+    assert set(catalogue.CATALOGUE) == set(PAGES) == set(CASES)
     for name, page in PAGES.items():
         assert f"calculator: {name}\n" in (ROOT / "docs" / "calculators" / f"{page}.md").read_text(encoding="utf-8")
 
@@ -42,11 +42,11 @@ def test_every_calculator_page_is_in_the_catalogue():
 def test_bundle_slice_gives_the_same_answers_as_the_whole_bundle(bundle, name):
     """A key missing from CATALOGUE would change an answer (most keys are read with .get)."""
     part = calculator_slice(bundle, name)
-    assert set(part) == {"version", *web.bundle_keys(name)} and len(part) < len(bundle)
+    assert set(part) == {"version", *catalogue.bundle_keys(name)} and len(part) < len(bundle)
     answers = []
     for params in CASES[name]:
-        full = web.run(bundle, {"calc": name, **params})
-        assert web.run(part, {"calc": name, **params}) == full, params
+        full = catalogue.run(bundle, {"calc": name, **params})
+        assert catalogue.run(part, {"calc": name, **params}) == full, params
         answers.append(full["ok"])
     assert answers.count(True) >= 2, answers
 
@@ -60,7 +60,7 @@ def test_bundle_slice_refuses_an_unknown_calculator_or_a_short_bundle(bundle):
 
 
 def test_unknown_calculator_is_refused_in_words(bundle):
-    assert web.run(bundle, {"calc": "nope"}) == {"ok": False, "error": "Unknown calculator 'nope'."}
+    assert catalogue.run(bundle, {"calc": "nope"}) == {"ok": False, "error": "Unknown calculator 'nope'."}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -69,7 +69,7 @@ def test_a_page_imports_only_its_own_calculator_and_never_html(name, bundle, tmp
     run imports nothing that prepare() did not: the page's code pack holds only those modules."""
     (tmp_path / "bundle.json").write_text(json.dumps(calculator_slice(bundle, name)), encoding="utf-8")
     (tmp_path / "cases.json").write_text(json.dumps(CASES[name]), encoding="utf-8")
-    code = ("import sys, json; import calculators.web as w; "
+    code = ("import sys, json; import calculators.catalogue as w; "
             f"assert w.prepare({name!r}); mods = sorted(set(sys.modules)); "
             f"b = json.load(open({str(tmp_path / 'bundle.json')!r})); "
             f"[w.run(b, dict(c, calc={name!r})) for c in json.load(open({str(tmp_path / 'cases.json')!r}))]; "
@@ -79,10 +79,10 @@ def test_a_page_imports_only_its_own_calculator_and_never_html(name, bundle, tmp
     assert late == [], f"imported during a run, so missing from the page's code pack: {late}"
     mods = set(mods)
     assert "html" not in mods and "html.entities" not in mods
-    others = {m for n, (m, _) in web.CATALOGUE.items() if n != name}
+    others = {m for n, (m, _) in catalogue.CATALOGUE.items() if n != name}
     if name not in ("footprint", "asm"):  # the ASM calculator sizes through the footprint module
         others.add("calculators.footprint")
-    assert web.CATALOGUE[name][0] in mods and not (mods & others), mods & others
+    assert catalogue.CATALOGUE[name][0] in mods and not (mods & others), mods & others
 
 
 def test_marshalled_bundle_loads_only_with_this_interpreters_magic(bundle):
@@ -90,17 +90,17 @@ def test_marshalled_bundle_loads_only_with_this_interpreters_magic(bundle):
     import marshal
     part = calculator_slice(bundle, "dsr")
     raw = importlib.util.MAGIC_NUMBER + marshal.dumps(part)
-    assert web.load_bundle(raw) == part
-    assert web.load_bundle(b"\x00\x00" + raw[2:]) is None  # another Python's bytecode version
+    assert catalogue.load_bundle(raw) == part
+    assert catalogue.load_bundle(b"\x00\x00" + raw[2:]) is None  # another Python's bytecode version
     with pytest.raises((ValueError, EOFError)):
-        web.load_bundle(raw[:-10])
+        catalogue.load_bundle(raw[:-10])
     with pytest.raises(ValueError, match="not a dict"):
-        web.load_bundle(importlib.util.MAGIC_NUMBER + marshal.dumps([1, 2]))
+        catalogue.load_bundle(importlib.util.MAGIC_NUMBER + marshal.dumps([1, 2]))
 
 
 @given(st.text(), st.booleans())
 def test_escape_is_html_escape(s, quote):
-    assert text.escape(s, quote) == html.escape(s, quote)
+    assert formatting.escape(s, quote) == html.escape(s, quote)
 
 
 # --- in the browser -----------------------------------------------------------------------------
@@ -229,13 +229,13 @@ def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
     manifest = json.loads((py / "manifest.json").read_text(encoding="utf-8"))
     stdlib = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip")
     magics = set()
-    for name in web.CATALOGUE:
+    for name in catalogue.CATALOGUE:
         entry = manifest["packs"][name]
         assert entry["pack"] == f"code.{name}.pack"
         files = codepack.unpack(entry["files"], (py / entry["pack"]).read_bytes())
-        module = web.CATALOGUE[name][0].split(".")[1] + ".py"
-        assert f"calculators/{module}" in files and "calculators/web.py" in files
-        others = {m.split(".")[1] + ".py" for n, (m, _) in web.CATALOGUE.items() if n != name}
+        module = catalogue.CATALOGUE[name][0].split(".")[1] + ".py"
+        assert f"calculators/{module}" in files and "calculators/catalogue.py" in files
+        others = {m.split(".")[1] + ".py" for n, (m, _) in catalogue.CATALOGUE.items() if n != name}
         assert not {f"calculators/{m}" for m in others if m != "footprint.py"} & set(files)
         for rel, content in files.items():
             if rel.endswith(".py"):
@@ -249,7 +249,7 @@ def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
         raw = (built_site / "assets" / "data" / f"calculator-bundle.{name}.marshal").read_bytes()
         magics.add(raw[:4])
         part = json.loads((built_site / "assets" / "data" / f"calculator-bundle.{name}.json").read_text(encoding="utf-8"))
-        assert set(part) == {"version", *web.bundle_keys(name)}
+        assert set(part) == {"version", *catalogue.bundle_keys(name)}
     assert len(magics) == 1  # one Pyodide wrote every .pyc and .marshal
     # The marshal format of plain data is what CPython reads too: the .marshal holds the .json.
     raw = (built_site / "assets" / "data" / "calculator-bundle.dsr.marshal").read_bytes()

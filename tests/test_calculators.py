@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from calculators import footprint, render, web
+from calculators import footprint, footprint_report, catalogue
 from calculators.footprint import FootprintError, compute
 
 
@@ -135,21 +135,21 @@ def test_bad_scenario_and_options(bundle):
 
 
 def test_web_entry_returns_message_not_exception(bundle):
-    out = web.run(bundle, {"scenario": "bsf-3-3", "load": "-1"})
+    out = catalogue.run(bundle, {"scenario": "bsf-3-3", "load": "-1"})
     assert out == {"ok": False, "error": "Target load must be greater than zero (TPS); got -1."}
-    out = web.run(bundle, {"scenario": "bsf-3-3", "load": "80000", "target": "70"})
+    out = catalogue.run(bundle, {"scenario": "bsf-3-3", "load": "80000", "target": "70"})
     assert out["ok"] and "BSF Management Service" in out["html"]
 
 
 def test_outputs_escape_names_and_match_rows(bundle):
     res = compute(bundle, "bsf-3-3", 63000)
-    csv_lines = render.result_csv(res).strip().splitlines()
+    csv_lines = footprint_report.result_csv(res).strip().splitlines()
     assert len(csv_lines) == len(res["rows"]) + 1
-    helm = render.result_helm(res)
+    helm = footprint_report.result_helm(res)
     assert "bsf-management-service:\n  replicaCount: 14" in helm
     assert 'cpu: "200m"' in helm  # db-infra-monitor-svc 200m in Table 3-26
     evil = dict(res, rows=[dict(res["rows"][0], service="<img src=x onerror=alert(1)>")])
-    assert "<img" not in render.result_html(evil) and "&lt;img" in render.result_html(evil)
+    assert "<img" not in footprint_report.result_html(evil) and "&lt;img" in footprint_report.result_html(evil)
 
 
 def test_every_scalable_scenario_computes(bundle):

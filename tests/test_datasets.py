@@ -39,8 +39,8 @@ def _rows(df: pd.DataFrame, cols) -> list[tuple]:
 
 def _inert(rows: list[tuple]) -> list[tuple]:
     """Rows as the site's CSVs write them: formula-like text cells start with an apostrophe
-    (calculators.text.csv_cell, whose rule tests/test_csv_injection.py checks case by case)."""
-    from calculators.text import csv_cell
+    (calculators.formatting.csv_cell, whose rule tests/test_csv_injection.py checks case by case)."""
+    from calculators.formatting import csv_cell
     return [tuple(csv_cell(v) for v in r) for r in rows]
 
 

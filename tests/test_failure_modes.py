@@ -60,13 +60,13 @@ def test_slow_pyodide_gives_up_after_timeout_and_keeps_prerendered(page, built_s
 
 
 class _BrokenPython(PackEditor):
-    """Serves calculators/web.py with run() raising RuntimeError when the load is 666 (and
+    """Serves calculators/catalogue.py with run() raising RuntimeError when the load is 666 (and
     without its bytecode, which would otherwise be imported instead of the edited source)."""
 
     @staticmethod
     def edit(files):
-        files = {k: v for k, v in files.items() if not k.startswith("calculators/__pycache__/web.")}
-        files["calculators/web.py"] += (b"\n_real_run = run\n\ndef run(bundle, params):\n"
+        files = {k: v for k, v in files.items() if not k.startswith("calculators/__pycache__/catalogue.")}
+        files["calculators/catalogue.py"] += (b"\n_real_run = run\n\ndef run(bundle, params):\n"
                                         b"    if params.get('load') == '666':\n"
                                         b"        raise RuntimeError('injected failure for the test')\n"
                                         b"    return _real_run(bundle, params)\n")

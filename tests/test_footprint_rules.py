@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from calculators import footprint, packing, render
+from calculators import footprint, packing, footprint_report
 from calculators.footprint import FootprintError, compute
 
 
@@ -152,7 +152,7 @@ def test_partial_result_policy_3_2_7_erratum_e031(bundle):
     assert {m["service"] for m in e031} >= {"ue-service", "am-service", "policyds", "egress-gateway"}
     assert any(m["service"] == "query-service" and m["container"] == "istio-proxy" and m["errata"] == ["policy-E094"]
                for m in comp["missing"])
-    html = render.result_html(res)
+    html = footprint_report.result_html(res)
     assert "at least" in html and "policy-E031" in html and "3-140" in html
     # a scenario with every row usable is not partial
     assert footprint.completeness(bundle, "bsf-3-3") == {"partial": False, "missing": []}
@@ -222,7 +222,7 @@ def test_daemonset_overhead_takes_room_on_every_node():
 def test_helm_memory_uses_1024_mi_per_gib(bundle):
     """bsf 3.3 Table 3-26: db-infra-monitor-svc requests 0.25 GiB = 256Mi (1000 per GiB would print 250Mi); ndbmtd
     64 GiB prints as 64Gi; and the data nodes' replicaCount is 12, not 1."""
-    helm = render.result_helm(compute(bundle, "bsf-3-3", 80000, target_cpu_percent=70))
+    helm = footprint_report.result_helm(compute(bundle, "bsf-3-3", 80000, target_cpu_percent=70))
     assert 'memory: "256Mi"' in helm and 'memory: "250Mi"' not in helm
     assert "ndbmtd:\n  replicaCount: 12" in helm
     assert render._mem(1.5) == '"1536Mi"'
@@ -281,10 +281,10 @@ def test_uncertainty_band_from_the_backtest(bundle):
     r = next(x for x in res["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
     assert r["replicas_after"] == 17
     assert r["band"]["replicas_high"] == 23 and r["band"]["p90_ape"] == 100.0
-    assert render.band_text(r["band"]) == "±100 % (p90 of 4; median ±10 %): up to 23"
+    assert footprint_report.band_text(r["band"]) == "±100 % (p90 of 4; median ±10 %): up to 23"
     fixed = [x for x in res["rows"] if x["rule"] in ("fixed", "fixed-per-site", "data-held")]
     assert fixed and all("band" not in x for x in fixed)
     none = compute(dict(bundle, backtest_bands={}), "bsf-3-3", 126000, target_cpu_percent=70)
     r = next(x for x in none["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
-    assert "none" in r["band"] and render.band_text(r["band"]) == "no backtest"
-    assert "band_replicas_high" in render.result_csv(res).splitlines()[0]
+    assert "none" in r["band"] and footprint_report.band_text(r["band"]) == "no backtest"
+    assert "band_replicas_high" in footprint_report.result_csv(res).splitlines()[0]

@@ -1,4 +1,4 @@
-// Build step (called by macros/build_hooks.py): compile the calculators, and the standard-library
+// Build step (called by atlas/assets.py): compile the calculators, and the standard-library
 // modules they import that Pyodide does not load at start-up, to bytecode with the very Pyodide the
 // site serves, so the browser unmarshals them instead of compiling source (about 50 ms -> 8 ms for
 // the footprint page). Bytecode is written as unchecked-hash .pyc files in __pycache__ beside
@@ -8,7 +8,7 @@
 //
 // With SITE_DATA_DIR, each calculator-bundle.<name>.json there is also written as
 // calculator-bundle.<name>.marshal: this Pyodide's bytecode magic number, then the bundle in
-// marshal format, which loads in about a third of json.loads' time (calculators.web.load_bundle).
+// marshal format, which loads in about a third of json.loads' time (calculators.catalogue.load_bundle).
 //
 // SITE_PY_DIR holds calculators/*.py; written: calculators/__pycache__/*.pyc, lib/<module>.py
 // (copied from Pyodide's python_stdlib.zip) and lib/__pycache__/*.pyc. Prints, as JSON, the
@@ -54,13 +54,13 @@ def is_stdlib_py(m):
     origin = getattr(spec, "origin", None) or ""
     return "." not in m and origin.endswith(".py") and ".zip/" in origin
 
-names = list(importlib.import_module("calculators.web").CATALOGUE)
+names = list(importlib.import_module("calculators.catalogue").CATALOGUE)
 for name in names:
     for m in list(sys.modules):
         if m not in base or m.startswith("calculators"):
             del sys.modules[m]
-    web = importlib.import_module("calculators.web")
-    web.prepare(name)
+    catalogue = importlib.import_module("calculators.catalogue")
+    catalogue.prepare(name)
     new = set(sys.modules) - base
     mods = sorted(m for m in new if m == "calculators" or m.startswith("calculators."))
     std = sorted(m for m in new if not m.startswith("calculators") and is_stdlib_py(m))

@@ -1,4 +1,4 @@
-// Module Web Worker: boots Pyodide from this site and runs calculators.web.
+// Module Web Worker: boots Pyodide from this site and runs calculators.catalogue.
 // Every URL is resolved from this file's own URL, so the site works at any path.
 // The worker's name (new Worker(url, {name})) is the page's calculator: the worker then loads
 // that calculator's slice of the data bundle and imports its module while booting.
@@ -83,7 +83,7 @@ function fetchCode() {
     };
   });
 }
-// A calculator page's data comes as .marshal (see calculators.web.load_bundle), the JSON only
+// A calculator page's data comes as .marshal (see calculators.catalogue.load_bundle), the JSON only
 // if this Pyodide cannot read that.
 const bundleUrl = (ext) => new URL(`data/calculator-bundle.${calc}.${ext}`, assets);
 const early = calc
@@ -179,7 +179,7 @@ async function boot() {
   phase("runtime");
   progress("code", "Loading the calculator code");
   const code = await early.code;
-  const web = await step(packUrl, "is damaged (its Python code does not import)", () => {
+  const catalogue = await step(packUrl, "is damaged (its Python code does not import)", () => {
     for (const [f, content] of code.files) {
       pyodide.FS.mkdirTree("/atlas/" + f.split("/").slice(0, -1).join("/"));
       pyodide.FS.writeFile("/atlas/" + f, content);
@@ -187,14 +187,14 @@ async function boot() {
     const dirs = ["/atlas", ...code.path.map((d) => "/atlas/" + d)];
     pyodide.globals.set("_atlas_path", pyodide.toPy(dirs));
     pyodide.runPython("import sys\nfor _d in reversed(_atlas_path):\n    _d in sys.path or sys.path.insert(0, _d)\ndel _atlas_path, _d");
-    const mod = pyodide.pyimport("calculators.web");
+    const mod = pyodide.pyimport("calculators.catalogue");
     if (!mod.prepare(calc)) throw new BootError(packUrl, `does not hold the ${calc} calculator.`, REBUILD);
     return mod;
   });
   progress("data", "Loading the benchmark data");
   const raw = await early.bundle;
   phase("import");
-  const bytecode = web.uses_bytecode();
+  const bytecode = catalogue.uses_bytecode();
   // Load the data bundle once, while booting, not on every run (api.run_json: JSON in, JSON out,
   // exceptions propagate). The .marshal goes through the file system: handing its bytes to
   // Python directly would copy them slowly.
@@ -202,7 +202,7 @@ async function boot() {
   let bundle = await step(bundleUrl("marshal"), "is damaged (it does not load)", () => {
     pyodide.FS.writeFile("/atlas/bundle.marshal", raw);
     try {
-      return web.load_bundle_file("/atlas/bundle.marshal");
+      return catalogue.load_bundle_file("/atlas/bundle.marshal");
     } finally {
       pyodide.FS.unlink("/atlas/bundle.marshal");
     }
@@ -217,7 +217,7 @@ async function boot() {
       const params = json.loads(paramsJson);
       let res = null;
       try {
-        res = web.run(bundle, params);
+        res = catalogue.run(bundle, params);
         return json.dumps(res);
       } finally {
         params.destroy();

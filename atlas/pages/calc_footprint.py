@@ -1,73 +1,14 @@
-"""Calculator pages: the form, the shell the browser script drives, and the
-prerendered result computed at build time by the same calculators.web.run
-the browser calls in Pyodide.
-
-``shell(r, name, form_html, params)`` is shared by every calculator; a
-calculator adds a function here that builds its form and default params.
-"""
+"""The footprint calculator's page: its form (every input of ``calculators.footprint``) and default
+inputs, the BSF 63K TPS scenario at its own load."""
 from __future__ import annotations
 
-import base64
 from html import escape
-from urllib.parse import urlencode
 
-from calculators import footprint as fp, web
+from calculators import footprint as fp
 
-from .render import json_for_html
+from .calculator_shell import scenario_options, shell
 
 DEFAULT_SCENARIO = "bsf-3-3"
-
-
-def _data_url(mime: str, text: str) -> str:
-    return f"data:{mime};charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
-
-
-def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -> str:
-    """Wrap a calculator form with status, message, downloads, chart and the prerendered result."""
-    res = web.run(r.bundle, {"calc": name, **params})
-    if not res["ok"]:
-        raise RuntimeError(f"default {name} calculation failed: {res['error']}")
-    links = " · ".join(
-        f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(k.upper() if len(k) <= 4 else k)}</a>'
-        for k, d in res["downloads"].items())
-    permalink = urlencode({k: v for k, v in params.items() if v})
-    chart = ""
-    if res.get("chart"):
-        chart = (f'<div class="atlas-chart" data-chart-id="calc-chart"></div>'
-                 f'<script type="application/json" id="calc-chart">{json_for_html(res["chart"])}</script>')
-    else:
-        chart = '<div class="atlas-chart" data-chart-id="calc-chart" hidden></div>'
-    return f"""
-<div id="atlas-calculator" class="atlas-calculator" data-calculator="{escape(name)}" data-timeout-ms="{timeout_ms}">
-<form class="atlas-form" method="get" action="./" novalidate>
-{form_html}
-  <button type="submit" class="md-button md-button--primary" id="calc-run">Compute</button>
-</form>
-<div id="atlas-calc-status" class="atlas-status" role="status" aria-live="polite">Showing the result computed when this site was built, for the default inputs. The interactive calculator needs JavaScript; it runs Python (Pyodide) loaded from this site.</div>
-<div id="atlas-calc-message" class="atlas-message" role="alert" hidden></div>
-<div class="atlas-downloads">Download: <span id="atlas-calc-downloads">{links}</span> · <a id="calc-permalink" href="?{escape(permalink)}">Permalink</a></div>
-{chart}
-<div id="atlas-calc-result" data-prerendered="true">{res['html']}</div>
-</div>
-"""
-
-
-def scenario_options(bundle: dict, scenarios: list[dict], selected: str, extra_attrs=None) -> str:
-    """<option>s grouped by product; ``extra_attrs(s)`` adds data- attributes."""
-    names = {s["id"]: s["short_name"] for s in bundle["sources"]}
-    by_doc: dict[str, list[dict]] = {}
-    for s in scenarios:
-        by_doc.setdefault(s["doc"], []).append(s)
-    out = []
-    for doc, items in by_doc.items():
-        out.append(f'<optgroup label="{escape(names.get(doc, doc))}">')
-        for s in items:
-            sel = " selected" if s["id"] == selected else ""
-            attrs = extra_attrs(s) if extra_attrs else ""
-            out.append(f'<option value="{escape(s["id"])}"{attrs}{sel}>{escape(names.get(doc, doc))} {escape(s.get("section") or "")}: '
-                       f'{escape(s.get("short_title") or s["title"])}</option>')
-        out.append("</optgroup>")
-    return "".join(out)
 
 
 def footprint_defaults(bundle: dict) -> dict:
@@ -79,7 +20,8 @@ def footprint_defaults(bundle: dict) -> dict:
             "asm": "keep", "asm_from": "", "sidecar_cpu": "", "sidecar_mem": "", "min_replicas": "1", "node_cores": "", "node_mem": ""}
 
 
-def footprint(r) -> str:
+def page(r) -> str:
+    """The footprint calculator page body (``{{ footprint_calculator() }}``), prerendered for the default inputs."""
     bundle = r.bundle
     d = footprint_defaults(bundle)
     scen = fp.scenarios_with_resources(bundle)

@@ -12,9 +12,9 @@ import json
 import math
 from pathlib import Path
 
-from calculators.text import fmt
+from calculators.formatting import fmt
 
-from .render import esc
+from ..html import esc
 
 DEFAULT = ("bsf-3-2", "bsf-3-3")
 ASM = {"enabled": "on", "disabled": "off", "partial": "partial", "unknown": "not stated", "not_applicable": "not applicable"}
@@ -185,12 +185,10 @@ def compare_page(r) -> str:
 """
 
 
-def macros(r) -> dict:
-    return {"compare_page": lambda: compare_page(r)}
-
-
-def post_build(config, r, site_dir: Path) -> None:
-    out = Path(site_dir) / "assets" / "data" / "compare"
+def write_data(r, docs_dir: Path) -> None:
+    """Write one JSON per scenario (``scenario_data``) to ``docs_dir``/assets/data/compare/<id>.json, which
+    compare.js fetches. Raises OSError if a file cannot be written."""
+    out = Path(docs_dir) / "assets" / "data" / "compare"
     out.mkdir(parents=True, exist_ok=True)
     for s in r.a.scenarios:
         (out / f'{s["id"]}.json').write_text(json.dumps(scenario_data(r, s["id"]), separators=(",", ":"), allow_nan=False), encoding="utf-8")

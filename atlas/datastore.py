@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -22,11 +23,15 @@ import pandas as pd
 import yaml
 from frictionless import Resource, Schema
 
+from calculators.partial import USABLE
 from curation.provenance import data_problems  # at import: MkDocs loads the build hooks with the root on sys.path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
+KIND_LABEL = {  # each kind (and "excluded": a table not curated) as pages and downloads name it
+    "resources": "Resource allocation", "utilization": "Utilization", "latency": "Latency",
+    "db_operations": "Database operations", "measurements": "Measurements", "settings": "Settings", "excluded": "Not curated"}
 RECORDS = ["tables", "scenarios", "services", "errata"]
 SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 """libyaml's safe loader where PyYAML was built with it (same results, several times faster)."""
@@ -357,3 +362,48 @@ def _check_provenance(root: Path) -> None:
     problems = data_problems(root)
     if problems:
         raise DataError(f"provenance: {problems[0]}" + (f" ({len(problems) - 1} more)" if len(problems) > 1 else ""))
+
+
+# ---------------------------------------------------------------- rows for the bundle and pages
+ERRATUM_ID = re.compile(r"\b[a-z]+-E\d{3}\b")
+"""An erratum id as notes cite it (``policy-E031``: document id, ``-E``, three digits)."""
+
+
+def usable(df: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``df`` whose status is usable (``calculators.partial.USABLE``: ok or corrected)."""
+    return df[df["status"].isin(list(USABLE))]
+
+
+def records(df: pd.DataFrame, cols: list[str]) -> list[dict]:
+    """The ``cols`` of every row of ``df`` as plain dicts, in order: NaN/NA become None, numpy
+    scalars Python numbers (so the bundle is plain JSON). Raises KeyError for a missing column."""
+    out = []
+    for rec in df[cols].to_dict("records"):
+        clean = {}
+        for k, v in rec.items():
+            if v is None or (isinstance(v, float) and math.isnan(v)) or (hasattr(v, "__class__") and str(v) in ("<NA>", "nan")):
+                v = None
+            elif hasattr(v, "item"):
+                v = v.item()
+            clean[k] = v
+        out.append(clean)
+    return out
+
+
+def errata_cited(note: str | None) -> list[str]:
+    """The erratum ids a row's note cites, in order of mention (repeats kept)."""
+    return ERRATUM_ID.findall(note or "")
+
+
+MEAS_COLS = ["metric", "value", "unit", "raw", "table_id", "row", "column_label", "status", "note"]
+
+
+def metric_records(df: pd.DataFrame, names) -> dict:
+    """Measurement rows of ``df`` (measurements.csv shape) whose metric is in ``names``, one per metric (the first):
+    ``{metric: {value, unit, raw, table_id, row, column_label, status, errata: [ids the row's note cites]}}``."""
+    out = {}
+    for rec in records(df[df["metric"].isin(list(names))], MEAS_COLS):
+        rec["errata"] = errata_cited(rec.pop("note"))
+        out.setdefault(rec.pop("metric"), rec)
+    return out
+

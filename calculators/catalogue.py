@@ -22,7 +22,7 @@ import importlib
 
 # name -> (module that calls register(name, ...), bundle keys the calculator reads)
 CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
-    "footprint": ("calculators.render", ("scenarios", "services", "resources", "resources_excluded", "utilization",
+    "footprint": ("calculators.footprint_report", ("scenarios", "services", "resources", "resources_excluded", "utilization",
                                           "scenario_cpu", "backtest_bands")),
     "asm": ("calculators.asm", ("scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
                                 "scenario_facts", "resources_excluded", "excluded_rows")),

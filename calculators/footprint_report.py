@@ -7,8 +7,8 @@ import csv
 import io
 import re
 
-from . import footprint, web
-from .text import csv_writer, escape, fmt
+from . import catalogue, footprint
+from .formatting import csv_writer, escape, fmt
 
 COLUMNS = [
     ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"), ("binding", "Binding"),
@@ -245,7 +245,7 @@ def _flag(v) -> bool:
 
 
 def run_web(bundle: dict, params: dict) -> dict:
-    """The footprint calculator for ``calculators.web.run``: form strings in, result dict out
+    """The footprint calculator for ``calculators.catalogue.run``: form strings in, result dict out
     (HTML, chart, inputs, CSV and Helm-values downloads). Raises footprint.FootprintError."""
     g = lambda k: params.get(k) or None
     res = footprint.compute(
@@ -266,4 +266,4 @@ def run_web(bundle: dict, params: dict) -> dict:
                                    "filename": f"footprint-{res['baseline']['id']}-values.yaml"}}}
 
 
-web.register("footprint", run_web, footprint.FootprintError)
+catalogue.register("footprint", run_web, footprint.FootprintError)

@@ -3,21 +3,14 @@ with resource data (Renderer.efficiency), coloured by product, shaped by ASM, ea
 point linking to its scenario page. The data is also rendered as a table, so the
 page says the same without JavaScript.
 
-post_build publishes vega-interpreter as a classic script (the package ships only
-an ES module importing the bare specifier 'vega-util'), so charts draw without
-eval under a strict Content-Security-Policy.
+``products_table(r)``: the products at a glance, above the chart.
 """
 from __future__ import annotations
 
-import re
-from pathlib import Path
+from calculators.formatting import fmt
 
-from calculators.text import fmt
+from ..html import esc, json_for_html, partial_mark
 
-from .render import esc, json_for_html, partial_mark
-
-ROOT = Path(__file__).resolve().parent.parent
-INTERPRETER = ROOT / "node_modules" / "vega-interpreter" / "build" / "vega-interpreter.js"
 ASM_LABEL = {"enabled": "ASM on", "disabled": "ASM off", "partial": "ASM partial", "unknown": "ASM not stated",
              "not_applicable": "no ASM (not applicable)"}
 ASM_SHAPE = {"ASM on": "circle", "ASM off": "square", "ASM partial": "diamond", "ASM not stated": "triangle-up",
@@ -92,26 +85,19 @@ def home_chart(r) -> str:
     ])
 
 
-def macros(r) -> dict:
-    return {"home_chart": lambda: home_chart(r)}
-
-
-def interpreter_script(source: str) -> str:
-    """vega-interpreter's ES module as a classic script: the 'vega-util' import is read
-    from the global ``vega`` (vega.min.js re-exports vega-util), the export becomes
-    ``window.vegaInterpreter``."""
-    imp = re.search(r"^import \{([^}]*)\} from 'vega-util';\s*$", source, re.M)
-    exp = re.search(r"^export \{ expression as expressionInterpreter \};\s*$", source, re.M)
-    if not imp or not exp or source.count("import ") != 1:
-        raise RuntimeError("vega-interpreter's module layout changed: update macros/pages_home.py interpreter_script")
-    names = [n.strip() for n in imp.group(1).split(",") if n.strip()]
-    head = "".join(f"var {n} = vega.{n};\n" for n in names)
-    body = source[:imp.start()] + source[imp.end():exp.start()] + source[exp.end():]
-    return ("/* vega-interpreter (BSD-3-Clause), rewritten at build time as a classic script. */\n(function (vega) {\n'use strict';\n"
-            + head + body + "\nwindow.vegaInterpreter = { expressionInterpreter: expression };\n})(window.vega);\n")
-
-
-def post_build(config, r, site_dir: Path) -> None:
-    dest = Path(site_dir) / "assets" / "vendor" / "vega"
-    dest.mkdir(parents=True, exist_ok=True)
-    (dest / "vega-interpreter.js").write_text(interpreter_script(INTERPRETER.read_text(encoding="utf-8")), encoding="utf-8")
+def products_table(r) -> str:
+    """Products at a glance: scenario counts, load ranges, tables and errata per document."""
+    rows = []
+    for doc in r.a.docs():
+        src = r.a.source(doc)
+        scen = [s for s in r.a.scenarios if s["doc"] == doc]
+        loads = [s["load"]["per_site"] for s in scen if s["load"].get("per_site") is not None]
+        rng = (f"{fmt(min(loads))} to {fmt(max(loads))} {src['load_unit']}" if loads and min(loads) != max(loads)
+               else f"{fmt(loads[0])} {src['load_unit']}" if loads else "not stated")
+        ntab = sum(1 for t in r.a.tables if t["doc"] == doc)
+        nerr = sum(1 for e in r.a.errata if e["doc"] == doc)
+        rows.append(f'<tr><td><a href="products/{esc(doc)}/">{esc(src["product"])}</a></td><td>{len(scen)}</td>'
+                    f'<td>{esc(rng)}</td><td>{ntab}</td><td>{nerr}</td><td>{esc(src["release"])}</td></tr>')
+    return ('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="products"><thead><tr><th>Product</th>'
+            '<th>Scenarios</th><th>Load per site</th><th>Tables</th><th>Errata</th><th>Release</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")

@@ -33,10 +33,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from calculators.text import csv_writer
+from calculators.formatting import csv_writer
 
-from .datastore import KINDS, _schema
-from .render import KIND_LABEL, esc, md_esc
+from .datastore import KIND_LABEL, KINDS, _schema
 
 RECORD_TABLES = ["scenarios", "errata", "tables"]
 NAMES = KINDS + RECORD_TABLES
@@ -216,7 +215,7 @@ class Build:
 # ---------------------------------------------------------------- building the files
 def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     buf = io.StringIO()
-    w = csv_writer(buf)  # formula-like cells made inert (calculators.text.csv_cell)
+    w = csv_writer(buf)  # formula-like cells made inert (calculators.formatting.csv_cell)
     w.writerow(header)
     w.writerows(rows)
     return buf.getvalue().encode("utf-8")
@@ -482,253 +481,13 @@ def build(r) -> Build:
     return b
 
 
-# ---------------------------------------------------------------- extension hooks
-def _loose(r, doc: str) -> set[str]:
-    """Tables of doc on no scenario page (rendered on the product page)."""
-    listed = {tid for s in r.a.scenarios if s["doc"] == doc for tid in s["tables"]}
-    return {t["id"] for t in r.a.tables if t["doc"] == doc and t["id"] not in listed}
-
-
-def table_addon(r, doc: str, table: dict) -> str:
-    """A link under every rendered table to its own CSV: the rows of data/<doc>/<kind>.csv for this table, same
-    columns (exactly the rows the table shows), and to rows the curation put in another kind's file."""
+def write(r, docs_dir: Path) -> None:
+    """Write every download (``build(r)``) under ``docs_dir``/downloads/, with ``SHA256SUMS``.
+    Raises OSError if a file cannot be written."""
     b = build(r)
-    key = (doc, table["id"])
-    p = b.tables.get(key)
-    extra = b.extra.get(key, {})
-    if not p and not extra:
-        return ""
-    # Scenario pages live at products/<doc>/<scenario>/, product pages at products/<doc>/.
-    up = "../../" if table["id"] in _loose(r, doc) else "../../../"
-    links = []
-    if p:
-        rows = len(r.a.rows(table["kind"], doc=doc, table_id=table["id"]))
-        links.append(f'<a class="atlas-download-table" href="{up}downloads/{esc(p)}" download data-rows="{rows}">'
-                     f'Download this table (CSV)</a> <span class="atlas-note">{rows} rows of <code>{esc(table["kind"])}.csv</code>, '
-                     f'{_size(len(b.table_bytes[p]))}</span>')
-    for kind, q in extra.items():
-        rows = len(r.a.rows(kind, doc=doc, table_id=table["id"]))
-        links.append(f'<a class="atlas-download-extra" href="{up}downloads/{esc(q)}" download data-rows="{rows}">'
-                     f'{esc(kind)} rows of this table (CSV)</a> <span class="atlas-note">{rows} rows in '
-                     f'<code>{esc(kind)}.csv</code></span>')
-    return '<p class="atlas-download">' + " · ".join(links) + "</p>"
-
-
-def post_build(config, r, site_dir):
-    b = build(r)
-    out = Path(site_dir) / "downloads"
+    out = Path(docs_dir) / "downloads"
     for p, data in {**b.files, **b.table_bytes}.items():
         dest = out / p
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
     (out / "SHA256SUMS").write_text(b.sums, encoding="utf-8")
-
-
-# ---------------------------------------------------------------- pages
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KiB"
-    return f"{n / 1024 / 1024:.2f} MiB"
-
-
-def _link(path: str, label: str, data: bytes) -> str:
-    return (f'<a href="../../downloads/{esc(path)}" download>{esc(label)}</a> '
-            f'<span class="atlas-note atlas-nowrap">{_size(len(data))}</span>')
-
-
-def datasets_page(r) -> str:
-    b = build(r)
-    a = r.a
-    out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="downloads"><thead><tr>'
-           "<th>Table</th><th>Rows</th><th>What one row is</th><th>CSV</th><th>JSON</th></tr></thead><tbody>"]
-    for name in NAMES:
-        sch = schema(name)
-        out.append(f'<tr><td class="atlas-nowrap"><a href="../dictionary/#{esc(name)}"><code>{esc(name)}</code></a></td>'
-                   f'<td>{b.rows[name]}</td><td>{esc(sch.get("description", ""))}</td>'
-                   f'<td class="atlas-nowrap">{_link(f"csv/{name}.csv", "CSV", b.files[f"csv/{name}.csv"])}</td>'
-                   f'<td class="atlas-nowrap">{_link(f"json/{name}.json", "JSON", b.files[f"json/{name}.json"])}</td></tr>')
-    out.append("</tbody></table></div>")
-    out += ["", "## All tables in one file", "",
-            '<ul class="atlas-downloads">'
-            f'<li>{_link(WORKBOOK, "Excel workbook (" + WORKBOOK + ")", b.files[WORKBOOK])}: one sheet per table above, '
-            "header row frozen and filterable, the unit of every numeric column in its header, an <em>about</em> sheet with "
-            "the sources.</li>"
-            f'<li>{_link("datapackage.json", "Frictionless Data Package (datapackage.json)", b.files["datapackage.json"])}: '
-            "describes every CSV above with its Table Schema (types, constraints, units), size, SHA-256 and sources. "
-            "Validate with <code>frictionless validate datapackage.json</code> after downloading the <code>csv/</code> files "
-            "beside it.</li>"
-            f'<li><a href="../../downloads/SHA256SUMS" download>SHA256SUMS</a> <span class="atlas-note">{_size(len(b.sums))}</span>: '
-            "checksums of every file, including the per-table CSVs; check with <code>sha256sum -c SHA256SUMS</code> in a copy "
-            "of the <code>downloads/</code> folder.</li></ul>",
-            "", "## One table at a time", "",
-            f"<p>Every curated table on the product and scenario pages has a <em>Download this table (CSV)</em> link under it: "
-            f"the rows of that table in <code>data/&lt;doc&gt;/&lt;kind&gt;.csv</code>, same columns ({len(b.table_bytes)} files, "
-            f"listed in SHA256SUMS; the <a href=\"../coverage/\">coverage page</a> links each one).</p>",
-            "", "## Sources and rights", "", f"<p>{esc(rights(a))}</p>", "",
-            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="sources"><thead><tr><th>doc</th>'
-            "<th>Guide</th><th>Publisher</th><th>Release</th><th>Document id, date</th></tr></thead><tbody>"]
-    for s in a.sources:
-        if s["id"] not in a.docs():
-            continue
-        out.append(f'<tr><td class="atlas-nowrap"><a href="../../products/{esc(s["id"])}/"><code>{esc(s["id"])}</code></a></td><td><em>{esc(s["title"])}</em></td>'
-                   f'<td>{esc(s["publisher"])}</td><td>{esc(s["release"])}</td>'
-                   f'<td>{esc(", ".join(x for x in (s.get("document_id"), s.get("date")) if x))}</td></tr>')
-    out += ["</tbody></table></div>", "", "## Checksums", "",
-            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="checksums"><thead><tr><th>File</th>'
-            "<th>Bytes</th><th>SHA-256</th></tr></thead><tbody>"]
-    for p, data in sorted(b.files.items()):
-        out.append(f'<tr><td><a href="../../downloads/{esc(p)}" download>{esc(p)}</a></td><td>{len(data)}</td>'
-                   f'<td><code class="atlas-sha256">{sha256(data)}</code></td></tr>')
-    out.append("</tbody></table></div>")
-    return "\n".join(out)
-
-
-def _allowed(f: dict) -> str:
-    c = f.get("constraints") or {}
-    parts = []
-    if c.get("enum"):
-        parts.append(" ".join(f"<code>{esc(v)}</code>" if v != "" else "<code>(empty)</code>" for v in c["enum"]))
-    if c.get("pattern"):
-        parts.append(f"matches <code>{esc(c['pattern'])}</code>")
-    if "minimum" in c:
-        parts.append(f"≥ {esc(c['minimum'])}")
-    if "maximum" in c:
-        parts.append(f"≤ {esc(c['maximum'])}")
-    if c.get("unique"):
-        parts.append("unique")
-    return "; ".join(parts)
-
-
-def dictionary_page(r) -> str:
-    b = build(r)
-    out = []
-    for name in NAMES:
-        sch = schema(name)
-        src = f"data/schemas/{name}.schema.json" if name in KINDS else f"data/&lt;doc&gt;/{name}.yaml, flattened"
-        out += [f"## {md_esc(name)} {{ #{name} }}", "",
-                f'<p>{esc(sch.get("description", ""))} <span class="atlas-note">{b.rows[name]} rows; from <code>{src}</code>; '
-                f'download <a href="../../downloads/csv/{esc(name)}.csv">CSV</a>, '
-                f'<a href="../../downloads/json/{esc(name)}.json">JSON</a>.</span></p>', "",
-                f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="dictionary-{esc(name)}"><thead><tr>'
-                "<th>Column</th><th>Type</th><th>Unit</th><th>Required</th><th>Allowed values</th><th>Meaning</th>"
-                "</tr></thead><tbody>"]
-        for f in sch["fields"]:
-            req = "yes" if (f.get("constraints") or {}).get("required") else ""
-            out.append(f'<tr id="{esc(name)}-{esc(f["name"])}"><td class="atlas-nowrap"><code>{esc(f["name"])}</code></td><td>{esc(f["type"])}</td>'
-                       f'<td>{esc(f.get("unit", ""))}</td><td>{req}</td><td>{_allowed(f)}</td><td>{esc(f.get("description", ""))}</td></tr>')
-        out += ["</tbody></table></div>", ""]
-    return "\n".join(out)
-
-
-def erratum_url(r, e: dict) -> str:
-    """Page (relative to the site root) where an erratum is rendered with its id as anchor."""
-    a = r.a
-    doc = e["doc"]
-    if e.get("table_id"):
-        if e["table_id"] in _loose(r, doc):
-            return f"products/{doc}/#{e['id']}"
-        owners = [s["id"] for s in a.scenarios if s["doc"] == doc and e["table_id"] in s["tables"]]
-        sid = e["scenario"] if e.get("scenario") in owners else owners[0]
-        return f"products/{doc}/{sid}/#{e['id']}"
-    if e.get("scenario"):
-        return f"products/{doc}/{e['scenario']}/#{e['id']}"
-    return f"products/{doc}/#{e['id']}"
-
-
-def errata_page(r) -> str:
-    a = r.a
-    docs = a.docs()
-    actions = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]
-    out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata-summary"><thead><tr><th>Document</th>'
-           "<th>Errata</th>" + "".join(f"<th>{esc(x)}</th>" for x in actions) + "</tr></thead><tbody>"]
-    for doc in docs:
-        errs = [e for e in a.errata if e["doc"] == doc]
-        out.append(f'<tr><td><a href="#errata-{esc(doc)}">{esc(a.source(doc)["short_name"])}</a></td><td>{len(errs)}</td>'
-                   + "".join(f'<td>{sum(e["action"] == x for e in errs)}</td>' for x in actions) + "</tr>")
-    out.append(f"<tr><td><strong>All</strong></td><td>{len(a.errata)}</td>"
-               + "".join(f'<td>{sum(e["action"] == x for e in a.errata)}</td>' for x in actions) + "</tr>")
-    out += ["</tbody></table></div>", "",
-            '<p class="atlas-note">Each erratum links to the page where it applies (the table on its scenario page, or the '
-            'product page). Rows are grouped by document; the first row of each document is the target of the links above.</p>', "",
-            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
-            "<th>Document</th><th>Table</th><th>Kind</th><th class=\"atlas-minw-10\">Where</th>"
-            "<th class=\"atlas-minw-8\">As printed</th><th class=\"atlas-minw-18\">Problem</th><th>Action</th>"
-            "<th class=\"atlas-minw-14\">Reading</th></tr></thead><tbody>"]
-    for doc in docs:
-        first = True
-        for e in (x for x in a.errata if x["doc"] == doc):
-            rid = f' id="errata-{esc(doc)}"' if first else ""
-            first = False
-            tbl = e.get("table_id") or ""
-            out.append(
-                f'<tr{rid} data-doc="{esc(doc)}"><td class="atlas-nowrap"><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
-                f'<td>{esc(a.source(doc)["short_name"])}</td><td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(e["kind"])}</td>'
-                f'<td>{esc(e["where"])}</td><td><code>{esc(e["raw"])}</code></td><td>{esc(e["problem"])}</td>'
-                f'<td>{esc(e["action"])}</td><td>{esc(e.get("reading") if e.get("reading") is not None else "")}'
-                f'{(" <span class=atlas-note>" + esc(e["reason"]) + "</span>") if e.get("reason") else ""}</td></tr>')
-    out.append("</tbody></table></div>")
-    return "\n".join(out)
-
-
-def coverage_page(r) -> str:
-    a = r.a
-    b = build(r)
-    recs = {(t["doc"], t["table_id"]): t for t in record_rows(r, "tables")}
-    out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="coverage-summary"><thead><tr>'
-           "<th>Document</th><th>Tables found</th>" + "".join(f"<th>{esc(k)}</th>" for k in KINDS)
-           + "<th>excluded</th><th>Curated tables without rows</th><th>Data rows</th><th>Errata</th></tr></thead><tbody>"]
-    for doc in a.docs():
-        ts = [t for t in recs.values() if t["doc"] == doc]
-        empty = [t for t in ts if t["kind"] != "excluded" and t["data_rows"] == 0]
-        out.append(f'<tr><td><a href="#coverage-{esc(doc)}">{esc(a.source(doc)["short_name"])}</a></td><td>{len(ts)}</td>'
-                   + "".join(f'<td>{sum(t["kind"] == k for t in ts)}</td>' for k in KINDS + ["excluded"])
-                   + f'<td>{len(empty)}</td><td>{sum(t["data_rows"] for t in ts)}</td>'
-                   f'<td>{sum(e["doc"] == doc for e in a.errata)}</td></tr>')
-    out += ["</tbody></table></div>", ""]
-    for doc in a.docs():
-        src = a.source(doc)
-        ts = [t for t in recs.values() if t["doc"] == doc]
-        out += [f"## {md_esc(src['short_name'])}: {len(ts)} tables {{ #coverage-{doc} }}", "",
-                f'<p class="atlas-cite"><em>{esc(src["title"])}</em>, release {esc(src["release"])}; '
-                f'list of tables from <code>data/{esc(doc)}/tables.yaml</code>.</p>', "",
-                f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="coverage-{esc(doc)}"><thead><tr>'
-                "<th>Table</th><th>Title</th><th>Section</th><th>Seed lines</th><th>Source rows</th><th>Where in the data</th>"
-                "<th>Data rows</th><th>Shown on</th><th>Download</th></tr></thead><tbody>"]
-        loose = _loose(r, doc)
-        for t in ts:
-            tid = t["table_id"]
-            pages = ([f'<a href="../../products/{esc(doc)}/#{esc(_anchor(tid))}">product page</a>'] if tid in loose else
-                     [f'<a href="../../products/{esc(doc)}/{esc(s)}/#{esc(_anchor(tid))}">{esc(s)}</a>' for s in t["scenarios"].split(";")])
-            files = dict(x.split(":") for x in t["data_files"].split(";") if x)
-            if t["kind"] == "excluded":
-                where = f'<span class="atlas-missing">excluded: {esc(t["excluded_reason"])}</span>'
-            else:
-                where = "<br>".join(f'<span class="atlas-nowrap"><code>data/{esc(doc)}/{esc(k)}.csv</code>: {esc(n)} rows</span>'
-                                    for k, n in files.items()) \
-                    or f'<code>data/{esc(doc)}/{esc(t["kind"])}.csv</code>: 0 rows'
-            dls = ([("CSV", b.tables[(doc, tid)])] if (doc, tid) in b.tables else []) \
-                + [(f"{k} CSV", q) for k, q in b.extra.get((doc, tid), {}).items()]
-            dl = "<br>".join(f'<a href="../../downloads/{esc(q)}" download>{esc(label)}</a>' for label, q in dls)
-            cls = ' class="atlas-status-flagged"' if t["kind"] != "excluded" and t["data_rows"] == 0 else ""
-            out.append(f'<tr{cls}><td>{esc(tid)}</td><td>{esc(t["title"] or t["caption"] or "")}</td><td>{esc(t["section"] or "")}</td>'
-                       f'<td class="atlas-nowrap">{t["line_first"]}–{t["line_last"]}</td><td>{t["rows"]}</td>'
-                       f'<td>{where}</td><td>{t["data_rows"]}</td>'
-                       f'<td>{", ".join(pages)}</td><td class="atlas-nowrap">{dl}</td></tr>')
-        out += ["</tbody></table></div>", ""]
-    return "\n".join(out)
-
-
-def _anchor(tid: str) -> str:
-    from .render import anchor
-    return anchor(tid)
-
-
-def macros(r):
-    return {
-        "datasets_page": lambda: datasets_page(r),
-        "data_dictionary": lambda: dictionary_page(r),
-        "errata_page": lambda: errata_page(r),
-        "coverage_page": lambda: coverage_page(r),
-    }

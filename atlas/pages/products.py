@@ -1,50 +1,22 @@
-"""Render curated data as page fragments (build time, pandas).
+"""Product, scenario and infrastructure-rules pages, rendered from the validated data (build time,
+pandas), with every table and its citation.
 
-Every text that comes from data/ goes through ``esc`` (HTML) or ``md_esc``
-(Markdown headings) before it reaches a page, so data can never become markup.
+``Renderer`` holds one Atlas and its calculator bundle for a build; every page module renders with it
+(``r``), and it computes each scenario's footprint at its own load once (``baseline``), which the product
+table, the home chart and the compare page share. Every text from data/ goes through ``esc``/``md_esc``
+(atlas.html), so data can never become markup.
 """
 from __future__ import annotations
-
-import json
-import math
-import re
-from html import escape
 
 import pandas as pd
 
 from calculators import footprint
-from calculators.text import fmt
+from calculators.formatting import fmt
 
-from .bundle import build as build_bundle
-from .datastore import Atlas
+from ..bundle import build as build_bundle
+from ..datastore import KIND_LABEL, Atlas
+from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
 
-KIND_LABEL = {"resources": "Resource allocation", "utilization": "Utilization", "latency": "Latency",
-              "db_operations": "Database operations", "measurements": "Measurements", "settings": "Settings", "excluded": "Not curated"}
-
-
-def esc(v) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
-        return ""
-    return escape(str(v))
-
-
-def md_esc(text: str) -> str:
-    """Escape text for a Markdown heading: HTML-escape, then backslash Markdown specials."""
-    return re.sub(r"([\\`*_{}\[\]()!|])", r"\\\1", escape(str(text), quote=False))
-
-
-def anchor(tid: str) -> str:
-    return "table-" + re.sub(r"[^a-z0-9]+", "-", tid.lower()).strip("-")
-
-
-def num(v) -> str:
-    if v is None or v is pd.NA or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    return esc(fmt(float(v) if not isinstance(v, (int,)) else v))
-
-
-def page_depth_prefix(depth: int) -> str:
-    return "../" * depth
 
 
 class Renderer:
@@ -282,9 +254,8 @@ class Renderer:
             out.append(self.resources_table(doc, tid))
         else:
             out.append(self.pivot_table(doc, t))
-        from .extensions import each
-        for _, fn in each("table_addon"):
-            out.append(fn(self, doc, t))
+        from .data import table_download_links  # data.py renders with this Renderer: imported late
+        out.append(table_download_links(self, doc, t))
         out.append("")
         return "\n".join(out)
 
@@ -366,54 +337,25 @@ class Renderer:
                 f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
-def partial_mark(partial: bool) -> str:
-    """The lower-bound mark put before a total of a partial scenario ('' when complete)."""
-    return '<abbr class="atlas-flag atlas-at-least" title="at least: some services could not be counted">≥&#8239;</abbr>' if partial else ""
-
-
-def json_for_html(obj) -> str:
-    """JSON safe inside <script type="application/json">: '<', '>' and '&' escaped."""
-    return json.dumps(obj).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _home_page(self) -> str:
-    """Products at a glance: scenario counts, load ranges, tables and errata per document."""
-    rows = []
-    for doc in self.a.docs():
-        src = self.a.source(doc)
-        scen = [s for s in self.a.scenarios if s["doc"] == doc]
-        loads = [s["load"]["per_site"] for s in scen if s["load"].get("per_site") is not None]
-        rng = (f"{fmt(min(loads))} to {fmt(max(loads))} {src['load_unit']}" if loads and min(loads) != max(loads)
-               else f"{fmt(loads[0])} {src['load_unit']}" if loads else "not stated")
-        ntab = sum(1 for t in self.a.tables if t["doc"] == doc)
-        nerr = sum(1 for e in self.a.errata if e["doc"] == doc)
-        rows.append(f'<tr><td><a href="products/{esc(doc)}/">{esc(src["product"])}</a></td><td>{len(scen)}</td>'
-                    f'<td>{esc(rng)}</td><td>{ntab}</td><td>{nerr}</td><td>{esc(src["release"])}</td></tr>')
-    return ('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="products"><thead><tr><th>Product</th>'
-            '<th>Scenarios</th><th>Load per site</th><th>Tables</th><th>Errata</th><th>Release</th></tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table></div>")
-
-
-def _guidance_page(self, doc: str) -> str:
+def guidance_page(r, doc: str) -> str:
     """Structured infrastructure rules (data/<doc>/guidance.yaml), each with its quote and line."""
-    src = self.a.source(doc)
-    rules = self.a.extras.get(doc, {}).get("guidance") or []
+    src = r.a.source(doc)
+    rules = r.a.extras.get(doc, {}).get("guidance") or []
     out = [f"# {md_esc(src['short_name'])} infrastructure rules", "",
            f'<p class="atlas-cite">From <em>{esc(src["title"])}</em>. Each rule quotes the guide.</p>', ""]
     topics: dict[str, list] = {}
-    for r in rules:
-        topics.setdefault(r.get("topic") or "General", []).append(r)
+    for rule in rules:
+        topics.setdefault(rule.get("topic") or "General", []).append(rule)
     for topic, items in topics.items():
         out += [f"## {md_esc(topic)}", ""]
         out.append('<table class="atlas-data"><thead><tr><th>Setting</th><th>Why</th><th>As printed</th></tr></thead><tbody>')
-        for r in items:
-            cite = r.get("cite") or {}
-            out.append(f'<tr id="{esc(r.get("id", ""))}"><td>{esc(r.get("setting"))}</td><td>{esc(r.get("rationale"))}</td>'
+        for rule in items:
+            cite = rule.get("cite") or {}
+            out.append(f'<tr id="{esc(rule.get("id", ""))}"><td>{esc(rule.get("setting"))}</td><td>{esc(rule.get("rationale"))}</td>'
                        f'<td><q>{esc(cite.get("text"))}</q>{" (line " + esc(cite.get("line")) + ")" if cite.get("line") else ""}</td></tr>')
         out.append("</tbody></table>")
         out.append("")
     return "\n".join(out)
 
 
-Renderer.home_page = _home_page
-Renderer.guidance_page = _guidance_page
+

@@ -1,30 +1,12 @@
-"""The backtest page ("How accurate is this?") and its bundle key.
-
-Extension module (see macros/extensions.py):
-
-* ``bundle(atlas)`` adds ``cpu_obs``: every CPU utilization row with status ok or corrected and a
-  value, with its table and row (columnar ``{"cols": [...], "rows": [[...]]}``), which
-  ``calculators.backtest`` reads;
-* ``macros(r)``: ``backtest_page()``, the page body, computed from the bundle at build time.
-"""
+"""The backtest page ("How accurate is this?"): every pair of comparable runs predicted from each
+other by the calculators' own rule (``calculators.backtest``, reading the bundle key ``cpu_obs``),
+computed at build time."""
 from __future__ import annotations
 
 from calculators import backtest
-from calculators.text import fmt
+from calculators.formatting import fmt
 
-from .bundle import records
-from .render import esc, json_for_html
-
-CPU_OBS_COLS = ["scenario", "table_id", "row", "site", "service", "container", "observed_percent", "observed_abs",
-                "abs_unit", "percent_basis"]
-
-
-def bundle(atlas) -> dict:
-    util = atlas.frames["utilization"]
-    util = util[(util["metric"] == "cpu") & util["status"].isin(["ok", "corrected"])
-                & (util["observed_percent"].notna() | util["observed_abs"].notna())]
-    rows = records(util, CPU_OBS_COLS)
-    return {"cpu_obs": {"cols": CPU_OBS_COLS, "rows": [[r[c] for c in CPU_OBS_COLS] for r in rows]}}
+from ..html import esc, json_for_html
 
 
 def _pct(v) -> str:
@@ -122,7 +104,3 @@ def backtest_page(r) -> str:
             f'<td>{esc(p["source_from"])}</td><td>{esc(p["source_to"])}</td></tr>' for p in res["points"]]
     out.append("</tbody></table></div>")
     return "\n".join(out)
-
-
-def macros(r) -> dict:
-    return {"backtest_page": lambda: backtest_page(r)}

@@ -1,0 +1,167 @@
+"""The browser side of the build, written into the docs tree MkDocs copies as it is:
+
+* "calculator bundle and code packs" (``calculators_and_bundles``): the calculators package,
+  compiled to Pyodide bytecode by the site's own Pyodide in Node; one code pack per calculator page
+  (``assets/py/code.<name>.pack`` and ``manifest.json``); the calculator data bundle and each page's
+  slice of it (``assets/data/calculator-bundle[.<name>].json`` and ``.marshal``);
+* "browser assets" (``vendor``): Pyodide, Vega, vega-embed and tablesort copied from node_modules
+  (never a CDN), vega-embed's stylesheet as a file and vega-interpreter as a classic script (so
+  charts draw under a strict Content-Security-Policy).
+
+Node.js runs two small scripts of tools/: ``compile_pyc.mjs`` and ``vega_css.mjs``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from calculators import catalogue
+
+from . import codepack
+from .bundle import calculator_slice
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def node_modules() -> Path:
+    """The browser packages (``npm ci``): ROOT/node_modules, or the folder ATLAS_NODE_MODULES names (tests break it)."""
+    return Path(os.environ.get("ATLAS_NODE_MODULES") or ROOT / "node_modules")
+
+
+VENDOR = {
+    "pyodide": ["pyodide/pyodide.mjs", "pyodide/pyodide.asm.mjs", "pyodide/pyodide.asm.wasm",
+                "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"],
+    "vega": ["vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"],
+    "tablesort": ["tablesort/dist/tablesort.min.js"],
+}
+"""Files copied from node_modules into assets/vendor/<folder>/, per folder."""
+INTERPRETER = "vega-interpreter/build/vega-interpreter.js"
+
+
+class BuildError(Exception):
+    """A step of the build cannot go on (a package missing, Node failing); the message says what to do."""
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if not node:
+        raise BuildError("Node.js is needed to build the site (`npm ci` installs the browser packages with it)")
+    return node
+
+
+def compile_bytecode(py: Path, data: Path) -> dict:
+    """Compile ``py``/calculators/*.py and the standard-library modules they import to bytecode
+    with the site's own Pyodide, in Node (tools/compile_pyc.mjs): in the browser, unmarshalling
+    costs about 8 ms where compiling the source cost 50 ms. Also writes each
+    ``data``/calculator-bundle.<name>.json as .marshal (parsed in a third of json.loads' time).
+    Returns the script's report (``files`` written, relative to ``py``; ``cache_tag``; ``needs``
+    per calculator). Raises BuildError if Node is missing or the script fails."""
+    node = _node()
+    r = subprocess.run([node, str(ROOT / "tools" / "compile_pyc.mjs"), str(node_modules() / "pyodide"), str(py), str(data)],
+                       capture_output=True, text=True, timeout=300)
+    if r.returncode != 0:
+        raise BuildError(f"Compiling the calculators to Pyodide bytecode failed: {r.stderr.strip()[-2000:]}")
+    for f in [*py.rglob("*"), *data.glob("*.marshal")]:  # Node writes with its own umask
+        if f.is_file():
+            f.chmod(0o644)
+    return json.loads(r.stdout)
+
+
+def vega_css() -> str:
+    """The stylesheets vega-embed and vega-tooltip inject at run time, as one CSS text, from the
+    installed packages (tools/vega_css.mjs): the site ships them as a file so that no <style>
+    element is needed (style-src 'self'). Raises BuildError if Node or the script fails."""
+    node = _node()
+    r = subprocess.run([node, str(ROOT / "tools" / "vega_css.mjs"), str(node_modules())], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise BuildError(f"tools/vega_css.mjs failed: {r.stderr.strip()[-2000:]}")
+    return r.stdout
+
+
+def interpreter_script(source: str) -> str:
+    """vega-interpreter's ES module as a classic script: the 'vega-util' import is read
+    from the global ``vega`` (vega.min.js re-exports vega-util), the export becomes
+    ``window.vegaInterpreter``."""
+    imp = re.search(r"^import \{([^}]*)\} from 'vega-util';\s*$", source, re.M)
+    exp = re.search(r"^export \{ expression as expressionInterpreter \};\s*$", source, re.M)
+    if not imp or not exp or source.count("import ") != 1:
+        raise RuntimeError("vega-interpreter's module layout changed: update atlas/assets.py interpreter_script")
+    names = [n.strip() for n in imp.group(1).split(",") if n.strip()]
+    head = "".join(f"var {n} = vega.{n};\n" for n in names)
+    body = source[:imp.start()] + source[imp.end():exp.start()] + source[exp.end():]
+    return ("/* vega-interpreter (BSD-3-Clause), rewritten at build time as a classic script. */\n(function (vega) {\n'use strict';\n"
+            + head + body + "\nwindow.vegaInterpreter = { expressionInterpreter: expression };\n})(window.vega);\n")
+
+
+
+
+def calculators_and_bundles(bundle: dict, docs_dir: Path) -> list[str]:
+    """Write the calculators package, its bytecode, one code pack per calculator page and the data bundles
+    under ``docs_dir``/assets/ (see the module docstring). Returns the files written, relative to
+    ``docs_dir``. Raises BuildError if Node or the bytecode compile fails, ValueError if the bundle lacks a
+    key a calculator reads."""
+    nm = node_modules()
+    assets = Path(docs_dir) / "assets"
+    py, data = assets / "py", assets / "data"
+    with tempfile.TemporaryDirectory(dir=assets.parent if assets.parent.exists() else None) as tmp:
+        tpy, tdata = Path(tmp) / "py", Path(tmp) / "data"
+        (tpy / "calculators").mkdir(parents=True)
+        tdata.mkdir()
+        for src in sorted((ROOT / "calculators").glob("*.py")):
+            if src.name != "__main__.py":
+                shutil.copyfile(src, tpy / "calculators" / src.name)
+        (tdata / "calculator-bundle.json").write_text(json.dumps(bundle, separators=(",", ":")), encoding="utf-8")
+        # Each calculator page loads only the keys its calculator reads (calculators.catalogue.CATALOGUE):
+        # the footprint page parses 0.9 MB instead of 1.2 MB, the DSR and ShCM pages a few KB.
+        for name in catalogue.CATALOGUE:
+            part = calculator_slice(bundle, name)
+            (tdata / f"calculator-bundle.{name}.json").write_text(json.dumps(part, separators=(",", ":")), encoding="utf-8")
+        compiled = compile_bytecode(tpy, tdata)
+        # One pack per calculator page, with just what its calculator imports. "core": the byte size of each
+        # Pyodide file, which the worker checks (HEAD) before booting so that a truncated or half-copied file
+        # is named at once instead of hanging the boot.
+        core = {Path(p).name: (nm / p).stat().st_size for p in VENDOR["pyodide"] if (nm / p).exists()}
+        manifest = {"packs": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"], "core": core}
+        for name, rels in compiled["needs"].items():
+            index, blob = codepack.pack([(rel, (tpy / rel).read_bytes()) for rel in rels])
+            (tpy / f"code.{name}.pack").write_bytes(blob)
+            manifest["packs"][name] = {"pack": f"code.{name}.pack", "files": index}
+        (tpy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        for dest in (py, data):
+            shutil.rmtree(dest, ignore_errors=True)
+        assets.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(tpy), py)
+        shutil.move(str(tdata), data)
+    return sorted(f.relative_to(docs_dir).as_posix() for d in (py, data) for f in d.rglob("*") if f.is_file())
+
+
+def vendor(docs_dir: Path) -> list[str]:
+    """Copy the browser packages (VENDOR) from node_modules into ``docs_dir``/assets/vendor/, and write
+    vega-embed's stylesheet and vega-interpreter as a classic script. Returns the files written, relative to
+    ``docs_dir``. Raises BuildError naming every missing file (run `npm ci`)."""
+    nm = node_modules()
+    missing = [p for files in VENDOR.values() for p in [*files, *([INTERPRETER] if files is VENDOR["vega"] else [])]
+               if not (nm / p).exists()]
+    if missing:
+        raise BuildError(f"missing from {nm} (run `npm ci`): " + ", ".join(missing))
+    out = []
+    for folder, files in VENDOR.items():
+        dest = Path(docs_dir) / "assets" / "vendor" / folder
+        dest.mkdir(parents=True, exist_ok=True)
+        for p in files:
+            target = dest / Path(p).name
+            src = nm / p
+            if not (target.is_file() and target.stat().st_size == src.stat().st_size
+                    and target.stat().st_mtime_ns == src.stat().st_mtime_ns):
+                shutil.copy2(src, target)
+            out.append(target)
+    vega = Path(docs_dir) / "assets" / "vendor" / "vega"
+    (vega / "vega-embed.css").write_text(vega_css(), encoding="utf-8")
+    (vega / "vega-interpreter.js").write_text(interpreter_script((nm / INTERPRETER).read_text(encoding="utf-8")), encoding="utf-8")
+    out += [vega / "vega-embed.css", vega / "vega-interpreter.js"]
+    return [f.relative_to(docs_dir).as_posix() for f in out]

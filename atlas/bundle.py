@@ -1,0 +1,224 @@
+"""The calculator bundle: the plain-JSON subset of data/ that the standard-library calculators
+read, in CPython (tests, build-time prerender, CLI) and in the browser alike. Every value comes
+from data/ unchanged, with its table and row.
+
+``BUILDERS`` declares each bundle key with the one function that builds it, in the order the
+bundle holds them; ``calculators.catalogue.CATALOGUE`` names the keys each calculator reads, and
+``calculator_slice`` gives a page just those. A builder that returns other keys than it declares
+stops the build.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from calculators.partial import EXCLUDED_COLS
+
+from . import bundle_dsr, bundle_shcm
+from .datastore import Atlas, errata_cited, records, usable
+
+RESOURCE_COLS = ["scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
+                 "replicas", "replicas_min", "replicas_max", "cpu_request_cores", "cpu_limit_cores", "cpu_cores",
+                 "mem_request_gib", "mem_limit_gib", "mem_gib"]
+UTIL_COLS = ["scenario", "table_id", "row", "site", "service", "container", "metric", "observed_percent", "observed_abs",
+             "abs_unit", "target_percent", "percent_basis", "status"]
+EXCLUDED_RESOURCE_COLS = ["scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
+                          "status", "note"]
+UTIL_ROWS_COLS = ["scenario", "table_id", "row", "row_label", "site", "service", "container", "metric",
+                  "observed_percent", "observed_abs", "abs_unit", "target_percent", "percent_basis"]
+"""Columns of ``util_rows``; every row has status ok or corrected (flagged, missing and not-applicable rows are left out)."""
+CPU_OBS_COLS = ["scenario", "table_id", "row", "site", "service", "container", "observed_percent", "observed_abs",
+                "abs_unit", "percent_basis"]
+
+
+def columnar(cols: list[str], rows: list[dict]) -> dict:
+    """``{"cols": cols, "rows": [[value per col], ...]}``: the compact form of a long list of row dicts."""
+    return {"cols": cols, "rows": [[r[c] for c in cols] for r in rows]}
+
+
+# ---------------------------------------------------------------- the keys every calculator shares
+def sources(atlas: Atlas) -> list[dict]:
+    """``sources``: id, short name, product and load unit of every document with data."""
+    return [{"id": s["id"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
+            for s in atlas.sources if s["id"] in atlas.docs()]
+
+
+def scenarios(atlas: Atlas) -> list[dict]:
+    """``scenarios``: one dict per scenario with its load facts flattened (``load_total``, ``load_per_site``
+    in ``load_unit``, sites provisioned and carrying traffic, ASM, deployment mode)."""
+    scen = []
+    for s in atlas.scenarios:
+        load = s.get("load") or {}
+        scen.append({
+            "id": s["id"], "doc": s["doc"], "section": s.get("section"), "title": s["title"],
+            "short_title": s.get("short_title") or s["title"], "release": s.get("release"),
+            "load_total": load.get("total"), "load_per_site": load.get("per_site"), "load_unit": load.get("unit"),
+            "load_raw": load.get("raw"), "sites_provisioned": s.get("sites_provisioned"),
+            "sites_with_traffic": s.get("sites_with_traffic") or [], "asm": s.get("asm"),
+            "deployment_mode": s.get("deployment_mode"),
+        })
+    return scen
+
+
+def services(atlas: Atlas) -> list[dict]:
+    """``services``: doc, service, component and role of every canonical service (services.yaml)."""
+    return [{"doc": s["doc"], "service": s["service"], "component": s["component"], "role": s["role"]} for s in atlas.services]
+
+
+def resources(atlas: Atlas) -> list[dict]:
+    """``resources``: every resource row with a usable status (RESOURCE_COLS; cores, GiB, pods)."""
+    return records(usable(atlas.frames["resources"]), RESOURCE_COLS)
+
+
+def resources_excluded(atlas: Atlas) -> list[dict]:
+    """``resources_excluded``: resource rows the calculators cannot use (status not ok/corrected: flagged by an
+    erratum, or missing a value), each with ``errata``: the erratum ids named in its note. Kept in the bundle so
+    a footprint can say what it could not size (calculators.footprint.completeness)."""
+    res = atlas.frames["resources"]
+    out = []
+    for r in records(res[~res["status"].isin(["ok", "corrected"])], EXCLUDED_RESOURCE_COLS):
+        r["errata"] = errata_cited(r.get("note"))
+        out.append(r)
+    return out
+
+
+def utilization(atlas: Atlas) -> list[dict]:
+    """``utilization``: observed CPU and memory rows with a usable status (the footprint sizes from both)."""
+    util = usable(atlas.frames["utilization"])
+    return records(util[util["metric"].isin(["cpu", "memory"])], UTIL_COLS)
+
+
+# ---------------------------------------------------------------- observed CPU and exclusions (ASM, over target, backtest)
+def cpu_obs(atlas: Atlas) -> dict:
+    """``cpu_obs`` (read by ``calculators.backtest``): every CPU utilization row with a usable status and a value,
+    with its table and row, columnar (CPU_OBS_COLS)."""
+    util = atlas.frames["utilization"]
+    util = usable(util[util["metric"] == "cpu"])
+    util = util[util["observed_percent"].notna() | util["observed_abs"].notna()]
+    return columnar(CPU_OBS_COLS, records(util, CPU_OBS_COLS))
+
+
+def util_rows(atlas: Atlas) -> dict:
+    """``util_rows``: every CPU utilization row that prints a target (the Y of X/Y) and every memory utilization row,
+    status ok/corrected only, with its table and row, columnar (UTIL_ROWS_COLS)."""
+    util = usable(atlas.frames["utilization"])
+    util = util[util["observed_percent"].notna() | util["observed_abs"].notna()]
+    util = util[((util["metric"] == "cpu") & util["target_percent"].notna()) | (util["metric"] == "memory")]
+    return columnar(UTIL_ROWS_COLS, records(util, UTIL_ROWS_COLS))
+
+
+def _percent(text) -> float | None:
+    m = re.fullmatch(r"\s*~?\s*([0-9]+(?:\.[0-9]+)?)\s*%\s*", str(text or ""))
+    return float(m.group(1)) if m else None
+
+
+def scenario_cpu(atlas: Atlas) -> list[dict]:
+    """``scenario_cpu``: the scenario-wide observed CPU where a guide prints only one (measurements.csv metric
+    cpu_percent, subject Total), with the scenario's 'Target CPU' setting and the table and row of each."""
+    wide = []
+    meas = atlas.frames.get("measurements")
+    sett = atlas.frames.get("settings")
+    if meas is not None and len(meas):
+        m = usable(meas[(meas["metric"] == "cpu_percent") & (meas["subject"] == "Total")])
+        for rec in records(m, ["scenario", "table_id", "row", "value", "raw", "note"]):
+            if rec["value"] is None or any(w["scenario"] == rec["scenario"] for w in wide):
+                continue
+            tgt = {}
+            if sett is not None and len(sett):
+                t = usable(sett[(sett["scenario"] == rec["scenario"]) & (sett["key"] == "Target CPU")])
+                for trec in records(t, ["table_id", "row", "value"]):
+                    if _percent(trec["value"]) is not None:
+                        tgt = {"target_percent": _percent(trec["value"]), "target_table_id": trec["table_id"], "target_row": trec["row"]}
+                        break
+            wide.append({"scenario": rec["scenario"], "observed_percent": rec["value"], "raw": rec["raw"], "table_id": rec["table_id"],
+                         "row": rec["row"], "note": rec["note"], **tgt})
+    return wide
+
+
+def scenario_facts(atlas: Atlas) -> list[dict]:
+    """``scenario_facts``: what can differ between two runs (call mix, duration, release, deployment mode, sites),
+    as printed; the ASM calculator compares only runs that agree."""
+    return [{"id": s["id"], "call_mix": (s.get("call_mix") or {}).get("raw"), "duration": (s.get("duration") or {}).get("raw"),
+             "release": s.get("release"), "deployment_mode": s.get("deployment_mode"),
+             "sites_provisioned": s.get("sites_provisioned"), "asm_note": s.get("asm_note")} for s in atlas.scenarios]
+
+
+def excluded_rows(atlas: Atlas) -> dict:
+    """``excluded_rows`` (see calculators/partial.py): every utilization row with status flagged or
+    missing, with the errata its note cites, so a result without it is marked partial. (Excluded
+    resource rows are the bundle's ``resources_excluded``, read through footprint.completeness.)"""
+    out = []
+    for kind in ("utilization",):
+        df = atlas.frames.get(kind)
+        if df is None or not len(df):
+            continue
+        df = df[df["status"].isin(["flagged", "missing"])]
+        cols = ["scenario", "table_id", "row", "row_label", "site", "service", "container", "status", "note"]
+        for r in records(df, cols + (["metric"] if kind == "utilization" else [])):
+            errata = list(dict.fromkeys(errata_cited(r.pop("note"))))
+            out.append([r["scenario"], kind, r["table_id"], r["row"], r["row_label"], r["site"] or "", r["service"],
+                        r["container"], r.get("metric") or "", r["status"], errata])
+    return {"cols": EXCLUDED_COLS, "rows": out}
+
+
+def backtest_bands(bundle: dict) -> dict:
+    """``backtest_bands``: the backtest's error per product and rule (``calculators.backtest.bands``), computed from
+    the bundle built so far; the footprint shows it as each scaled row's band."""
+    from calculators import backtest
+    return backtest.bands(backtest.run(bundle))
+
+
+BUILDERS: tuple[tuple[tuple[str, ...], Callable[[Atlas], object]], ...] = (
+    (("sources",), sources),
+    (("scenarios",), scenarios),
+    (("services",), services),
+    (("resources",), resources),
+    (("resources_excluded",), resources_excluded),
+    (("utilization",), utilization),
+    (("cpu_obs",), cpu_obs),
+    (("util_rows",), util_rows),
+    (("scenario_cpu",), scenario_cpu),
+    (("scenario_facts",), scenario_facts),
+    (("excluded_rows",), excluded_rows),
+    (("dsr_runs", "dsr_notes"), bundle_dsr.build),
+    (("shcm_tests", "shcm_info"), bundle_shcm.build),
+)
+"""Every bundle key and the function that builds it from the validated data: one key (its value) or several
+(a dict of exactly those keys). ``backtest_bands`` comes last: it reads the finished bundle."""
+DERIVED = (("backtest_bands", backtest_bands),)
+"""Keys computed from the bundle itself, after every key of BUILDERS."""
+
+
+def keys() -> list[str]:
+    """Every key a bundle holds besides ``version``, in order."""
+    return [k for ks, _ in BUILDERS for k in ks] + [k for k, _ in DERIVED]
+
+
+def build(atlas: Atlas) -> dict:
+    """The bundle dict: ``version`` (1), then every key of BUILDERS and DERIVED, in order. Raises ValueError if a
+    builder of several keys returns others than it declares."""
+    out: dict = {"version": 1}
+    for names, fn in BUILDERS:
+        if len(names) == 1:
+            out[names[0]] = fn(atlas)
+            continue
+        part = fn(atlas)
+        if set(part) != set(names):
+            raise ValueError(f"bundle builder {fn.__module__}.{fn.__name__} returned keys {sorted(part)}, "
+                             f"declared {list(names)} (atlas/bundle.py BUILDERS)")
+        out.update({k: part[k] for k in names})
+    for name, fn in DERIVED:
+        out[name] = fn(out)
+    return out
+
+
+def calculator_slice(bundle: dict, name: str) -> dict:
+    """The part of ``bundle`` that calculator ``name`` reads (``calculators.catalogue.CATALOGUE``),
+    plus ``version``: what that calculator's page loads. Raises KeyError for an unknown
+    calculator, ValueError if the bundle lacks a key the calculator reads."""
+    from calculators import catalogue
+    keys = catalogue.bundle_keys(name)
+    missing = [k for k in keys if k not in bundle]
+    if missing:
+        raise ValueError(f"calculator {name!r} reads bundle keys {missing} that the bundle does not have")
+    return {"version": bundle["version"], **{k: bundle[k] for k in keys}}

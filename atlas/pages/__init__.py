@@ -1,0 +1,46 @@
+"""The site's pages. Generated pages (one per product, scenario and infrastructure-rules set) and the
+hand-written pages of docs/ are written by ``atlas.pages.generate`` into the docs tree MkDocs renders.
+
+``MACROS`` is the one declaration of what a hand-written page may call (``{{ footprint_calculator() }}``):
+each name with the module function that renders it, called with the build's Renderer first. A page that
+calls a name not listed here, or misspells one, stops the build (Jinja's StrictUndefined), instead of
+being left as text.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from calculators import footprint as _fp
+
+from . import accuracy, calc_asm, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, products
+
+
+def _ceilings(r) -> str:
+    """The footprint's default normal and failover CPU ceilings, "40 and 80" (calculators.footprint)."""
+    return f"{_fp.DEFAULT_NORMAL_CEILING} and {_fp.DEFAULT_FAILOVER_CEILING}"
+
+
+MACROS: dict[str, Callable[..., str]] = {
+    # page name in docs/ -> function(r, *args) returning Markdown/HTML
+    "home_page": home.products_table,                  # docs/index.md
+    "home_chart": home.home_chart,                     # docs/index.md
+    "footprint_calculator": calc_footprint.page,       # docs/calculators/footprint.md
+    "fp_ceilings": _ceilings,                          # docs/calculators/footprint.md (method text)
+    "asm_calculator": calc_asm.page,                   # docs/calculators/asm.md
+    "overtarget_calculator": calc_overtarget.page,     # docs/calculators/over-target.md
+    "dsr_calculator": calc_dsr.page,                   # docs/calculators/dsr.md
+    "shcm_calculator": calc_shcm.page,                 # docs/calculators/shcm.md
+    "backtest_page": accuracy.backtest_page,           # docs/calculators/accuracy.md
+    "compare_page": compare.compare_page,              # docs/tools/compare.md
+    "datasets_page": data.datasets_page,               # docs/data/datasets.md
+    "data_dictionary": data.dictionary_page,           # docs/data/dictionary.md
+    "errata_page": data.errata_page,                   # docs/data/errata.md
+    "coverage_page": data.coverage_page,               # docs/data/coverage.md
+}
+
+GENERATED: dict[str, Callable[..., str]] = {
+    # generated page kind -> function(r, id) returning its body
+    "product": lambda r, doc: r.product_page(doc),
+    "scenario": lambda r, sid: r.scenario_page(sid),
+    "guidance": products.guidance_page,
+}

@@ -1,0 +1,188 @@
+"""The build, as named steps run in order (``python -m atlas build``):
+
+1. **validate data**: load data/ (or the folder ATLAS_DATA names) and check every file against its
+   schema, the references between files and the provenance of every row (``atlas.datastore``);
+2. **calculator bundle and code packs**: the bundle the calculators read, each page's slice, the
+   calculators compiled to Pyodide bytecode and packed per page (``atlas.bundle``, ``atlas.assets``);
+3. **generate pages**: product, scenario and rules pages from the data, the hand-written pages of
+   docs/ with their macros expanded, and the navigation (``atlas.pages.generate``);
+4. **downloads**: every dataset file with its checksums, and the compare page's data
+   (``atlas.downloads``, ``atlas.pages.compare``);
+5. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``);
+6. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
+   folder beside the site that replaces the site only when everything succeeded.
+
+Steps 1 to 5 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
+does pipeline work. A failing step is named ("Build step 'downloads' failed: ...") and leaves the
+previous site as it was.
+"""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import shutil
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE_DOCS = ROOT / "docs"
+"""The hand-written pages, scripts and stylesheets."""
+DOCS_TREE = ROOT / "build" / "docs"
+"""Where ``prepare`` writes the docs tree by default (mkdocs.yml's docs_dir)."""
+CONFIG = ROOT / "mkdocs.yml"
+
+STEPS = ("validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets",
+         "render (MkDocs)")
+"""The steps, in the order they run."""
+
+
+class StepFailed(Exception):
+    """A build step failed; the message names the step and what went wrong."""
+
+
+@dataclass
+class Prepared:
+    """What ``prepare`` made: the Renderer (data, bundle), the docs tree and every file written to it."""
+    renderer: object
+    docs_dir: Path
+    files: set[str] = field(default_factory=set)
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def data_root() -> Path:
+    """data/, or the folder the environment variable ATLAS_DATA names (the tests build from fixtures)."""
+    from .datastore import DATA
+    return Path(os.environ.get("ATLAS_DATA") or DATA)
+
+
+@contextlib.contextmanager
+def step(name: str, seconds: dict | None = None, kept: Path | None = None):
+    """Run the body as step ``name``: any exception becomes StepFailed("Build step '<name>' failed: <what>"),
+    with "; the previous site in <kept> is unchanged" when a site is being replaced. Times the step into
+    ``seconds``."""
+    if name not in STEPS:
+        raise ValueError(f"unknown build step {name!r}; the steps are {', '.join(STEPS)}")
+    t0 = time.perf_counter()
+    try:
+        yield
+    except StepFailed:
+        raise
+    except Exception as e:  # noqa: BLE001 - every failure is reported with its step
+        from .assets import BuildError
+        from .datastore import DataError
+        detail = str(e) if isinstance(e, (BuildError, DataError)) else f"{type(e).__name__}: {e}"
+        note = f"; the previous site in {kept} is unchanged" if kept else ""
+        raise StepFailed(f"Build step '{name}' failed: {detail}{note}") from e
+    finally:
+        if seconds is not None:
+            seconds[name] = time.perf_counter() - t0
+
+
+def config_extra() -> dict:
+    """mkdocs.yml's ``extra`` (the CSP the Hosting page quotes), read without MkDocs."""
+    class Loader(yaml.SafeLoader):
+        pass
+    Loader.add_constructor("!ENV", lambda loader, node: None)
+    return (yaml.load(CONFIG.read_text(encoding="utf-8"), Loader=Loader) or {}).get("extra") or {}
+
+
+def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | None = None) -> Prepared:
+    """Run steps 1 to 5 into ``docs_dir`` (created if needed; files no step wrote are removed). ``data``: the
+    data folder (default ``data_root()``). ``kept``: the site a failure leaves unchanged, named in its message.
+    Returns Prepared. Raises StepFailed naming the step that failed."""
+    from . import assets, downloads
+    from .datastore import load
+    from .pages import compare, generate
+    from .pages.products import Renderer
+
+    docs_dir = Path(docs_dir).resolve()
+    docs_dir.mkdir(parents=True, exist_ok=True)
+    secs: dict[str, float] = {}
+    with step("validate data", secs, kept):
+        atlas = load(data or data_root())
+    with step("calculator bundle and code packs", secs, kept):
+        r = Renderer(atlas)
+        files = set(assets.calculators_and_bundles(r.bundle, docs_dir))
+    with step("generate pages", secs, kept):
+        w = generate.write(r, docs_dir, SOURCE_DOCS, config_extra())
+        files |= w.written
+    with step("downloads", secs, kept):
+        downloads.write(r, docs_dir)
+        compare.write_data(r, docs_dir)
+        for sub in ("downloads", "assets/data/compare"):
+            files |= {f.relative_to(docs_dir).as_posix() for f in (docs_dir / sub).rglob("*") if f.is_file()}
+    with step("browser assets", secs, kept):
+        files |= set(assets.vendor(docs_dir))
+    generate.remove_stale(docs_dir, files)
+    return Prepared(r, docs_dir, files, secs)
+
+
+def _mkdocs_logging(verbose: bool) -> None:
+    log = logging.getLogger("mkdocs")
+    if not any(getattr(h, "_atlas", False) for h in log.handlers):
+        h = logging.StreamHandler(sys.stderr)
+        h.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+        h._atlas = True  # type: ignore[attr-defined]
+        log.addHandler(h)
+    log.setLevel(logging.INFO if verbose else logging.WARNING)
+    log.propagate = False
+
+
+def swap_into_place(tmp: Path, final: Path) -> None:
+    """Make the finished build ``tmp`` the site at ``final``: the old site is renamed aside, ``tmp``
+    renamed to ``final``, then the old one deleted. Both are folders on one filesystem (``tmp`` is
+    made beside ``final``), so each rename is atomic and a reader sees either site whole, never a
+    mixture. Raises OSError if a rename fails (the old site is then put back)."""
+    old = final.with_name(f".{final.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if final.exists():
+        os.replace(final, old)
+    try:
+        os.replace(tmp, final)
+    except OSError:
+        if old.exists():
+            os.replace(old, final)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict | None = None) -> None:
+    """Step 6: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary folder
+    beside ``site_dir``, which then replaces ``site_dir`` (``swap_into_place``). Raises StepFailed; the
+    previous site is then unchanged and the temporary folder removed."""
+    os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    final = Path(site_dir).resolve()
+    tmp = final.with_name(f".{final.name}.building")
+    shutil.rmtree(tmp, ignore_errors=True)  # left by a build that was killed
+    _mkdocs_logging(verbose)
+    try:
+        with step("render (MkDocs)", seconds, final if final.exists() else None):
+            from mkdocs.commands.build import build as mkdocs_build
+            from mkdocs.config import load_config
+            from mkdocs.exceptions import Abort
+            cfg = load_config(str(CONFIG), docs_dir=str(docs_dir), site_dir=str(tmp), strict=True)
+            cfg.plugins.on_startup(command="build", dirty=False)
+            try:
+                mkdocs_build(cfg)
+            except Abort as e:
+                raise RuntimeError(f"MkDocs stopped: {e}") from None
+            finally:
+                cfg.plugins.on_shutdown()
+            swap_into_place(tmp, final)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def build(site_dir: Path = ROOT / "site", docs_dir: Path = DOCS_TREE, data: Path | None = None,
+          verbose: bool = False) -> Prepared:
+    """The whole build: ``prepare`` into ``docs_dir``, then ``render`` into ``site_dir``. Returns Prepared
+    (with each step's seconds). Raises StepFailed naming the step; the previous site is then unchanged."""
+    final = Path(site_dir).resolve()
+    p = prepare(docs_dir, data, kept=final if final.exists() else None)
+    render(p.docs_dir, final, verbose, p.seconds)
+    return p
