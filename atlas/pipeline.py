@@ -75,7 +75,8 @@ def step(name: str, seconds: dict | None = None, kept: Path | None = None):
     except Exception as e:  # noqa: BLE001 - every failure is reported with its step
         from .assets import BuildError
         from .datastore import DataError
-        detail = str(e) if isinstance(e, (BuildError, DataError)) else f"{type(e).__name__}: {e}"
+        detail = (f"Invalid data: {e}" if isinstance(e, DataError) else str(e) if isinstance(e, BuildError)
+                  else f"{type(e).__name__}: {e}")
         note = f"; the previous site in {kept} is unchanged" if kept else ""
         raise StepFailed(f"Build step '{name}' failed: {detail}{note}") from e
     finally:

@@ -42,22 +42,25 @@ def seed(name: str) -> Path:
 
 @pytest.fixture(scope="session")
 def atlas():
-    from macros.datastore import load
+    from atlas.datastore import load
     return load()
 
 
 @pytest.fixture(scope="session")
 def bundle(atlas):
-    from macros.bundle import build
+    from atlas.bundle import build
     return build(atlas)
 
 
 def build_site(out: Path, data: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Build the site into ``out`` as `make build` does (``python -m atlas build``), from ``data`` (default data/),
+    with its own docs tree beside ``out`` (so builds of different data never share one)."""
     env = dict(env or os.environ, NO_MKDOCS_2_WARNING="1")
     if data:
         env["ATLAS_DATA"] = str(data)
-    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)], cwd=ROOT, env=env,
-                          capture_output=True, text=True)
+    docs = out.with_name(f".{out.name}.docs")
+    return subprocess.run([sys.executable, "-m", "atlas", "build", "-d", str(out), "--docs-dir", str(docs)], cwd=ROOT,
+                          env=env, capture_output=True, text=True)
 
 
 @pytest.fixture(scope="session")
@@ -99,7 +102,7 @@ class PackEditor(_Handler):
         return files
 
     def _rewritten(self) -> tuple[bytes, bytes]:
-        from macros import codepack
+        from atlas import codepack
         py = Path(self.directory) / "assets" / "py"
         manifest = json.loads((py / "manifest.json").read_text(encoding="utf-8"))
         entry = manifest["packs"][self.calc]

@@ -1,4 +1,4 @@
-"""Bad data is refused by name: each broken copy of data/ below makes macros.datastore.load raise
+"""Bad data is refused by name: each broken copy of data/ below makes atlas.datastore.load raise
 DataError naming the file, the row (or YAML line / item) and the column (or field), and what is
 wrong. Nothing is accepted silently: duplicate rows and keys, duplicate ids and YAML keys, a row
 filed under another scenario than its table's, a header-only CSV, absurd or non-finite numbers, a
@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from conftest import build_site, copy_data, rewrite_csv_cell
-from macros.datastore import DataError, load
+from atlas.datastore import DataError, load
 
 
 def _rows(p: Path) -> list[dict]:

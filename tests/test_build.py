@@ -69,7 +69,7 @@ def test_html_in_data_renders_as_text(tmp_path):
 
 def test_every_curated_table_is_on_a_page(built_site, atlas):
     """Each table of tables.yaml has its own anchored section on its product or scenario page."""
-    from macros.render import anchor
+    from atlas.html import anchor
     for doc in atlas.docs():
         html = "".join(p.read_text() for p in (built_site / "products" / doc).rglob("index.html"))
         missing = [t["id"] for t in atlas.tables if t["doc"] == doc and f'id="{anchor(t["id"])}"' not in html]

@@ -1,4 +1,4 @@
-"""A build never leaves half a site: `mkdocs build` writes into a temporary folder beside the
+"""A build never leaves half a site: `python -m atlas build` writes into a temporary folder beside the
 output and moves it into place only when every step succeeded. A failing step is named, and the
 previous good site stays exactly as it was."""
 from __future__ import annotations
@@ -40,9 +40,9 @@ def _node_modules_with_broken_pyodide(tmp: Path) -> Path:
 
 
 @pytest.mark.parametrize("breakage, step, detail", [
-    (lambda t: _node_modules_without(t, "vega-embed"), "copying the browser packages from node_modules",
+    (lambda t: _node_modules_without(t, "vega-embed"), "browser assets",
      "vega-embed/build/vega-embed.min.js"),
-    (_node_modules_with_broken_pyodide, "compiling the calculators to Pyodide bytecode", "pyodide.mjs broken for the test"),
+    (_node_modules_with_broken_pyodide, "calculator bundle and code packs", "pyodide.mjs broken for the test"),
 ], ids=["package-missing", "bytecode-compile-fails"])
 def test_failed_step_is_named_and_the_previous_site_stays(tmp_path, built_site, breakage, step, detail):
     out = tmp_path / "site"
@@ -58,11 +58,11 @@ def test_failed_step_is_named_and_the_previous_site_stays(tmp_path, built_site, 
     assert f"the previous site in {out.resolve()} is unchanged" in text
     assert "Traceback" not in text
     assert _digest(out) == before
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["node_modules", "site"]  # no temporary folder left
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".site.docs", "node_modules", "site"]  # no temporary folder left
 
 
 def test_swap_into_place_replaces_the_whole_site(tmp_path):
-    from macros.build_hooks import swap_into_place
+    from atlas.pipeline import swap_into_place
     final, new = tmp_path / "site", tmp_path / ".site.building"
     (final / "assets").mkdir(parents=True)
     (final / "index.html").write_text("old")

@@ -13,7 +13,7 @@ from hypothesis import given, strategies as st
 
 from calculators import formatting, catalogue
 from conftest import ROOT, PackEditor, result_cell, serve, wasm_holder
-from macros.bundle import calculator_slice
+from atlas.bundle import calculator_slice
 
 PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm"}
 
@@ -224,7 +224,7 @@ def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
     import marshal
     import zipfile
 
-    from macros import codepack
+    from atlas import codepack
     py = built_site / "assets" / "py"
     manifest = json.loads((py / "manifest.json").read_text(encoding="utf-8"))
     stdlib = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip")

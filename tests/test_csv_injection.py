@@ -63,8 +63,8 @@ def test_overtarget_csv_neutralises_names_a_reader_pasted():
     """The own-CSV rows of the over-target check name services as the reader typed them."""
     own = ("name,replicas,cpu_request,observed,target\n"
            f'"{HYPERLINK.replace(chr(34), chr(34) * 2)}",50,4,90%,75\n"{DDE}",2,1,80%,75\n{AT_SUM},3,1,70%,75\n')
-    from macros.bundle import build
-    from macros.datastore import cached
+    from atlas.bundle import build
+    from atlas.datastore import cached
     rows = _csv(catalogue.run(build(cached()), {"calc": "overtarget", "product": "policy", "mem_threshold": "90", "csv": own}))
     names = [r[6] for r in rows if r[0] == "own-cpu"]
     assert names == ["'" + HYPERLINK, "'" + DDE, "'" + AT_SUM]

@@ -6,7 +6,7 @@ import yaml
 
 from conftest import copy_data, rewrite_csv_cell, seed
 from curation.pipetables import segment
-from macros.datastore import DataError, load
+from atlas.datastore import DataError, load
 
 PIPE_DOCS = {"bsf": "003_79db879aed70b94d.txt", "policy": "000_be26e3bd3a95fd14.txt", "nef": "001_569f3fab605cd54a.txt"}
 

@@ -67,7 +67,7 @@ def _resolve(page_dir: str, href: str) -> tuple[str, str]:
 @pytest.mark.parametrize("kind", KINDS)
 def test_csv_download_is_the_data(built_site, atlas, kind):
     """csv/<kind>.csv parses (pandas, the schema's types) to the same rows and values as data/<doc>/<kind>.csv."""
-    from macros.datastore import _validate_csv
+    from atlas.datastore import _validate_csv
     got = _validate_csv(built_site / "downloads" / "csv" / f"{kind}.csv", kind)
     want = atlas.frames[kind]
     assert list(got.columns) == _schema_fields(kind)
@@ -129,7 +129,7 @@ def test_record_tables_cover_every_scenario_erratum_and_table(built_site, atlas)
 def test_workbook_one_sheet_per_table_frozen_header_units(built_site, atlas):
     from openpyxl import load_workbook
 
-    from macros.pages_datasets import schema
+    from atlas.downloads import schema
     wb = load_workbook(built_site / "downloads" / "benchmark-atlas.xlsx", read_only=False)
     assert set(KINDS + RECORDS) <= set(wb.sheetnames)
     for kind in KINDS + RECORDS:
@@ -320,7 +320,7 @@ def test_errata_page_links_resolve_to_anchors(built_site, atlas):
 
 
 def test_dictionary_page_has_every_column_with_units(built_site):
-    from macros.pages_datasets import schema
+    from atlas.downloads import schema
     html = _html(built_site, "data/dictionary")
     for kind in KINDS + RECORDS:
         assert f'id="{kind}"' in html

@@ -20,7 +20,7 @@ import yaml
 from conftest import ROOT, SEEDS, copy_data, rewrite_csv_cell
 from curation.__main__ import DOCS
 from curation.provenance import quote_problems, read_data, shared_problems, unmarked_readings
-from macros.datastore import DataError, load
+from atlas.datastore import DataError, load
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@
 Runs vary by a few hundred ms on a 2-core machine: keep RUNS at 11 or more for the medians.
 
 Prints, for this machine (JSON):
-  * full `mkdocs build --strict` time (median of N builds, default 3; --site DIR reuses a built site);
+  * full build time (`python -m atlas build`: every step, then MkDocs strict) (median of N builds, default 3; --site DIR reuses a built site);
   * calculator readiness against the bare Pyodide boot in a module worker, on the same server
     and browser in the same run, cold cache, runs interleaved (median of RUNS, default 11): the
     footprint calculator opened from a permalink, timed from navigation to "ready" (Python
@@ -76,7 +76,7 @@ class Quiet(SimpleHTTPRequestHandler):
 
 def build(out: Path) -> float:
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)], cwd=ROOT, check=True,
+    subprocess.run([sys.executable, "-m", "atlas", "build", "-d", str(out), "--docs-dir", str(out.with_name(f".{out.name}.docs"))], cwd=ROOT, check=True,
                    env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, stdout=subprocess.DEVNULL)
     return time.perf_counter() - t
 
@@ -313,8 +313,8 @@ def backtest_headline() -> dict:
     whole footprints; the same figures as the "How accurate is this?" page."""
     sys.path.insert(0, str(ROOT))
     from calculators import backtest
-    from macros.bundle import build as build_bundle
-    from macros.datastore import load
+    from atlas.bundle import build as build_bundle
+    from atlas.datastore import load
     res = backtest.run(build_bundle(load()))
     r1 = lambda v: None if v is None else round(v, 1)
     pick = lambda st: {d: {"comparisons": v["with_error"], "median_ape_percent": r1(v["median_ape"]),
