@@ -17,7 +17,7 @@ import importlib
 import pytest
 import yaml
 
-from conftest import ROOT, SEEDS, copy_data, rewrite_csv_cell
+from conftest import DOC_IDS, ROOT, copy_data, rewrite_csv_cell, seed_path
 from curation.__main__ import DOCS
 from curation.provenance import quote_problems, read_data, shared_problems, unmarked_readings
 from macros.datastore import DataError, load
@@ -30,14 +30,7 @@ def data():
 
 @pytest.fixture(scope="module")
 def seed_lines():
-    sources = yaml.safe_load((ROOT / "data" / "sources.yaml").read_text(encoding="utf-8"))
-    out = {}
-    for s in sources:
-        p = SEEDS / s["seed_file"]
-        if not p.exists():
-            pytest.fail(f"seed {p} is missing: the tests need ../shared/seeds beside the repository")
-        out[s["id"]] = p.read_text(encoding="utf-8").splitlines()
-    return out
+    return {doc: seed_path(doc).read_text(encoding="utf-8").splitlines() for doc in DOC_IDS}
 
 
 def _none(found: list[str], what: str):
