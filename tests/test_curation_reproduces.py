@@ -69,5 +69,6 @@ def test_curation_reproduces_data(doc, tmp_path):
         a, b = committed[n].read_bytes(), written[n].read_bytes()
         if a != b:
             problems.append(f"data/{doc}/{n} differs, {first_difference(a, b)}")
-    assert not problems, (f"data/{doc}/ is not what `python -m curation {doc}` writes from the seed "
-                          f"({len(problems)} file(s)):\n" + "\n".join(problems))
+    if problems:
+        pytest.fail(f"data/{doc}/ is not what `python -m curation {doc}` writes from the seed "
+                    f"({len(problems)} file(s)):\n" + "\n".join(problems), pytrace=False)
