@@ -1,20 +1,27 @@
 """Regenerate data/<doc>/ from the seeds: ``python -m curation bsf [policy ...]``.
 
-Needs ../shared/seeds beside the repository. The site build and the tests
-read only data/, never the seeds.
+The documents are the ids of data/sources.yaml that have a ``curation.<id>``
+module, in sources.yaml order; with no argument every one is curated. Needs
+the seeds (../shared/seeds beside the repository, or $ATLAS_SEEDS). The site
+build and the tests read only data/, never the seeds.
 """
 import importlib
+import importlib.util
 import sys
 
-DOCS = ["bsf", "policy", "nef", "dsr", "shcm"]
+from .common import sources
+
+DOCS = [s["id"] for s in sources() if importlib.util.find_spec(f"curation.{s['id']}")]
 
 
 def main(argv: list[str]) -> int:
-    docs = argv or [d for d in DOCS if importlib.util.find_spec(f"curation.{d}")]
+    docs = argv or DOCS
     for d in docs:
         if d not in DOCS:
-            print(f"unknown document {d!r}; known: {', '.join(DOCS)}", file=sys.stderr)
+            print(f"unknown document {d!r}; known: {', '.join(DOCS)} (the ids of data/sources.yaml with a "
+                  f"curation.<id> module)", file=sys.stderr)
             return 2
+    for d in docs:
         mod = importlib.import_module(f"curation.{d}")
         c = mod.curate()
         c.write()

@@ -8,12 +8,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from .common import (CellError, Curated, SEEDS, abs_and_percent, cpu_cores, header_mem_unit, integer,
-                     k_number, mem_gib, num, percent, resource_header, site_from_label, table_entry)
+from .common import (CellError, Curated, abs_and_percent, cpu_cores, header_mem_unit, integer,
+                     k_number, mem_gib, num, percent, resource_header, seed_path, site_from_label, table_entry)
 from .pipetables import read_lines, segment
 
 DOC = "bsf"
-SEED = "003_79db879aed70b94d.txt"
 
 # Canonical BSF application services, their roles and every name printed for them.
 APP_SERVICES = [
@@ -55,7 +54,7 @@ def scenario_of(section: str | None) -> str | None:
 
 
 def build() -> Curated:
-    path = SEEDS / SEED
+    path = seed_path(DOC)
     lines = read_lines(path)
     tables = segment(path)
     c = Curated(DOC)

@@ -26,6 +26,27 @@ DATA = ROOT / "data"
 SCHEMAS = DATA / "schemas"
 SEEDS = Path(os.environ.get("ATLAS_SEEDS") or ROOT.parent / "shared" / "seeds")
 """The seed texts: ../shared/seeds beside the repository, or $ATLAS_SEEDS (e.g. from a git worktree)."""
+SOURCES = DATA / "sources.yaml"
+"""One entry per document: its ``id`` (the data/<id>/ folder and curation.<id> module) and ``seed_file``."""
+
+
+def sources() -> list[dict]:
+    """The entries of data/sources.yaml, in its order."""
+    return yaml.safe_load(SOURCES.read_text(encoding="utf-8"))
+
+
+def seed_path(doc: str, seeds: Path | None = None) -> Path:
+    """The seed text of ``doc``: its ``seed_file`` in data/sources.yaml, inside ``seeds``
+    (default ``SEEDS``). Raises KeyError for a document sources.yaml does not list and
+    FileNotFoundError, naming the file and $ATLAS_SEEDS, when the seed is not there."""
+    entry = next((s for s in sources() if s["id"] == doc), None)
+    if entry is None:
+        raise KeyError(f"document {doc!r} is not in {SOURCES}")
+    p = (SEEDS if seeds is None else seeds) / entry["seed_file"]
+    if not p.is_file():
+        raise FileNotFoundError(f"seed of {doc!r} ({entry['seed_file']}, its seed_file in data/sources.yaml) is missing: "
+                                f"{p} (set ATLAS_SEEDS to the seeds folder, default ../shared/seeds beside the repository)")
+    return p
 
 
 class CellError(ValueError):
@@ -152,7 +173,12 @@ class Curated:
         return eid
 
     def write(self, root: Path = DATA) -> None:
-        """Write data/<doc>/<kind>.csv and the YAML files, columns in schema order."""
+        """Write <root>/<doc>/<kind>.csv and the YAML files, columns in schema order.
+
+        ``root`` is the output folder, the repository's data/ unless given: pass another
+        (e.g. a temporary folder) to curate without touching data/, as the test that
+        checks data/ is reproduced does. Nothing else is written outside ``root``.
+        """
         out = root / self.doc
         rendered: dict[str, str] = {}
         for kind, rows in sorted(self.rows.items()):

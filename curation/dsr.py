@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import yaml
 
-from .common import DATA, SEEDS, CellError, Curated, k_number, num, percent
+from .common import DATA, CellError, Curated, k_number, num, percent, seed_path
 from .pipetables import read_lines
 
 DOC = "dsr"
-SEED = "002_140cc14c8d8f9b18.txt"
 NB = "\u00a0"  # an empty cell is printed as a no-break space (Table 3-14)
 
 
@@ -350,7 +350,8 @@ class DsrCurated(Curated):
 
     guidance: list = []
 
-    def write(self, root=DATA) -> None:
+    def write(self, root: Path = DATA) -> None:
+        """``Curated.write`` into ``root`` (data/ by default), then <root>/dsr/guidance.yaml."""
         text = yaml.safe_dump(self.guidance, sort_keys=False, allow_unicode=True, width=100)
         super().write(root)
         (root / self.doc / "guidance.yaml").write_text(text, encoding="utf-8")
@@ -455,7 +456,7 @@ def vcpu(raw: str) -> int:
 
 # --------------------------------------------------------------------------- build
 def build() -> DsrCurated:
-    lines = read_lines(SEEDS / SEED)
+    lines = read_lines(seed_path(DOC))
     c = DsrCurated(DOC)
     c.guidance = []
     E = errata(c, lines)

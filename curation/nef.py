@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import re
 
-from .common import (CellError, Curated, SEEDS, cpu_cores, integer, mem_gib, num, percent, resource_header,
+from .common import (CellError, Curated, cpu_cores, integer, mem_gib, num, percent, resource_header, seed_path,
                      table_entry)
 from .pipetables import read_lines, segment
 
 DOC = "nef"
-SEED = "001_569f3fab605cd54a.txt"
 
 # feature section -> (slug, feature name as in the headings)
 FEATURES = {
@@ -88,7 +87,7 @@ def feature_of(section: str | None) -> str | None:
 
 
 def build() -> Curated:
-    path = SEEDS / SEED
+    path = seed_path(DOC)
     lines = read_lines(path)
     tables = segment(path)
     c = Curated(DOC)

@@ -16,12 +16,11 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from .common import CellError, Curated, SEEDS, k_number, num, percent, site_from_label, table_entry
+from .common import CellError, Curated, k_number, num, percent, seed_path, site_from_label, table_entry
 from .pipetables import read_lines, segment
 from .provenance import mark_readings
 
 DOC = "policy"
-SEED = "000_be26e3bd3a95fd14.txt"
 
 # Uncaptioned tables: the table number they probably lost (curation notes, 4.2).
 LOST_NUMBER = {
@@ -186,7 +185,7 @@ def _glued_section_fix(lines: list[str], tables) -> dict[str, tuple[str, str]]:
 # ---------------------------------------------------------------- curation
 class Builder:
     def __init__(self):
-        self.path = SEEDS / SEED
+        self.path = seed_path(DOC)
         self.lines = read_lines(self.path)
         self.tables = segment(self.path)
         self.by_id = {t.id: t for t in self.tables}

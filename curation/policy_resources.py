@@ -980,9 +980,9 @@ def curate_tables(c: Curated, tables: list, scenario_of) -> set[str]:
 
 def _driver() -> tuple[Curated, set[str]]:
     """Stand-alone run on the seed (what tests use before curation/policy.py exists)."""
-    from .common import SEEDS
+    from .common import seed_path
     from .pipetables import segment
-    tables = segment(SEEDS / "000_be26e3bd3a95fd14.txt")
+    tables = segment(seed_path(DOC))
     c = Curated(DOC)
     handled = curate_tables(c, tables, lambda t: "policy-" + "-".join(t.section.split(".")[:3]) if t.section else None)
     return c, handled

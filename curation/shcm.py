@@ -32,11 +32,10 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from .common import CellError, Curated, SEEDS, _clean, integer, num, percent
+from .common import CellError, Curated, _clean, integer, num, percent, seed_path
 from .pipetables import read_lines
 
 DOC = "shcm"
-SEED = "004_6889d9f3f75cb5bf.txt"
 
 PERF_HEADER = ["Test", "SPS", "RPS", "Duration (hours)", "Server config", "CPU (average)", "Heap (average)"]
 LAT_HEADER = ["Test", "SPS", "RPS", "Duration (hours)", "Server config", "50th", "75th", "90th", "95th", "99th", "Max"]
@@ -107,7 +106,7 @@ def heap_value(raw: str) -> float:
 
 
 def build() -> Curated:
-    lines = read_lines(SEEDS / SEED)
+    lines = read_lines(seed_path(DOC))
     src = Src(lines)
     c = Curated(DOC)
     tables: dict[str, dict] = {}

@@ -15,10 +15,14 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 SEEDS = Path(os.environ.get("ATLAS_SEEDS") or ROOT.parent / "shared" / "seeds")
+SOURCES = yaml.safe_load((ROOT / "data" / "sources.yaml").read_text(encoding="utf-8"))
+DOC_IDS = [s["id"] for s in SOURCES]
+"""The documents of data/sources.yaml, in its order: what per-document tests parametrise over."""
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
@@ -33,10 +37,14 @@ def pytest_report_header(config):
     return f"chromium: {version or 'no version printed'} ({CHROMIUM})"
 
 
-def seed(name: str) -> Path:
+def seed_path(doc: str) -> Path:
+    """The seed text of ``doc``: the ``seed_file`` of its data/sources.yaml entry, in SEEDS
+    ($ATLAS_SEEDS, default ../shared/seeds beside the repository). Fails the test when it is missing."""
+    name = next(s["seed_file"] for s in SOURCES if s["id"] == doc)
     p = SEEDS / name
-    if not p.exists():
-        pytest.fail(f"seed {p} is missing: the tests need ../shared/seeds beside the repository")
+    if not p.is_file():
+        pytest.fail(f"seed of {doc} ({name}) is missing: {p}; the tests need ../shared/seeds beside the repository "
+                    f"or ATLAS_SEEDS set to the seeds folder")
     return p
 
 

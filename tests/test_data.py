@@ -4,11 +4,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import copy_data, rewrite_csv_cell, seed
+from conftest import DOC_IDS, copy_data, rewrite_csv_cell, seed_path
 from curation.pipetables import segment
 from atlas.datastore import DataError, load
-
-PIPE_DOCS = {"bsf": "003_79db879aed70b94d.txt", "policy": "000_be26e3bd3a95fd14.txt", "nef": "001_569f3fab605cd54a.txt"}
 
 
 def test_every_file_validates(atlas):
@@ -16,12 +14,13 @@ def test_every_file_validates(atlas):
     assert len(atlas.frames["resources"]) > 0
 
 
-@pytest.mark.parametrize("doc", sorted(PIPE_DOCS))
+@pytest.mark.parametrize("doc", DOC_IDS)
 def test_coverage_every_pipe_table_is_curated(atlas, doc):
-    """Every table the seed holds (captioned or not) is listed in tables.yaml."""
+    """Every pipe table the seed holds (captioned or not) is listed in tables.yaml. (The DSR and ShCM
+    seeds print theirs as flattened text, which the segmenter does not see: their own tests cover them.)"""
     if doc not in atlas.docs():
         pytest.skip(f"{doc} not curated yet")
-    found = {t.id for t in segment(seed(PIPE_DOCS[doc]))}
+    found = {t.id for t in segment(seed_path(doc))}
     listed = {t["id"] for t in atlas.tables if t["doc"] == doc}
     assert found - listed == set(), f"tables in the seed but not in data/{doc}/tables.yaml"
 

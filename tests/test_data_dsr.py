@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from conftest import seed_path
+
 ROOT = Path(__file__).resolve().parent.parent
 D = ROOT / "data" / "dsr"
-SEED = ROOT.parent / "shared" / "seeds" / "002_140cc14c8d8f9b18.txt"
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +41,7 @@ def one(df, **kw):
 
 
 def seed_text() -> str:
-    if not SEED.exists():
-        pytest.skip("seed not available beside the repository")
-    return SEED.read_text(encoding="utf-8")
+    return seed_path("dsr").read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------- benchmark rows

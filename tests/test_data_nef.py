@@ -1,13 +1,11 @@
 """Values of data/nef/ checked against the NEF Benchmarking Model B chapter (seed 001, NEF 24.2.0)."""
 from pathlib import Path
 
-import pytest
-
+from conftest import seed_path
 from datafiles import DocData
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "nef"
-SEED = ROOT.parent / "shared" / "seeds" / "001_569f3fab605cd54a.txt"
 
 _DATA = DocData("nef")
 rows, load, one = _DATA.rows, _DATA.load, _DATA.one
@@ -115,10 +113,9 @@ def test_no_internal_ip_published():
         assert "10.75.150.180" not in p.read_text(encoding="utf-8"), p.name
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="seed not beside the repository")
 def test_every_segmented_table_is_catalogued():
     from curation.pipetables import segment
-    found = {t.id for t in segment(SEED)}
+    found = {t.id for t in segment(seed_path("nef"))}
     assert len(found) == 40
     catalogued = {t["id"] for t in load("tables")}
     assert found <= catalogued

@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from conftest import seed_path
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "policy"
-SEED = ROOT.parent / "shared" / "seeds" / "000_be26e3bd3a95fd14.txt"
 
 pytestmark = pytest.mark.skipif(not (DATA / "tables.yaml").exists(), reason="run `python -m curation policy` first")
 
@@ -65,10 +66,8 @@ def one(df: pd.DataFrame, **kw) -> pd.Series:
 # ---------------------------------------------------------------- catalogue and coverage
 def test_every_segmented_table_is_catalogued(tables):
     """Every table the segmenter finds in the seed (270) has a tables.yaml entry, from either module."""
-    if not SEED.exists():
-        pytest.skip("seed not available")
     from curation.pipetables import segment
-    ids = [t.id for t in segment(SEED)]
+    ids = [t.id for t in segment(seed_path("policy"))]
     assert len(ids) == 270
     missing = [i for i in ids if i not in tables]
     assert missing == []

@@ -14,9 +14,10 @@ import pandas as pd
 import pytest
 import yaml
 
+from conftest import seed_path
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "policy"
-SEED = ROOT.parent / "shared" / "seeds" / "000_be26e3bd3a95fd14.txt"
 
 RESOURCE_TABLES = 61
 UTILIZATION_TABLES = 48
@@ -38,8 +39,7 @@ def _load(folder: Path) -> dict:
 def d(tmp_path_factory):
     if (DATA / "resources.csv").exists() and (DATA / "utilization.csv").exists():
         return _load(DATA)
-    if not SEED.exists():
-        pytest.skip("data/policy/ not generated yet and the seed is not available to run curation.policy_resources")
+    seed_path("policy")  # fails, naming the seed, when it is missing
     from curation.policy_resources import _driver
     c, _ = _driver()
     out = tmp_path_factory.mktemp("data")

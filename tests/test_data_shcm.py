@@ -2,13 +2,11 @@
 import re
 from pathlib import Path
 
-import pytest
-
+from conftest import seed_path
 from datafiles import DocData
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "shcm"
-SEED = ROOT.parent / "shared" / "seeds" / "004_6889d9f3f75cb5bf.txt"
 
 _DATA = DocData("shcm")
 rows, load, one = _DATA.rows, _DATA.load, _DATA.one
@@ -95,9 +93,8 @@ def test_services():
     assert sv["Rhino node"]["role"] == "traffic" and sv["Cassandra"]["role"] == "database"
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="seed not beside the repository")
 def test_no_phone_number_from_the_xml_is_published():
-    text = SEED.read_text(encoding="utf-8")
+    text = seed_path("shcm").read_text(encoding="utf-8")
     numbers = set(re.findall(r"tel:(\+?\d{6,})", text))
     assert numbers, "expected the XML examples to hold tel: numbers"
     digits = {n.lstrip("+") for n in numbers}
@@ -108,9 +105,8 @@ def test_no_phone_number_from_the_xml_is_published():
         assert "<Sh-Data>" not in data or p.name == "errata.yaml"
 
 
-@pytest.mark.skipif(not SEED.exists(), reason="seed not beside the repository")
 def test_every_reconstructed_table_is_catalogued():
-    lines = SEED.read_text(encoding="utf-8").split("\n")
+    lines = seed_path("shcm").read_text(encoding="utf-8").split("\n")
     # the two untitled one-cell-per-line tables, found independently of the curation code
     headers = [i for i, l in enumerate(lines) if l.startswith("Test SPS RPS Duration (hours) Server config")]
     assert len(headers) == 2
