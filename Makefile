@@ -7,7 +7,7 @@ export NO_MKDOCS_2_WARNING = 1
 
 serve:
 	tools/setup.sh
-	.venv/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+	.venv/bin/python -m atlas serve --dev-addr 127.0.0.1:8000
 
 test:
 	tools/setup.sh --browser
@@ -15,7 +15,7 @@ test:
 
 build:
 	tools/setup.sh
-	.venv/bin/mkdocs build --strict
+	.venv/bin/python -m atlas build
 
 bench:
 	tools/setup.sh --browser
