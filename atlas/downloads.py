@@ -180,7 +180,7 @@ def schema(name: str) -> dict:
     for f in d["fields"]:
         if f["type"] in ("integer", "number"):
             if f["name"] not in UNITS:
-                raise ValueError(f"datasets: numeric column {name}.{f['name']} has no unit in macros/pages_datasets.py UNITS")
+                raise ValueError(f"datasets: numeric column {name}.{f['name']} has no unit in atlas/downloads.py UNITS")
             f["unit"] = UNITS[f["name"]]
     return d
 

@@ -12,7 +12,7 @@ Numbers are read by calculators.inputs, as on the pages: '63,500' is sixty-three
 
 The calculator bundle is read from ``--bundle FILE`` (the site's
 assets/data/calculator-bundle.json), or, by default, built from data/ with
-macros.bundle, which needs the project venv (pandas, PyYAML).
+atlas.bundle, which needs the project venv (pandas, PyYAML).
 """
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ def load_bundle(path: str | None) -> dict:
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     try:
-        from macros.bundle import build
-        from macros.datastore import load
+        from atlas.bundle import build
+        from atlas.datastore import load
     except ImportError as e:
         raise SystemExit(f"Building the bundle from data/ needs the project venv ({e}); or pass --bundle FILE.") from None
     return build(load())
@@ -166,7 +166,7 @@ def _asm_table(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str]) -> s
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m calculators", description=__doc__.split("\n\n")[0],
-                                epilog="Without --bundle the bundle is built from data/ via macros.bundle (project venv needed).")
+                                epilog="Without --bundle the bundle is built from data/ via atlas.bundle (project venv needed).")
     p.add_argument("--bundle", help="calculator-bundle.json from a built site (default: build from data/)")
     sub = p.add_subparsers(dest="calc", required=True)
     f = sub.add_parser("footprint", help="scale a scenario's footprint to a target load")

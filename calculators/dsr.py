@@ -3,7 +3,7 @@ flavor carry a target message rate at a chosen CPU ceiling.
 
 Standard library only: this module runs unchanged in CPython and in Pyodide.
 
-Data: the bundle key ``dsr_runs`` (built by macros/pages_calculators_dsr_shcm.py
+Data: the bundle key ``dsr_runs`` (built by atlas/bundle_dsr.py
 from data/dsr/measurements.csv and settings.csv), one record per benchmark run
 (scenario) with, per metric, ``value``, ``unit``, ``raw`` and its ``table_id``/
 ``row``/``column_label``. Units: message rates in MPS (messages per second),

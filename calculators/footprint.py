@@ -2,7 +2,7 @@
 
 Standard library only: this module runs unchanged in CPython and in Pyodide.
 
-Input data is the *bundle* (built by ``macros.bundle`` at site build time from data/):
+Input data is the *bundle* (built by ``atlas.bundle`` at site build time from data/):
 plain dicts. Units: CPU in cores, memory in GiB, load in the scenario's own unit
 (TPS, MPS, SPS or RPS). Every output row names its ``rule``, the engineering reason
 (``rule_detail``), the ``binding`` resource and any ``notes``; the rules, with their

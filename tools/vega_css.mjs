@@ -1,4 +1,4 @@
-// Build step (called by macros/build_hooks.py): print the CSS that vega-embed and vega-tooltip
+// Build step (called by atlas/assets.py): print the CSS that vega-embed and vega-tooltip
 // would otherwise inject as <style> elements at run time (blocked by style-src 'self'), so the
 // site ships it as a file and charts.js embeds with defaultStyle: false and the tooltip's
 // disableDefaultStyle: true.

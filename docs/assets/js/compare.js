@@ -1,6 +1,6 @@
 /* Compare page: fetch the two chosen scenarios' build-time JSON
  * (assets/data/compare/<id>.json) and render them side by side, mirroring the
- * markup macros/pages_compare.py prerenders (render_pair). Data only ever
+ * markup atlas/pages/compare.py prerenders (render_pair). Data only ever
  * becomes text nodes. The choice lives in the URL (?a=<id>&b=<id>). */
 (function () {
   "use strict";
