@@ -225,7 +225,7 @@ def test_helm_memory_uses_1024_mi_per_gib(bundle):
     helm = footprint_report.result_helm(compute(bundle, "bsf-3-3", 80000, target_cpu_percent=70))
     assert 'memory: "256Mi"' in helm and 'memory: "250Mi"' not in helm
     assert "ndbmtd:\n  replicaCount: 12" in helm
-    assert render._mem(1.5) == '"1536Mi"'
+    assert footprint_report._mem(1.5) == '"1536Mi"'
 
 
 def test_normal_ceiling_caps_a_higher_target(bundle):
