@@ -51,7 +51,9 @@ import io
 from fractions import Fraction
 
 from . import catalogue, footprint as fp
-from .partial import exclusions
+from .inputs import exact
+from .scenario import asm_on, benchmark_load, traffic_sites
+from .partial import exclusions, usable
 from .formatting import csv_writer, escape, fmt
 
 
@@ -75,8 +77,7 @@ def _same(a, b) -> bool:
     return norm(a) == norm(b) and bool(norm(a))
 
 
-def _f(x) -> Fraction:
-    return Fraction(str(x))
+_f = exact
 
 
 def _num(r, *keys):
@@ -89,7 +90,7 @@ def _num(r, *keys):
 def asm_on_ids(bundle: dict) -> list[str]:
     """Scenario ids with asm 'enabled' or 'partial' and at least one sidecar resource row."""
     have = {r["scenario"] for r in bundle["resources"] if r["is_sidecar"]}
-    return [s["id"] for s in bundle["scenarios"] if s.get("asm") in ("enabled", "partial") and s["id"] in have]
+    return [s["id"] for s in bundle["scenarios"] if asm_on(s) and s["id"] in have]
 
 
 def asm_without_sidecars(bundle: dict) -> list[str]:
@@ -97,7 +98,7 @@ def asm_without_sidecars(bundle: dict) -> list[str]:
     cost is not printed, which the overview says instead of reporting 0 sidecars."""
     have = {r["scenario"] for r in bundle["resources"] if r["is_sidecar"]}
     rows = {r["scenario"] for r in bundle["resources"]}
-    return [s["id"] for s in bundle["scenarios"] if s.get("asm") in ("enabled", "partial") and s["id"] in rows
+    return [s["id"] for s in bundle["scenarios"] if asm_on(s) and s["id"] in rows
             and s["id"] not in have]
 
 
@@ -110,7 +111,7 @@ def _scenario(bundle, sid):
 
 def load_served(bundle: dict, s: dict, rows: list[dict]) -> tuple[float | None, str]:
     """The load the scenario's resource rows serve, and how it was chosen (see module docstring)."""
-    n = max(1, len(s.get("sites_with_traffic") or []))
+    n = traffic_sites(s)
     if any(r["site"] for r in rows):
         if s.get("load_total"):
             return float(s["load_total"]), "total load (the tables print sites)"
@@ -205,7 +206,7 @@ def _observed(bundle, s, rows) -> dict:
                                  (("cpu_request_cores", "cpu_cores"), ("cpu_limit_cores", "cpu_cores"))),
                                 ("memory", [u for u in mem_rows if u["metric"] == "memory"],
                                  (("mem_request_gib", "mem_gib"), ("mem_limit_gib", "mem_gib")))):
-        urows = [u for u in urows if u["site"] == site and u.get("status", "ok") in ("ok", "corrected")]
+        urows = [u for u in urows if u["site"] == site and usable(u)]
         if not any(u["container"] == "istio-proxy" for u in urows):
             continue
         side = total = Fraction(0)
@@ -305,8 +306,7 @@ def whatif(bundle: dict, on: str, off: str, load=None) -> dict:
     out = {}
     for sid, change, extra in ((off, "add", {"asm_from": on}), (on, "remove", {})):
         s = _scenario(bundle, sid)
-        n = max(1, len(s.get("sites_with_traffic") or []))
-        x = load if load not in (None, "") else (s["load_per_site"] * n if s.get("load_per_site") else None)
+        x = load if load not in (None, "") else (benchmark_load(s) if s.get("load_per_site") else None)
         try:
             keep = fp.compute(bundle, sid, x)
             changed = fp.compute(bundle, sid, x, asm=change, **extra)

@@ -32,6 +32,9 @@ import math
 import re
 from fractions import Fraction
 
+from .inputs import exact
+from .partial import usable
+
 FIXED_CNDB = ("ndbmgmd", "ndbmysqld")
 """cnDBTier services the footprint keeps fixed per site: management nodes and the SQL nodes that
 carry georeplication channels (MySQL NDB Cluster manual; Oracle cnDBTier guides: see
@@ -44,8 +47,7 @@ class BacktestError(ValueError):
     """The bundle lacks what the backtest reads; the message names the key."""
 
 
-def _frac(x) -> Fraction:
-    return Fraction(str(x))
+_frac = exact
 
 
 def call_model_key(text) -> str | None:
@@ -102,7 +104,7 @@ def observed_cores(bundle: dict, scenario: dict) -> dict[tuple, dict]:
     res: dict[tuple, dict] = {}
     primary = (scenario.get("sites_with_traffic") or [""])[0]
     for r in bundle["resources"]:
-        if r["scenario"] != sid or r.get("status", "ok") not in ("ok", "corrected"):
+        if r["scenario"] != sid or not usable(r):
             continue
         key = (r["service"], r["container"])
         if key not in res or (r["site"] in ("", primary) and res[key]["site"] not in ("", primary)):
@@ -204,7 +206,7 @@ def _scenario_cpu_points(bundle: dict, doc: str) -> list[dict]:
 
 def _metric(run: dict, key: str):
     m = (run.get("metrics") or {}).get(key)
-    if not m or m.get("value") is None or m.get("status", "ok") not in ("ok", "corrected"):
+    if not m or m.get("value") is None or not usable(m):
         return None
     return m
 

@@ -46,12 +46,12 @@ min(target, its ceiling) (with no target, the ceiling itself).
 """
 from __future__ import annotations
 
-import functools
 import math
 from fractions import Fraction
 
 from . import inputs, packing
-from .partial import TEST_COMPONENTS, completeness  # noqa: F401 (completeness: re-exported for the build side)
+from .scenario import asm_on
+from .partial import TEST_COMPONENTS, completeness, usable  # noqa: F401 (completeness: re-exported for the build side)
 
 MAX_SCALE = 1000
 """A target load above 1000 x the baseline's per-site load is refused: no benchmark
@@ -84,11 +84,7 @@ def _units(x) -> int:
     return round(x * UNITS)
 
 
-@functools.lru_cache(maxsize=4096)
-def _frac(x) -> Fraction:
-    """The exact decimal a data value prints as (0.1 -> 1/10, not the binary float).
-    Cached: Fractions are immutable, data values repeat, and parsing the text is most of a run."""
-    return Fraction(str(x))
+_frac = inputs.exact
 
 
 def parse_positive(value, name: str, unit: str, *, allow_zero: bool = False) -> Fraction:
@@ -254,7 +250,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     min_rep = _whole(min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
     rows = _baseline_rows(all_rows, traffic_sites)
-    util = [u for u in idx["utilization"].get(scenario, []) if u["status"] in ("ok", "corrected")
+    util = [u for u in idx["utilization"].get(scenario, []) if usable(u)
             and (not traffic_sites or u["site"] in traffic_sites)]
     cpu_util = [u for u in util if u["metric"] == "cpu"]
     mem_util = [u for u in util if u["metric"] == "memory"]
@@ -672,7 +668,7 @@ def _scenario_cpu(bundle: dict, scen: dict, target) -> dict | None:
 def asm_scenarios(bundle: dict, doc: str) -> list[dict]:
     """ASM-enabled scenarios (asm 'enabled' or 'partial') of ``doc`` that have sidecar rows."""
     have = {r["scenario"] for r in bundle["resources"] if r["is_sidecar"]}
-    return [s for s in bundle["scenarios"] if s["doc"] == doc and s.get("asm") in ("enabled", "partial") and s["id"] in have]
+    return [s for s in bundle["scenarios"] if s["doc"] == doc and asm_on(s) and s["id"] in have]
 
 
 def _sidecar_source(bundle, scen, asm_from, sidecar_cpu, sidecar_mem) -> dict:

@@ -17,6 +17,7 @@ quote the number as typed, shortened (``shown``), never a float expansion.
 """
 from __future__ import annotations
 
+import functools
 import math
 import re
 from fractions import Fraction
@@ -31,6 +32,15 @@ SHOWN_CHARS = 40
 
 _PLAIN = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _GROUPED = re.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]*)?")
+
+
+@functools.lru_cache(maxsize=4096)
+def exact(x) -> Fraction:
+    """The exact decimal a number prints as, as a Fraction (0.1 -> 1/10, not the binary float 0.1000000000000000055...):
+    every calculator does its arithmetic on these. ``x``: an int, float or numeric string from the bundle or a form.
+    Raises ValueError for text that is not a number. Cached: Fractions are immutable, data values repeat, and
+    parsing the text is most of a run."""
+    return Fraction(str(x))
 
 
 def shown(value) -> str:

@@ -57,7 +57,7 @@ import re
 from fractions import Fraction
 
 from . import catalogue, inputs
-from .partial import exclusions
+from .partial import exclusions, usable
 from .formatting import csv_writer, escape, fmt
 
 MAX_BYTES = 1048576
@@ -93,8 +93,7 @@ class OverTargetError(ValueError):
     """Bad input to the over-target calculator; the message says what and why."""
 
 
-def _frac(x) -> Fraction:
-    return Fraction(str(x))
+_frac = inputs.exact
 
 
 def hpa(current: int, observed, target, tolerance=TOLERANCE, min_replicas=None, max_replicas=None) -> dict:
@@ -197,7 +196,7 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD) -> 
         return partial_by[sid]
 
     for u in util_rows(bundle):
-        if not want(u["scenario"]) or u.get("status", "ok") not in ("ok", "corrected") or u["observed_percent"] is None:
+        if not want(u["scenario"]) or not usable(u) or u["observed_percent"] is None:
             continue
         base = {k: u[k] for k in ("scenario", "table_id", "row", "row_label", "site", "service", "container", "percent_basis")}
         base["doc"] = doc_of[u["scenario"]]

@@ -12,6 +12,8 @@ note cites. ``not_applicable`` rows are not exclusions (the guide says the metri
 """
 from __future__ import annotations
 
+from .scenario import asm_on
+
 
 USABLE = ("ok", "corrected")
 """Row statuses the calculators and pages use (data/schemas: ok, or corrected by an erratum); every other
@@ -97,7 +99,7 @@ def completeness(bundle: dict, scenario: str) -> dict:
                         "table_id": x["table_id"], "row": x["row"], "row_label": x.get("row_label"), "site": x.get("site"),
                         "status": x["status"], "errata": list(x.get("errata") or []), "reason": reason})
     scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
-    if scen and scen.get("asm") in ("enabled", "partial") and usable and not any(r["is_sidecar"] for r in mine):
+    if scen and asm_on(scen) and usable and not any(r["is_sidecar"] for r in mine):
         missing.append({"service": "(all)", "container": "istio-proxy", "component": "", "table_id": "", "row": None,
                         "row_label": "", "site": "", "status": "missing", "errata": [],
                         "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"})

@@ -12,13 +12,13 @@ import io
 from fractions import Fraction
 
 from .formatting import csv_writer, escape, fmt
+from .inputs import exact
 
 STEP_KINDS = {"input": "Input", "measured": "Measured (source)", "computed": "Computed", "result": "Result"}
 
 
-def frac(x) -> Fraction:
-    """An exact Fraction of a number as written (avoids binary float noise)."""
-    return Fraction(str(x))
+frac = exact
+"""An exact Fraction of a number as written (calculators.inputs.exact)."""
 
 
 def ceil(x: Fraction) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from calculators import footprint as fp
+from calculators.scenario import asm_on, benchmark_load, traffic_sites
 
 from .calculator_shell import scenario_options, shell
 
@@ -15,8 +16,7 @@ def footprint_defaults(bundle: dict) -> dict:
     """Default inputs: the BSF 63K TPS scenario (or the first scalable one) at its own load."""
     scen = fp.scenarios_with_resources(bundle)
     s = next((x for x in scen if x["id"] == DEFAULT_SCENARIO), scen[0])
-    n = max(1, len(s["sites_with_traffic"]))
-    return {"scenario": s["id"], "load": f"{s['load_per_site'] * n:g}", "target": "", "sites": str(n), "redundancy": "none",
+    return {"scenario": s["id"], "load": f"{benchmark_load(s):g}", "target": "", "sites": str(traffic_sites(s)), "redundancy": "none",
             "asm": "keep", "asm_from": "", "sidecar_cpu": "", "sidecar_mem": "", "min_replicas": "1", "node_cores": "", "node_mem": ""}
 
 
@@ -27,8 +27,8 @@ def page(r) -> str:
     scen = fp.scenarios_with_resources(bundle)
     unit = next(s["load_unit"] for s in scen if s["id"] == d["scenario"])
     opts = scenario_options(bundle, scen, d["scenario"], lambda s: (
-        f' data-unit="{escape(s["load_unit"] or "")}" data-load="{s["load_per_site"]:g}" data-sites="{max(1, len(s["sites_with_traffic"]))}"'))
-    asm_scen = [s for s in bundle["scenarios"] if s.get("asm") in ("enabled", "partial")
+        f' data-unit="{escape(s["load_unit"] or "")}" data-load="{s["load_per_site"]:g}" data-sites="{traffic_sites(s)}"'))
+    asm_scen = [s for s in bundle["scenarios"] if asm_on(s)
                 and s["id"] in {x["scenario"] for x in bundle["resources"] if x["is_sidecar"]}]
     asm_opts = '<option value="" selected>every ASM scenario of the product (per service, else median)</option>' + \
         scenario_options(bundle, asm_scen, "")

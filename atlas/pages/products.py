@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from calculators import footprint
+from calculators.scenario import benchmark_load
 from calculators.formatting import fmt
 
 from ..bundle import build as build_bundle
@@ -43,9 +44,7 @@ class Renderer:
         s = next(x for x in self.bundle["scenarios"] if x["id"] == sid)
         if not s.get("load_per_site") or not any(r["scenario"] == sid for r in self.bundle["resources"]):
             return None
-        n = max(1, len(s["sites_with_traffic"]))
-        res = footprint.compute(self.bundle, sid, s["load_per_site"] * n)
-        return res
+        return footprint.compute(self.bundle, sid, benchmark_load(s))
 
     def completeness(self, sid: str) -> dict:
         """What a footprint of ``sid`` cannot size (``calculators.footprint.completeness``): ``{"partial",
