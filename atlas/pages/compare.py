@@ -105,7 +105,7 @@ def _delta_html(dl: str) -> str:
     return f' <span class="atlas-delta">({esc(dl)})</span>' if dl else ""
 
 
-# The markup below is mirrored by docs/assets/js/compare.js (render()); keep them alike.
+# The markup below is mirrored by docs/assets/js/compare.js (render()); tests/test_compare_agrees.py proves the two agree.
 def render_pair(a: dict, b: dict, prefix: str = "../../") -> str:
     def head(x):
         return f'<a href="{esc(prefix + x["url"])}">{esc(x["title"])}</a>'
