@@ -53,6 +53,8 @@ def _watch(docs_dir: Path, stop: threading.Event) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line (``argv``: the arguments, default sys.argv[1:]). Returns the exit status: 0, or 1 when a
+    build step failed (its message printed on stderr)."""
     ap = argparse.ArgumentParser(prog="python -m atlas", description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="every step, then MkDocs")

@@ -32,6 +32,10 @@ def _cell(v, text=None) -> dict:
 
 
 def scenario_data(r, sid: str) -> dict:
+    """What the compare page shows of scenario ``sid``: ``{"id", "title", "url", "unit", "facts": [{"key", "label",
+    "v": number or None, "t": text}], "services": [{"key", "service", "container", "replicas", "cpu_pod" (cores),
+    "cpu_total" (cores), "cpu_obs" (percent as printed)}]}``; written per scenario as assets/data/compare/<id>.json.
+    Raises KeyError for an unknown scenario."""
     s = r.a.scenario(sid)
     src = r.a.source(s["doc"])
     load = s["load"]
@@ -90,6 +94,8 @@ def scenario_data(r, sid: str) -> dict:
 
 
 def delta(a, b) -> str:
+    """B minus A as the page prints it (``+1.5``, ``-266.247``: three decimals at most, sign shown), or '' when a
+    side is missing or both are equal. compare.js has the same rule (tests/test_compare_agrees.py)."""
     if a is None or b is None or a == b:
         return ""
     d = b - a
@@ -107,7 +113,10 @@ def _delta_html(dl: str) -> str:
 
 # The markup below is mirrored by docs/assets/js/compare.js (render()); tests/test_compare_agrees.py proves the two agree.
 def render_pair(a: dict, b: dict, prefix: str = "../../") -> str:
+    """The comparison of two ``scenario_data`` dicts as HTML: a facts table and a per-service table, cells that
+    differ marked, deltas (B - A) beside B. ``prefix``: from the compare page back to the site root."""
     def head(x):
+        """Column heading: the scenario's title linking to its page."""
         return f'<a href="{esc(prefix + x["url"])}">{esc(x["title"])}</a>'
 
     out = ['<h2 id="atlas-compare-facts">Scenarios</h2>',
@@ -167,6 +176,7 @@ def _options(r, selected: str) -> str:
 
 
 def compare_page(r) -> str:
+    """The compare page body (``{{ compare_page() }}``): the two scenario choices and the default pair prerendered."""
     ids = [s["id"] for s in r.a.scenarios]
     a, b = (DEFAULT if all(x in ids for x in DEFAULT) else (ids[0], ids[min(1, len(ids) - 1)]))
     return f"""

@@ -74,9 +74,11 @@ class Writer:
         self.written: set[str] = set()
 
     def text(self, rel: str, text: str) -> None:
+        """Write ``text`` (UTF-8) to ``rel`` under the root, unless the file already holds those bytes."""
         self.bytes(rel, text.encode("utf-8"))
 
     def bytes(self, rel: str, data: bytes) -> None:
+        """Write ``data`` to ``rel`` under the root, unless the file already holds those bytes."""
         dest = self.root / rel
         self.written.add(Path(rel).as_posix())
         if dest.is_file() and dest.stat().st_size == len(data) and dest.read_bytes() == data:
@@ -85,6 +87,7 @@ class Writer:
         dest.write_bytes(data)
 
     def copy(self, rel: str, src: Path) -> None:
+        """Copy file ``src`` to ``rel`` under the root (with its times), unless a copy of the same size and time is there."""
         dest = self.root / rel
         self.written.add(Path(rel).as_posix())
         st = src.stat()

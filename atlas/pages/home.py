@@ -18,6 +18,8 @@ ASM_SHAPE = {"ASM on": "circle", "ASM off": "square", "ASM partial": "diamond", 
 
 
 def efficiency_points(r) -> list[dict]:
+    """One point per scenario with resource data: CPU cores requested per 1K of load at one traffic site
+    (``Renderer.efficiency``, rounded to 2 decimals), load per site, product, ASM label, partial flag and page URL."""
     names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
     pts = []
     for s in r.a.scenarios:
@@ -35,6 +37,8 @@ def efficiency_points(r) -> list[dict]:
 
 
 def spec(points: list[dict]) -> dict:
+    """The Vega-Lite spec of the home chart for ``points`` (efficiency_points): load per site against cores per 1K,
+    coloured by product, shaped by ASM, partial points hollow."""
     asm = [a for a in ASM_SHAPE if any(p["asm"] == a for p in points)]
     return {
         "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
@@ -60,6 +64,7 @@ def spec(points: list[dict]) -> dict:
 
 
 def home_chart(r) -> str:
+    """The home page chart (``{{ home_chart() }}``) and the same points as a table, for readers without JavaScript."""
     pts = efficiency_points(r)
     if not pts:
         return ""

@@ -30,6 +30,7 @@ class Renderer:
 
     # ------------------------------------------------------------ helpers
     def scenario_url(self, sid: str, frm: str = "product") -> str:
+        """The link to scenario ``sid`` from its product page (``frm="product"``) or from a page two folders deep."""
         s = self.a.scenario(sid)
         return f"{sid}/" if frm == "product" else f"../../products/{s['doc']}/{sid}/"
 
@@ -73,6 +74,8 @@ class Renderer:
 
     # ------------------------------------------------------------ product page
     def product_page(self, doc: str) -> str:
+        """The product page of ``doc``: description, source, the scenarios table (totals, cores per 1K, partial marks),
+        tables outside the scenarios and errata. Raises KeyError for an unknown document."""
         src = self.a.source(doc)
         scen = [s for s in self.a.scenarios if s["doc"] == doc]
         out = [f"# {md_esc(src['product'])}", "", esc(src.get("description", "")), ""]
@@ -135,6 +138,8 @@ class Renderer:
 
     # ------------------------------------------------------------ scenario page
     def scenario_page(self, sid: str) -> str:
+        """The scenario page of ``sid``: facts, contradictions, errata, partial warning, observed-CPU chart and every
+        table of the scenario with its citation and download. Raises KeyError for an unknown scenario."""
         s = self.a.scenario(sid)
         src = self.a.source(s["doc"])
         out = [f"# {md_esc(s.get('short_title') or s['title'])}", ""]
@@ -173,6 +178,7 @@ class Renderer:
         return "\n".join(out)
 
     def facts(self, s: dict) -> str:
+        """The facts table of scenario record ``s`` (section, mode, release, load, sites, ASM, duration, call mix, ...)."""
         rows = [("Document section", s["section"]), ("Deployment mode", s.get("deployment_mode")), ("Release", s.get("release"))]
         load = s["load"]
         rows.append(("Load", f'{fmt(load["total"]) if load.get("total") is not None else "not stated"} {load["unit"]} in total; '
@@ -199,6 +205,8 @@ class Renderer:
                 + "</tbody></table>")
 
     def utilization_chart(self, sid: str) -> dict | None:
+        """Vega-Lite spec of observed CPU per service at the traffic sites (at most 40 bars, HPA targets as ticks), or
+        None without usable CPU rows."""
         s = self.a.scenario(sid)
         u = self.a.rows("utilization", scenario=sid, metric="cpu")
         u = u[u["status"].isin(["ok", "corrected"]) & u["site"].isin(s.get("sites_with_traffic") or [])]
@@ -231,6 +239,8 @@ class Renderer:
 
     # ------------------------------------------------------------ tables
     def table_section(self, doc: str, tid: str) -> str:
+        """One curated table as a page section: heading with its anchor, citation, note, errata, the table itself
+        (resources as rows, other kinds pivoted) and its download links."""
         t = self.a.table(doc, tid)
         src = self.a.source(doc)
         title = t.get("title") or t.get("caption") or tid
@@ -259,6 +269,8 @@ class Renderer:
         return "\n".join(out)
 
     def errata_list(self, errs: list[dict]) -> str:
+        """Errata records as a list: id (the anchor other pages link to), kind, where, lines, what was printed, the
+        problem, the action taken and the reading used."""
         items = []
         for e in errs:
             reading = f' Reading used: <q>{esc(e["reading"])}</q>.' if e.get("reading") not in (None, "") else ""
@@ -269,6 +281,8 @@ class Renderer:
         return '<ul class="atlas-errata-list">' + "".join(items) + "</ul>"
 
     def resources_table(self, doc: str, tid: str) -> str:
+        """Resource-allocation table ``tid`` of ``doc`` as HTML: each row as printed, normalised values (cores, GiB)
+        with the raw text, flagged and corrected cells marked."""
         df = self.a.rows("resources", doc=doc, table_id=tid)
         cols = [("row_label", "Row as printed"), ("site", "Site"), ("service", "Service"), ("container", "Container"),
                 ("replicas", "Replicas"), ("replicas_min", "Min replicas"), ("replicas_max", "Max replicas"),
