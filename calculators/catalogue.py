@@ -3,7 +3,7 @@
 ``run(bundle, params)`` takes the calculator bundle and a dict of form
 parameters (strings as typed by the user); ``params["calc"]`` names the
 calculator (default ``footprint``). It returns a JSON-able dict:
-``{"ok": True, "html": ..., "downloads": {name: {"text", "mime", "filename"}}, "chart": spec|None, "inputs": ...}``
+``{"ok": True, "html": ..., "downloads": {name: {"text", "mime", "filename", "label"}}, "chart": spec|None, "inputs": ...}``
 or ``{"ok": False, "error": message}`` for bad input (the calculator's
 documented ValueError subclass). Any other exception propagates: that is a
 bug, and the page reports it as one.
@@ -89,6 +89,12 @@ def uses_bytecode() -> bool:
         return False
 
 
+def download_label(key: str) -> str:
+    """The link text of download ``key``: a short format name in capitals (``csv`` -> ``CSV``, ``helm`` -> ``HELM``),
+    a longer key as it is. The prerendered page and calculator.js both show this label."""
+    return key.upper() if len(key) <= 4 else key
+
+
 def run(bundle: dict, params: dict) -> dict:
     name = params.get("calc") or "footprint"
     if not prepare(name):
@@ -97,5 +103,7 @@ def run(bundle: dict, params: dict) -> dict:
         out = CALCULATORS[name](bundle, params)
     except ERRORS as e:
         return {"ok": False, "error": str(e)}
-    return {"ok": True, "chart": None, "downloads": {}, **out}
+    res = {"ok": True, "chart": None, "downloads": {}, **out}
+    res["downloads"] = {k: {**d, "label": download_label(k)} for k, d in res["downloads"].items()}
+    return res
 

@@ -159,3 +159,11 @@ def test_every_scalable_scenario_computes(bundle):
         for r in res["rows"]:
             if r["replicas_after"] is not None:
                 assert isinstance(r["replicas_after"], int) and r["replicas_after"] >= 0
+
+
+def test_download_links_are_labelled_once_for_page_and_browser(bundle):
+    """The footprint's two downloads carry their link text (calculators.catalogue.download_label), which the
+    prerendered page and calculator.js both show: short format names in capitals, longer keys as they are."""
+    out = catalogue.run(bundle, {"scenario": "bsf-3-3", "load": "80000"})
+    assert {k: d["label"] for k, d in out["downloads"].items()} == {"csv": "CSV", "helm": "HELM"}
+    assert catalogue.download_label("values-yaml") == "values-yaml"

@@ -28,7 +28,7 @@ def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -
     if not res["ok"]:
         raise RuntimeError(f"default {name} calculation failed: {res['error']}")
     links = " · ".join(
-        f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(k.upper() if len(k) <= 4 else k)}</a>'
+        f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(d["label"])}</a>'
         for k, d in res["downloads"].items())
     permalink = urlencode({k: v for k, v in params.items() if v})
     chart = ""

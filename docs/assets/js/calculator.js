@@ -97,7 +97,7 @@
   function params() {
     var p = { calc: calcName };
     fields().forEach(function (el) {
-      p[el.name] = el.type === "checkbox" ? (el.checked ? "1" : "") : String(el.value).trim();
+      p[el.name] = String(el.value).trim();  // the forms have text inputs and selects only
     });
     return p;
   }
@@ -150,8 +150,7 @@
     }
     fields().forEach(function (el) {
       if (!q.has(el.name)) return;
-      if (el.type === "checkbox") el.checked = /^(1|true|on|yes)$/i.test(q.get(el.name));
-      else el.value = q.get(el.name);
+      el.value = q.get(el.name);
       if (el.tagName === "SELECT") syncUnit(el);
     });
     return params();
@@ -168,7 +167,7 @@
       if (i) holder.appendChild(document.createTextNode(" · "));
       var a = document.createElement("a");
       a.id = "calc-dl-" + k; a.href = url; a.download = d.filename;
-      a.textContent = k.length <= 4 ? k.toUpperCase() : k;
+      a.textContent = d.label;  // calculators.catalogue.download_label, as the prerendered links
       holder.appendChild(a);
     });
   }
