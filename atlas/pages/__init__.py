@@ -29,6 +29,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "asm_calculator": calc_asm.page,                   # docs/calculators/asm.md
     "overtarget_calculator": calc_overtarget.page,     # docs/calculators/over-target.md
     "dsr_calculator": calc_dsr.page,                   # docs/calculators/dsr.md
+    "dsr_example": calc_dsr.example,                   # docs/calculators/dsr.md (worked example)
     "shcm_calculator": calc_shcm.page,                 # docs/calculators/shcm.md
     "backtest_page": accuracy.backtest_page,           # docs/calculators/accuracy.md
     "compare_page": compare.compare_page,              # docs/tools/compare.md

@@ -4,6 +4,7 @@ from __future__ import annotations
 from html import escape
 
 from calculators import dsr as dsr_calc
+from calculators.formatting import fmt
 
 from . import calculator_shell
 
@@ -27,3 +28,32 @@ def page(r) -> str:
   <label>Redundancy <select name="redundancy" id="calc-redundancy">{red}</select></label>
   <label><span>Spare <span class="atlas-unit">{escape(kind)}</span>s per DSR (N+k; 0 = none)</span> <input name="spare" id="calc-spare" type="number" min="0" max="{dsr_calc.MAX_SPARE}" step="1" value="{escape(d['spare'])}"></label>"""
     return calculator_shell.shell(r, "dsr", form, d)
+
+
+EXAMPLE = {"scenario": "dsr-relay-12vcpu", "target": 240000, "ceiling": 40}
+"""The method page's worked example (issue 12's case): the 12-vCPU relay run, 240,000 MPS, a 40 % ceiling."""
+
+
+def example(r) -> str:
+    """The DSR method page's worked example (``{{ dsr_example() }}``), every figure read from the bundle or computed
+    by ``calculators.dsr.compute`` now, so the text cannot drift from the data or the rule. Raises KeyError if the
+    example run is not curated."""
+    b = r.bundle
+    sid, target, ceiling = EXAMPLE["scenario"], EXAMPLE["target"], EXAMPLE["ceiling"]
+    res = dsr_calc.compute(b, sid, target, ceiling)
+    bare = dsr_calc.compute(b, sid, target)
+    fig = {f["key"]: f for f in res["figures"]}
+    mps, mps_n, cpu = fig["mps_achieved"], fig["da_mp_count"], fig["cpu_peak"]
+    table, row = mps["cite"].split(",")[0], mps["cite"].split(",")[1].strip()
+    m, e = res["methods"]["measured"], res["methods"]["engineered"]
+    prof = res["profile"]
+    scaled = res["rate_at_ceiling"]
+    capped = (f"above the run's own `{escape(prof['value'])}` profile, so it is capped at {fmt(prof['rate'])}"
+              if m["capped_profile"] else "within the run's profile")
+    return (f"Example: relay, {fmt(fig['da_mp_vcpu']['value'])} vCPU ({table}, {row}: "
+            f"{fmt(mps['value'])} MPS on {fmt(mps_n['value'])} DA-MPs = {fmt(res['rate'])} MPS per "
+            f"DA-MP at {fmt(cpu['value'])} % CPU), {fmt(target)} MPS at a {ceiling} % ceiling. The measured "
+            f"rate scales to {fmt(res['rate'])} x {ceiling} / {fmt(cpu['value'])} = {fmt(scaled, 0)} MPS, "
+            f"{capped}: {m['needed']} DA-MPs; the engineered method gives {e['needed']}. Without a ceiling the measured "
+            f"method gives {bare['methods']['measured']['needed']}"
+            + (" and is the headline" if bare["headline"] == "measured" else "") + ". (Computed when this site was built.)")
