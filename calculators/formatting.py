@@ -20,19 +20,32 @@ def escape(s: str, quote: bool = True) -> str:
 
 def fmt(v, places: int = 3) -> str:
     """Numbers for people: whole numbers with thousands separators, others up to ``places``
-    decimals (ints, floats and exact Fractions alike); None as an em dash; booleans as yes/no."""
+    decimals (ints, floats and exact Fractions alike); None as an em dash; booleans as yes/no.
+    Dispatches on the exact type first (a footprint result formats about a thousand numbers)."""
+    t = type(v)
+    if t is int:
+        return f"{v:,}"
     if v is None:
         return "—"
-    if isinstance(v, bool):
+    if t is bool:
         return "yes" if v else "no"
-    if isinstance(v, Fraction) and v.denominator == 1:
-        return f"{v.numerator:,}"
-    if isinstance(v, (int, float, Fraction)):
+    if t is float:
+        f = v
+    elif t is Fraction:
+        if v.denominator == 1:
+            return f"{v.numerator:,}"
         f = float(v)
-        if f.is_integer():
-            return f"{int(f):,}"
-        return f"{f:,.{places}f}".rstrip("0").rstrip(".")
-    return str(v)
+    elif isinstance(v, (int, float, Fraction)):  # subclasses (numpy-free, but kept general)
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, Fraction) and v.denominator == 1:
+            return f"{v.numerator:,}"
+        f = float(v)
+    else:
+        return str(v)
+    if f.is_integer():
+        return f"{int(f):,}"
+    return f"{f:,.{places}f}".rstrip("0").rstrip(".")
 
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -173,3 +173,45 @@ def test_packing_never_overfills_a_node(pods, cores, mem, max_pods, ds):
     for i, (_, _, n, a) in enumerate(pods):
         if a:  # one replica of an anti-affinity set per node, on n different nodes
             assert sum(f"p{i}" in f["anti"] for f in res["fill"]) == n
+
+
+def _first_fit_decreasing(items, room_c, room_m, max_pods):
+    """A plain first-fit decreasing, written for this test: each item (millicores, KiB, name, anti) tried on every
+    node from the first. Returns each node's (millicores, KiB, pods, anti names)."""
+    nodes = []
+    for c, m, name, anti in items:
+        for n in nodes:
+            if n[2] < max_pods and n[0] + c <= room_c and n[1] + m <= room_m and not (anti and name in n[3]):
+                n[0] += c
+                n[1] += m
+                n[2] += 1
+                if anti:
+                    n[3].add(name)
+                break
+        else:
+            nodes.append([c, m, 1, {name} if anti else set()])
+    return [(c, m, k, sorted(a)) for c, m, k, a in nodes]
+
+
+@FAST
+@given(pods=st.lists(st.tuples(st.integers(1, 16000), st.integers(1, 64 * 1024), st.integers(1, 30), st.booleans()),
+                     min_size=1, max_size=25),
+       cores=st.integers(16, 128), mem=st.integers(32, 1024), max_pods=st.integers(1, 110))
+def test_packing_places_pods_exactly_as_plain_first_fit_decreasing(pods, cores, mem, max_pods):
+    """packing.pack skips nodes that refused the previous replica of the same service (it keeps the place it reached):
+    on random pods its nodes, fill and pod counts equal those of a plain first-fit decreasing that tries every node."""
+    from calculators import packing
+    spec = [{"name": f"p{i}", "cpu": c / 1000, "mem": m / 1024, "count": n, "anti": a} for i, (c, m, n, a) in enumerate(pods)]
+    try:
+        res = packing.pack(spec, cores, mem, max_pods=max_pods)
+    except packing.PackingError:
+        return
+    room_c, room_m = round(res["room"]["cpu"] * packing.MILLI), round(res["room"]["mem"] * packing.KIB_PER_GIB)
+    items = []
+    for i, (c, m, n, a) in enumerate(pods):
+        kc, km = packing._milli(c / 1000), packing._kib(m / 1024)
+        items += [(max(kc / room_c, km / room_m), kc, km, f"p{i}", a)] * n
+    items.sort(key=lambda x: (-x[0], x[3]))
+    want = _first_fit_decreasing([x[1:] for x in items], room_c, room_m, max_pods)
+    got = [(round(f["cpu"] * room_c / 100), round(f["mem"] * room_m / 100), f["pods"], f["anti"]) for f in res["fill"]]
+    assert got == want
