@@ -46,7 +46,6 @@ scenario that has sidecars or belongs to another product, and a bad load
 """
 from __future__ import annotations
 
-import csv
 import io
 from fractions import Fraction
 

@@ -3,7 +3,6 @@ Vega-Lite chart spec. Standard library only; every text is HTML-escaped, so
 names from data or user input can never become markup."""
 from __future__ import annotations
 
-import csv
 import io
 import re
 

@@ -7,7 +7,6 @@ Standard library only; every text is HTML-escaped.
 """
 from __future__ import annotations
 
-import csv
 import io
 from fractions import Fraction
 
