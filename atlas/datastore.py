@@ -135,8 +135,23 @@ class Atlas:
         return df
 
 
+SCHEMAS = DATA / "schemas"
+"""The schemas: ``<name>.schema.json`` validates data/<doc>/<name>.csv (a Frictionless Table Schema) or .yaml (a
+JSON Schema); ``<name>.csv.schema.json`` is the Table Schema of a record file flattened to downloads/csv/<name>.csv."""
+NUMERIC = ("integer", "number")
+
+
 def _schema(name: str) -> dict:
-    return json.loads((DATA / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
+    """data/schemas/<name>.schema.json, a new dict on every call. In a Table Schema (one with ``fields``) every
+    numeric field names its ``unit`` (the downloads, the workbook's headers and the data dictionary print it):
+    one without stops the build, DataError naming the file and the field."""
+    p = SCHEMAS / f"{name}.schema.json"
+    d = json.loads(p.read_text(encoding="utf-8"))
+    for f in d.get("fields") or []:
+        if f.get("type") in NUMERIC and not f.get("unit"):
+            raise DataError(f"{p.relative_to(ROOT) if p.is_relative_to(ROOT) else p}: field {f['name']}: {f['type']} but no "
+                            f"\"unit\"; every numeric field names its unit (e.g. \"unit\": \"cores\" or \"unit in column unit\")")
+    return d
 
 
 NON_EMPTY = {"sources", "scenarios", "tables", "services"}
@@ -265,7 +280,7 @@ def load(root: Path | str = DATA) -> Atlas:
                 recs[name].extend(items)
         for p in sorted(d.glob("*.yaml")):
             if p.stem not in RECORDS:
-                has_schema = (DATA / "schemas" / f"{p.stem}.schema.json").exists()
+                has_schema = (SCHEMAS / f"{p.stem}.schema.json").exists()
                 extras.setdefault(d.name, {})[p.stem] = _validate_yaml(p, p.stem) if has_schema else _yaml(p)
     empty = {k: pd.DataFrame({f["name"]: pd.Series(dtype="object") for f in _schema(k)["fields"]}) for k in KINDS}
     atlas = Atlas(root=root, sources=sources,

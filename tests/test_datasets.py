@@ -330,3 +330,22 @@ def test_dictionary_page_has_every_column_with_units(built_site):
     assert "<td>number</td><td>cores</td>" in row and "CPU request per pod/container, cores." in row
     row = html.split('id="latency-statistic"', 1)[1].split("</tr>", 1)[0]
     assert "<code>p99</code>" in row and "<td>yes</td>" in row
+
+
+@pytest.mark.parametrize("schema_file, field", [("resources.schema.json", "replicas"), ("scenarios.csv.schema.json", "load_total")])
+def test_numeric_field_without_unit_stops_the_build(tmp_path, monkeypatch, schema_file, field):
+    """Units live in data/schemas: a numeric field without one stops the build (loading the data for a data file's
+    schema, writing the downloads for a flattened record file's), naming the schema file and the field."""
+    import shutil
+
+    from atlas import datastore, downloads
+    schemas = tmp_path / "schemas"
+    shutil.copytree(ROOT / "data" / "schemas", schemas)
+    p = schemas / schema_file
+    d = json.loads(p.read_text(encoding="utf-8"))
+    assert next(f for f in d["fields"] if f["name"] == field).pop("unit") in ("pods", "unit in column load_unit")
+    p.write_text(json.dumps(d), encoding="utf-8")
+    monkeypatch.setattr(datastore, "SCHEMAS", schemas)
+    with pytest.raises(datastore.DataError) as e:
+        datastore.load() if schema_file == "resources.schema.json" else downloads.schema("scenarios")
+    assert f"{p}: field {field}: " in str(e.value) and 'no "unit"' in str(e.value), str(e.value)
