@@ -35,7 +35,7 @@ import pandas as pd
 
 from calculators.formatting import csv_writer
 
-from .datastore import KIND_LABEL, KINDS, _schema
+from .datastore import KIND_LABEL, KINDS
 
 RECORD_TABLES = ["scenarios", "errata", "tables"]
 NAMES = KINDS + RECORD_TABLES
@@ -58,12 +58,12 @@ def rights(a) -> str:
 UNIT_SUFFIXES = ("_cores", "_gib", "_percent", "_ms", "_ms_max", "ops_per_second", "_hours")
 
 
-def schema(name: str) -> dict:
-    """Table Schema of download table ``name``, every numeric field with its ``unit``: data/schemas/<kind>.schema.json
-    for the six kinds (the schema that validates data/<doc>/<kind>.csv), data/schemas/<name>.csv.schema.json for a
-    record file flattened (scenarios, errata, tables). A new dict on every call. Raises DataError for a numeric field
-    without a unit."""
-    return _schema(name if name in KINDS else f"{name}.csv")
+def schema(a, name: str) -> dict:
+    """Table Schema of download table ``name`` for the data ``a`` (an Atlas: its sources.yaml gives the document ids),
+    every numeric field with its ``unit``: data/schemas/<kind>.schema.json for the six kinds (the schema that validates
+    data/<doc>/<kind>.csv), data/schemas/<name>.csv.schema.json for a record file flattened (scenarios, errata,
+    tables). A new dict on every call. Raises DataError for a numeric field without a unit."""
+    return a.schema(name if name in KINDS else f"{name}.csv")
 
 
 def header_label(name: str, f: dict) -> str:
@@ -102,9 +102,10 @@ def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def _read_kind(root: Path, docs: list[str], kind: str) -> tuple[list[str], list[list[str]]]:
+def _read_kind(a, docs: list[str], kind: str) -> tuple[list[str], list[list[str]]]:
     """Rows of data/<doc>/<kind>.csv over all documents, cells as the files hold them."""
-    header = [f["name"] for f in _schema(kind)["fields"]]
+    root = Path(a.root)
+    header = [f["name"] for f in schema(a, kind)["fields"]]
     rows: list[list[str]] = []
     for doc in docs:
         p = root / doc / f"{kind}.csv"
@@ -190,7 +191,7 @@ def _typed(v, type_):
 
 def typed_records(r, name: str) -> tuple[list[dict], list[dict]]:
     """(fields, records with typed values, '' for a missing string) for one download table."""
-    fields = schema(name)["fields"]
+    fields = schema(r.a, name)["fields"]
     if name in KINDS:
         df = r.a.frames[name]
         cols = {f["name"]: df[f["name"]].tolist() for f in fields}
@@ -272,7 +273,7 @@ def _datapackage(r, b: Build) -> bytes:
     resources = []
     for name in NAMES:
         path = f"csv/{name}.csv"
-        sch = schema(name)
+        sch = schema(a, name)
         desc = sch.pop("description", "")
         sch.pop("title", None)
         if name in KINDS:
@@ -327,7 +328,7 @@ def build(r) -> Build:
     sheets = {}
     for name in NAMES:
         if name in KINDS:
-            header, rows = _read_kind(Path(a.root), docs, name)
+            header, rows = _read_kind(a, docs, name)
             tix = header.index("table_id")
             by_table: dict[tuple, list] = {}
             for row in rows:
@@ -343,7 +344,7 @@ def build(r) -> Build:
                     b.extra.setdefault(key, {})[name] = p
                 b.table_bytes[p] = _csv_bytes(header, trows)
         else:
-            fields = schema(name)["fields"]
+            fields = schema(a, name)["fields"]
             header = [f["name"] for f in fields]
             rows = [[_s(rec[h]) for h in header] for rec in record_rows(r, name)]
         b.files[f"csv/{name}.csv"] = _csv_bytes(header, rows)
