@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import build_site, copy_data, rewrite_csv_cell
+from conftest import DOC_IDS, build_site, copy_data, rewrite_csv_cell
 from atlas.datastore import DataError, load
 
 
@@ -243,13 +243,13 @@ def test_unknown_document_id_names_the_known_ones(tmp_path):
     with pytest.raises(DataError) as e:
         load(d)
     assert str(e.value) == (f"{d}/bsf/resources.csv: row 3, column doc: unknown document 'bsf2'; the documents are the ids "
-                            f"of {d}/sources.yaml: bsf, policy, nef, dsr, shcm")
+                            f"of {d}/sources.yaml: {', '.join(DOC_IDS)}")
     d = copy_data(tmp_path / "2")
     records("nef/errata.yaml", set_field(4, "doc", "NEF"))(d)
     with pytest.raises(DataError) as e:
         load(d)
     assert str(e.value) == (f"{d}/nef/errata.yaml: item 5, field doc: unknown document 'NEF'; the documents are the ids "
-                            f"of {d}/sources.yaml: bsf, policy, nef, dsr, shcm")
+                            f"of {d}/sources.yaml: {', '.join(DOC_IDS)}")
 
 
 def test_a_document_listed_in_sources_is_known_everywhere(tmp_path):

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import DOC_IDS, ROOT
 
 KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
 RECORDS = ["scenarios", "errata", "tables"]
@@ -187,10 +187,6 @@ def _schema_file(name: str) -> dict:
     """data/schemas' Table Schema of download table ``name``, as the file holds it."""
     file = f"{name}.schema.json" if name in KINDS else f"{name}.csv.schema.json"
     return json.loads((ROOT / "data" / "schemas" / file).read_text(encoding="utf-8"))
-
-
-DOC_IDS = ["bsf", "policy", "nef", "dsr", "shcm"]
-"""The ids of data/sources.yaml, in its order."""
 
 
 def test_datapackage_schemas_are_the_schema_files(built_site):
