@@ -107,6 +107,11 @@ class Atlas:
     def source(self, doc: str) -> dict:
         return next(s for s in self.sources if s["id"] == doc)
 
+    def schema(self, name: str) -> dict:
+        """data/schemas/<name>.schema.json as this data is validated with it: its document ids are those of this
+        data's sources.yaml (``_schema``). A new dict on every call."""
+        return _schema(name, [s["id"] for s in self.sources])
+
     def scenario(self, sid: str) -> dict:
         for s in self.scenarios:
             if s["id"] == sid:
@@ -135,8 +140,76 @@ class Atlas:
         return df
 
 
-def _schema(name: str) -> dict:
-    return json.loads((DATA / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
+SCHEMAS = DATA / "schemas"
+"""The schemas (data/schemas/README.md): ``<name>.schema.json`` validates data/<doc>/<name>.csv (a Frictionless Table
+Schema) or .yaml (a JSON Schema); ``<name>.csv.schema.json`` is the Table Schema of a record file flattened to
+downloads/csv/<name>.csv."""
+NUMERIC = ("integer", "number")
+
+
+def _shown(p: Path) -> str:
+    return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else str(p)
+
+
+def _enum_at(ref: str, where: str) -> list:
+    """The ``enum`` that ``ref`` (``<file>#<JSON pointer>``, a file of data/schemas) points at; DataError naming
+    ``where`` (schema file and field) when the file, the pointer or the enum is not there."""
+    name, _, pointer = ref.partition("#")
+    p = SCHEMAS / name
+    node = json.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
+    for part in pointer.strip("/").split("/") if node is not None else []:
+        node = node.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or not isinstance(node.get("enum"), list):
+        raise DataError(f"{where}: enumFrom {ref!r} names no enum (a file of data/schemas, '#', a JSON pointer to a "
+                        f"node with an enum)")
+    return list(node["enum"])
+
+
+def _schema(name: str, doc_ids: list[str] | None = None) -> dict:
+    """data/schemas/<name>.schema.json as the data is validated and published with it, a new dict on every call.
+
+    * ``"enumFrom"`` on a node (a JSON Schema property, a Table Schema field) becomes its enum (a Table Schema field's
+      ``constraints.enum``): ``"sources"`` the document ids ``doc_ids`` (the ids of the data's sources.yaml, in its
+      order: the one list of documents), ``"<file>#<JSON pointer>"`` the enum of another schema (a flattened record
+      file keeps the enums of its JSON Schema).
+    * In a Table Schema (one with ``fields``) every numeric field names its ``unit`` (the downloads, the workbook's
+      headers and the data dictionary print it).
+
+    Raises DataError naming the schema file and the field: a numeric field without a unit, an enumFrom that names
+    no enum. Raises ValueError for ``"enumFrom": "sources"`` without ``doc_ids``."""
+    p = SCHEMAS / f"{name}.schema.json"
+    d = json.loads(p.read_text(encoding="utf-8"))
+    table = "fields" in d
+
+    def resolve(node: dict, where: str) -> None:
+        ref = node.pop("enumFrom", None)
+        if ref is None:
+            return
+        if ref == "sources" and doc_ids is None:
+            raise ValueError(f"{where}: its enum is the document ids; pass doc_ids")
+        values = list(doc_ids) if ref == "sources" else _enum_at(ref, where)
+        if table:
+            node.setdefault("constraints", {})["enum"] = values
+        else:
+            node["enum"] = values
+
+    if table:
+        for f in d["fields"]:
+            resolve(f, f"{_shown(p)}: field {f.get('name')}")
+    else:
+        todo: list[tuple[object, str]] = [(d, "")]
+        while todo:
+            node, pointer = todo.pop()
+            if isinstance(node, dict):
+                resolve(node, f"{_shown(p)}: at {pointer or '/'}")
+                todo += [(v, f"{pointer}/{k}") for k, v in node.items()]
+            elif isinstance(node, list):
+                todo += [(v, f"{pointer}/{i}") for i, v in enumerate(node)]
+    for f in d.get("fields") or []:
+        if f.get("type") in NUMERIC and not f.get("unit"):
+            raise DataError(f"{_shown(p)}: field {f['name']}: {f['type']} but no \"unit\"; every numeric field names its "
+                            f"unit (e.g. \"unit\": \"cores\" or \"unit in column unit\")")
+    return d
 
 
 NON_EMPTY = {"sources", "scenarios", "tables", "services"}
@@ -144,13 +217,20 @@ NON_EMPTY = {"sources", "scenarios", "tables", "services"}
 not 'no records' (errata.yaml may be empty: a document without errata)."""
 
 
-def _validate_yaml(path: Path, schema_name: str):
+def _unknown_doc(value, doc_ids: list[str], sources: Path) -> str:
+    return f"unknown document {value!r}; the documents are the ids of {sources}: {', '.join(doc_ids)}"
+
+
+def _validate_yaml(path: Path, schema_name: str, doc_ids: list[str] | None = None):
+    """The records of the YAML file ``path``, checked against data/schemas/<schema_name>.schema.json (its enum of
+    document ids being ``doc_ids``, sources.yaml's: a document id it does not list is named as unknown).
+    Raises DataError naming the file, the item and the field."""
     items = _yaml(path)
     if not items:
         if schema_name in NON_EMPTY:
             raise DataError(f"{path}: line 1, item 1: the file is empty; it should list the {schema_name}")
         items = []
-    v = jsonschema.Draft202012Validator(_schema(schema_name))
+    v = jsonschema.Draft202012Validator(_schema(schema_name, doc_ids))
     errs = sorted(v.iter_errors(items), key=lambda e: list(e.absolute_path))
     if errs:
         e = errs[0]
@@ -160,7 +240,10 @@ def _validate_yaml(path: Path, schema_name: str):
         if e.validator == "required":  # the missing field is the one to name, not the record holding it
             missing = re.search(r"'([^']+)' is a required property", e.message)
             fieldpath = ".".join([*(str(p) for p in where[1:]), missing.group(1)]) if missing else fieldpath
-        raise DataError(f"{path}: {item}, field {fieldpath}: {e.message}"
+        what = e.message
+        if e.validator == "enum" and doc_ids is not None and e.validator_value == list(doc_ids):
+            what = _unknown_doc(e.instance, doc_ids, path.parent.parent / "sources.yaml")
+        raise DataError(f"{path}: {item}, field {fieldpath}: {what}"
                         + (f" ({len(errs) - 1} more errors)" if len(errs) > 1 else ""))
     return items
 
@@ -168,11 +251,11 @@ def _validate_yaml(path: Path, schema_name: str):
 NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
-def _precheck_csv(path: Path, descriptor: dict) -> None:
-    """What Frictionless lets through or reports without a place: a byte that is not UTF-8, a header
-    that differs from the schema's columns, no data row at all, a number cell that is nan or inf,
-    a row repeated whole, and two rows with the same primary key (the schema's primaryKey).
-    Raises DataError naming file, row (header = row 1) and column."""
+def _precheck_csv(path: Path, descriptor: dict, doc_ids: list[str]) -> None:
+    """What Frictionless lets through or reports without a place or the value: a byte that is not UTF-8, a
+    header that differs from the schema's columns, no data row at all, a document id that sources.yaml does not
+    list (``doc_ids``), a number cell that is nan or inf, a row repeated whole, and two rows with the same primary
+    key (the schema's primaryKey). Raises DataError naming file, row (header = row 1) and column."""
     rows = list(csv.reader(io.StringIO(_text(path, csv_header=True), newline="")))
     names = [f["name"] for f in descriptor["fields"]]
     header = rows[0] if rows else []
@@ -188,11 +271,14 @@ def _precheck_csv(path: Path, descriptor: dict) -> None:
         raise DataError(f"{path}: row 2, every column: no data rows, only the header (delete the file if the document has none)")
     numeric = [i for i, f in enumerate(descriptor["fields"]) if f["type"] in ("number", "integer")]
     key = [names.index(k) for k in descriptor.get("primaryKey", [])]
+    doc = names.index("doc") if "doc" in names else None
     seen_rows: dict[tuple, int] = {}
     seen_keys: dict[tuple, int] = {}
     for n, r in enumerate(rows[1:], 2):
         if len(r) != len(names):
             continue  # Frictionless names it (extra or missing cells)
+        if doc is not None and r[doc] not in doc_ids:
+            raise DataError(f"{path}: row {n}, column doc: {_unknown_doc(r[doc], doc_ids, path.parent.parent / 'sources.yaml')}")
         for i in numeric:
             if r[i].strip().lower() in NON_FINITE:
                 raise DataError(f"{path}: row {n}, column {names[i]}: '{r[i]}' is not a number (leave the cell empty for a value the guide does not give)")
@@ -210,9 +296,12 @@ def _precheck_csv(path: Path, descriptor: dict) -> None:
             seen_keys[k] = n
 
 
-def _validate_csv(path: Path, kind: str) -> pd.DataFrame:
-    descriptor = _schema(kind)
-    _precheck_csv(path, descriptor)
+def _validate_csv(path: Path, kind: str, doc_ids: list[str]) -> pd.DataFrame:
+    """The rows of the CSV file ``path`` of ``kind``, checked against data/schemas/<kind>.schema.json (its enum of
+    document ids being ``doc_ids``, sources.yaml's), typed as the schema says. Raises DataError naming the file,
+    the row and the column."""
+    descriptor = _schema(kind, doc_ids)
+    _precheck_csv(path, descriptor, doc_ids)
     report = Resource(path=path.name, basepath=str(path.parent), schema=Schema.from_descriptor(descriptor)).validate()
     if not report.valid:
         errs = report.flatten(["rowNumber", "fieldName", "type", "note", "message"])
@@ -240,17 +329,22 @@ def load(root: Path | str = DATA) -> Atlas:
     """
     root = Path(root)
     sources = _validate_yaml(root / "sources.yaml", "sources")
+    doc_ids = [s["id"] for s in sources]
+    for i, s in enumerate(sources):
+        if s["id"] in doc_ids[:i]:
+            raise DataError(f"{root / 'sources.yaml'}: item {i + 1}, field id: document id {s['id']!r} is already used by "
+                            f"item {doc_ids.index(s['id']) + 1}")
     frames: dict[str, list[pd.DataFrame]] = {k: [] for k in KINDS}
     recs: dict[str, list[dict]] = {k: [] for k in RECORDS}
     extras: dict[str, dict] = {}
-    known_docs = {s["id"] for s in sources}
+    known_docs = set(doc_ids)
     for d in sorted(p for p in root.iterdir() if p.is_dir() and p.name != "schemas"):
         if d.name not in known_docs:
             raise DataError(f"{d}: folder for a document that data/sources.yaml does not list")
         for kind in KINDS:
             p = d / f"{kind}.csv"
             if p.exists():
-                df = _validate_csv(p, kind)
+                df = _validate_csv(p, kind, doc_ids)
                 bad = df[df["doc"] != d.name]
                 if len(bad):
                     raise DataError(f"{p}: row {bad.index[0] + 2}, column doc: '{bad.iloc[0]['doc']}' in the folder of '{d.name}'")
@@ -258,16 +352,16 @@ def load(root: Path | str = DATA) -> Atlas:
         for name in RECORDS:
             p = d / f"{name}.yaml"
             if p.exists():
-                items = _validate_yaml(p, name)
+                items = _validate_yaml(p, name, doc_ids)
                 for i, it in enumerate(items, 1):
                     if it.get("doc") != d.name:
                         raise DataError(f"{p}: item {i}, field doc: '{it.get('doc')}' in the folder of '{d.name}'")
                 recs[name].extend(items)
         for p in sorted(d.glob("*.yaml")):
             if p.stem not in RECORDS:
-                has_schema = (DATA / "schemas" / f"{p.stem}.schema.json").exists()
-                extras.setdefault(d.name, {})[p.stem] = _validate_yaml(p, p.stem) if has_schema else _yaml(p)
-    empty = {k: pd.DataFrame({f["name"]: pd.Series(dtype="object") for f in _schema(k)["fields"]}) for k in KINDS}
+                has_schema = (SCHEMAS / f"{p.stem}.schema.json").exists()
+                extras.setdefault(d.name, {})[p.stem] = _validate_yaml(p, p.stem, doc_ids) if has_schema else _yaml(p)
+    empty = {k: pd.DataFrame({f["name"]: pd.Series(dtype="object") for f in _schema(k, doc_ids)["fields"]}) for k in KINDS}
     atlas = Atlas(root=root, sources=sources,
                   frames={k: (pd.concat(v, ignore_index=True) if v else empty[k]) for k, v in frames.items()},
                   extras=extras, **recs)

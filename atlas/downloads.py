@@ -35,7 +35,7 @@ import pandas as pd
 
 from calculators.formatting import csv_writer
 
-from .datastore import KIND_LABEL, KINDS, _schema
+from .datastore import KIND_LABEL, KINDS
 
 RECORD_TABLES = ["scenarios", "errata", "tables"]
 NAMES = KINDS + RECORD_TABLES
@@ -53,136 +53,17 @@ def rights(a) -> str:
     pubs = list(dict.fromkeys(a.source(d)["publisher"] for d in a.docs()))
     return RIGHTS.format(publishers=", ".join(pubs))
 
-# Unit of every numeric column. A numeric column without a unit stops the build.
-UNITS = {
-    "row": "row number", "line": "seed line number", "line_first": "seed line number", "line_last": "seed line number",
-    "replicas": "pods", "replicas_min": "pods", "replicas_max": "pods",
-    "cpu_request_cores": "cores", "cpu_limit_cores": "cores", "cpu_cores": "cores",
-    "mem_request_gib": "GiB", "mem_limit_gib": "GiB", "mem_gib": "GiB", "storage_gib": "GiB",
-    "observed_percent": "percent", "target_percent": "percent", "observed_abs": "unit in column abs_unit",
-    "value_ms": "ms", "value_ms_max": "ms", "ops_per_second": "operations per second",
-    "value": "unit in column unit",
-    "sites_provisioned": "sites", "load_total": "unit in column load_unit", "load_per_site": "unit in column load_unit",
-    "duration_hours": "hours", "segments": "parts", "rows": "source rows", "data_rows": "data rows",
-}
+
 # Column names that already end with their unit (the workbook header keeps them as they are).
 UNIT_SUFFIXES = ("_cores", "_gib", "_percent", "_ms", "_ms_max", "ops_per_second", "_hours")
 
 
-def _f(name, type_, description, **constraints):
-    d = {"name": name, "type": type_, "description": description}
-    if constraints:
-        d["constraints"] = constraints
-    return d
-
-
-_DOC = _f("doc", "string", "Source document (product) id, see sources.", required=True)
-RECORD_SCHEMAS = {
-    "scenarios": {
-        "title": "scenarios",
-        "description": "Test scenarios (data/<doc>/scenarios.yaml), one row per scenario; nested facts as JSON text.",
-        "fields": [
-            _DOC,
-            _f("scenario", "string", "Scenario id (<doc>-<slug>), the value of the scenario column in the other tables.", required=True, unique=True),
-            _f("section", "string", "Section number in the guide.", required=True),
-            _f("title", "string", "Section heading exactly as printed.", required=True),
-            _f("short_title", "string", "Short display title."),
-            _f("deployment_mode", "string", "Deployment mode as stated (e.g. georedundant sites).", required=True),
-            _f("release", "string", "Product release the scenario ran on, as printed."),
-            _f("sites_provisioned", "integer", "Number of sites provisioned; empty when disputed or not stated.", minimum=1),
-            _f("sites_with_traffic", "string", "Sites carrying traffic, separated by ';' (site1;site2)."),
-            _f("load_total", "number", "Total load over all sites carrying traffic, in load_unit.", minimum=0),
-            _f("load_per_site", "number", "Load per site carrying traffic, in load_unit.", minimum=0),
-            _f("load_unit", "string", "Unit of the load.", required=True, enum=["TPS", "MPS", "SPS", "RPS"]),
-            _f("load_raw", "string", "The load as printed.", required=True),
-            _f("asm", "string", "Aspen Service Mesh (Istio sidecars) in the run.", required=True,
-               enum=["enabled", "disabled", "partial", "unknown", "not_applicable"]),
-            _f("asm_note", "string", "Note on the service mesh."),
-            _f("duration_hours", "number", "Run duration in hours where stated."),
-            _f("duration_raw", "string", "Run duration as printed."),
-            _f("call_mix_raw", "string", "Call mix as printed."),
-            _f("traffic_ratio", "string", "Traffic ratio as printed."),
-            _f("subscribers_label", "string", "What the subscriber figure counts, as printed."),
-            _f("subscribers_raw", "string", "Subscriber figure as printed."),
-            _f("tables", "string", "Table ids of the scenario, separated by ';'."),
-            _f("footprint_partial", "boolean", "True when resource rows of the scenario are excluded by an erratum or give no usable "
-               "value (or ASM ran with no sidecar rows): every total computed from it (CPU and memory requested, cores per 1K) is a "
-               "lower bound. Empty for scenarios without resource tables."),
-            _f("footprint_missing", "string", "What those totals leave out: service / container (table, row, errata), separated by ';'."),
-            _f("software_json", "string", "Software versions as printed (JSON object)."),
-            _f("hardware_json", "string", "Key hardware facts as printed (JSON object); the full tables are in settings."),
-            _f("features_json", "string", "Features as printed (JSON object)."),
-            _f("interfaces_json", "string", "Interfaces as printed (JSON object)."),
-            _f("parameters_json", "string", "Other parameters as printed (JSON object)."),
-            _f("contradictions_json", "string", "Contradictions between title, prose and tables, each version cited (JSON array)."),
-            _f("notes", "string", "Curator's notes, separated by ' | '."),
-        ],
-        "missingValues": [""],
-    },
-    "errata": {
-        "title": "errata",
-        "description": "Source defects (data/<doc>/errata.yaml) and what the data does about each.",
-        "fields": [
-            _DOC,
-            _f("scenario", "string", "Scenario the erratum belongs to; empty for a defect outside any scenario."),
-            _f("table_id", "string", "Table the erratum is in; empty for prose, titles or the document as a whole."),
-            _f("erratum", "string", "Erratum id (<doc>-Ennn), cited in the note column of the rows it affects.", required=True, unique=True,
-               pattern="^[a-z]+-E[0-9]{3}$"),
-            _f("kind", "string", "Kind of defect.", required=True,
-               enum=["typo", "name", "format", "unit", "swapped-columns", "impossible-value", "inconsistent-values",
-                     "arithmetic", "contradiction", "missing", "duplicate", "other"]),
-            _f("where", "string", "Row and column, or the prose location.", required=True),
-            _f("lines", "string", "Seed lines, separated by ';'."),
-            _f("raw", "string", "The text exactly as printed.", required=True),
-            _f("problem", "string", "What is wrong.", required=True),
-            _f("action", "string", "What the data does: kept-as-printed, read-as (the reading column holds the value used), "
-                                   "flagged-excluded (kept, status flagged, left out of calculations), left-out, noted.",
-               required=True, enum=["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]),
-            _f("reading", "string", "The value or name the data uses, where it differs from the printed text."),
-            _f("reason", "string", "Why the reading is certain, or why the value is flagged."),
-        ],
-        "missingValues": [""],
-    },
-    "tables": {
-        "title": "tables",
-        "description": "Every table found in each guide (data/<doc>/tables.yaml) and where its rows live in the data.",
-        "fields": [
-            _DOC,
-            _f("scenario", "string", "Scenario the table belongs to; empty for a table shared by several runs or outside any scenario."),
-            _f("table_id", "string", "Table id: caption number as printed, or U-<section>-<n> for an uncaptioned table.", required=True),
-            _f("section", "string", "Section of the guide."),
-            _f("caption", "string", "Caption exactly as printed, without 'Table N-M'; empty when the table has none."),
-            _f("title", "string", "Display title."),
-            _f("kind", "string", "Which table holds its rows (resources.csv, ...), or excluded.", required=True,
-               enum=KINDS + ["excluded"]),
-            _f("category", "string", "Category of the table."),
-            _f("line_first", "integer", "First seed line of the table.", required=True, minimum=1),
-            _f("line_last", "integer", "Last seed line of the table.", required=True, minimum=1),
-            _f("segments", "integer", "Printed parts merged into the table ('(Cont.)').", required=True, minimum=1),
-            _f("rows", "integer", "Logical rows in the source table (header excluded).", required=True, minimum=0),
-            _f("data_rows", "integer", "Rows of the table in the data file of its kind (tidy rows: one per value or container).",
-               required=True, minimum=0),
-            _f("data_files", "string", "Data files holding its rows, with their row counts: kind:rows separated by ';' "
-                                       "(a table can put a few values in a second kind, e.g. latency read from a measurements table)."),
-            _f("scenarios", "string", "Scenarios whose pages show the table, separated by ';'."),
-            _f("header", "string", "Header cells as printed, separated by ' | '."),
-            _f("excluded_reason", "string", "Why the table is not curated."),
-            _f("note", "string", "Curator's note."),
-        ],
-        "missingValues": [""],
-    },
-}
-
-
-def schema(name: str) -> dict:
-    """Table Schema of a download, with the unit of every numeric field."""
-    d = json.loads(json.dumps(_schema(name) if name in KINDS else RECORD_SCHEMAS[name]))
-    for f in d["fields"]:
-        if f["type"] in ("integer", "number"):
-            if f["name"] not in UNITS:
-                raise ValueError(f"datasets: numeric column {name}.{f['name']} has no unit in atlas/downloads.py UNITS")
-            f["unit"] = UNITS[f["name"]]
-    return d
+def schema(a, name: str) -> dict:
+    """Table Schema of download table ``name`` for the data ``a`` (an Atlas: its sources.yaml gives the document ids),
+    every numeric field with its ``unit``: data/schemas/<kind>.schema.json for the six kinds (the schema that validates
+    data/<doc>/<kind>.csv), data/schemas/<name>.csv.schema.json for a record file flattened (scenarios, errata,
+    tables). A new dict on every call. Raises DataError for a numeric field without a unit."""
+    return a.schema(name if name in KINDS else f"{name}.csv")
 
 
 def header_label(name: str, f: dict) -> str:
@@ -221,9 +102,10 @@ def _csv_bytes(header: list[str], rows: list[list[str]]) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def _read_kind(root: Path, docs: list[str], kind: str) -> tuple[list[str], list[list[str]]]:
+def _read_kind(a, docs: list[str], kind: str) -> tuple[list[str], list[list[str]]]:
     """Rows of data/<doc>/<kind>.csv over all documents, cells as the files hold them."""
-    header = [f["name"] for f in _schema(kind)["fields"]]
+    root = Path(a.root)
+    header = [f["name"] for f in schema(a, kind)["fields"]]
     rows: list[list[str]] = []
     for doc in docs:
         p = root / doc / f"{kind}.csv"
@@ -309,7 +191,7 @@ def _typed(v, type_):
 
 def typed_records(r, name: str) -> tuple[list[dict], list[dict]]:
     """(fields, records with typed values, '' for a missing string) for one download table."""
-    fields = schema(name)["fields"]
+    fields = schema(r.a, name)["fields"]
     if name in KINDS:
         df = r.a.frames[name]
         cols = {f["name"]: df[f["name"]].tolist() for f in fields}
@@ -391,7 +273,7 @@ def _datapackage(r, b: Build) -> bytes:
     resources = []
     for name in NAMES:
         path = f"csv/{name}.csv"
-        sch = schema(name)
+        sch = schema(a, name)
         desc = sch.pop("description", "")
         sch.pop("title", None)
         if name in KINDS:
@@ -446,7 +328,7 @@ def build(r) -> Build:
     sheets = {}
     for name in NAMES:
         if name in KINDS:
-            header, rows = _read_kind(Path(a.root), docs, name)
+            header, rows = _read_kind(a, docs, name)
             tix = header.index("table_id")
             by_table: dict[tuple, list] = {}
             for row in rows:
@@ -462,7 +344,7 @@ def build(r) -> Build:
                     b.extra.setdefault(key, {})[name] = p
                 b.table_bytes[p] = _csv_bytes(header, trows)
         else:
-            fields = schema(name)["fields"]
+            fields = schema(a, name)["fields"]
             header = [f["name"] for f in fields]
             rows = [[_s(rec[h]) for h in header] for rec in record_rows(r, name)]
         b.files[f"csv/{name}.csv"] = _csv_bytes(header, rows)

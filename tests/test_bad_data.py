@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import build_site, copy_data, rewrite_csv_cell
+from conftest import DOC_IDS, build_site, copy_data, rewrite_csv_cell
 from atlas.datastore import DataError, load
 
 
@@ -205,6 +205,21 @@ CASES = [
      "unknown scenario 'bsf-9-9'"),
     ("unknown-unit", cell("bsf/utilization.csv", 0, "abs_unit", "furlongs"), "bsf/utilization.csv", "row 2", "column abs_unit",
      "constraint"),
+    # document ids: those of sources.yaml, each once
+    ("unknown-doc-csv", cell("nef/measurements.csv", 3, "doc", "xyz"), "nef/measurements.csv", "row 5", "column doc",
+     "unknown document 'xyz'"),
+    ("unknown-doc-errata", records("bsf/errata.yaml", set_field(0, "doc", "xyz")), "bsf/errata.yaml", "item 1", "field doc",
+     "unknown document 'xyz'"),
+    ("unknown-doc-tables", records("shcm/tables.yaml", set_field(2, "doc", "xyz")), "shcm/tables.yaml", "item 3", "field doc",
+     "unknown document 'xyz'"),
+    ("unknown-doc-services", records("dsr/services.yaml", set_field(1, "doc", "xyz")), "dsr/services.yaml", "item 2", "field doc",
+     "unknown document 'xyz'"),
+    ("unknown-doc-scenarios", records("policy/scenarios.yaml", set_field(0, "doc", "xyz")), "policy/scenarios.yaml", "item 1",
+     "field doc", "unknown document 'xyz'"),
+    ("dup-source-id", records("sources.yaml", copy_field(0, 2, "id")), "sources.yaml", "item 3", "field id",
+     "document id 'bsf' is already used by item 1"),
+    ("source-id-not-lowercase", records("sources.yaml", set_field(1, "id", "Policy")), "sources.yaml", "item 2", "field id",
+     "does not match"),
 ]
 
 
@@ -218,6 +233,34 @@ def test_bad_data_is_named(tmp_path, breakage, file, where, column, what):
     assert f"{d}/{file}:" in msg or (file == "scenarios.yaml" and re.search(rf"{d}/\w+/scenarios.yaml:", msg)), msg
     assert where in msg and column in msg and what in msg, msg
     assert "Traceback" not in msg and "None" not in msg, msg
+
+
+def test_unknown_document_id_names_the_known_ones(tmp_path):
+    """A doc value that data/sources.yaml does not list is refused, in a CSV and in a YAML record, naming the file,
+    row or item, column or field, the value and the ids sources.yaml lists (the one list of documents)."""
+    d = copy_data(tmp_path)
+    cell(R, 1, "doc", "bsf2")(d)
+    with pytest.raises(DataError) as e:
+        load(d)
+    assert str(e.value) == (f"{d}/bsf/resources.csv: row 3, column doc: unknown document 'bsf2'; the documents are the ids "
+                            f"of {d}/sources.yaml: {', '.join(DOC_IDS)}")
+    d = copy_data(tmp_path / "2")
+    records("nef/errata.yaml", set_field(4, "doc", "NEF"))(d)
+    with pytest.raises(DataError) as e:
+        load(d)
+    assert str(e.value) == (f"{d}/nef/errata.yaml: item 5, field doc: unknown document 'NEF'; the documents are the ids "
+                            f"of {d}/sources.yaml: {', '.join(DOC_IDS)}")
+
+
+def test_a_document_listed_in_sources_is_known_everywhere(tmp_path):
+    """The list of documents is sources.yaml's alone: an id added there (and nowhere else) passes the doc check of
+    every schema, so a row of it in another document's folder is refused for its folder, not as unknown."""
+    d = copy_data(tmp_path)
+    records("sources.yaml", lambda items: [*items, {**items[0], "id": "xyz"}])(d)
+    cell(R, 0, "doc", "xyz")(d)
+    with pytest.raises(DataError) as e:
+        load(d)
+    assert str(e.value) == f"{d}/bsf/resources.csv: row 2, column doc: 'xyz' in the folder of 'bsf'"
 
 
 def test_duplicate_scenario_across_documents_names_both_files(tmp_path):

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT
+from conftest import DOC_IDS, ROOT
 
 KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
 RECORDS = ["scenarios", "errata", "tables"]
@@ -68,7 +68,7 @@ def _resolve(page_dir: str, href: str) -> tuple[str, str]:
 def test_csv_download_is_the_data(built_site, atlas, kind):
     """csv/<kind>.csv parses (pandas, the schema's types) to the same rows and values as data/<doc>/<kind>.csv."""
     from atlas.datastore import _validate_csv
-    got = _validate_csv(built_site / "downloads" / "csv" / f"{kind}.csv", kind)
+    got = _validate_csv(built_site / "downloads" / "csv" / f"{kind}.csv", kind, [s["id"] for s in atlas.sources])
     want = atlas.frames[kind]
     assert list(got.columns) == _schema_fields(kind)
     assert len(got) == len(want) > 0
@@ -136,7 +136,7 @@ def test_workbook_one_sheet_per_table_frozen_header_units(built_site, atlas):
         ws = wb[kind]
         assert ws.freeze_panes == "A2", kind
         header = [c.value for c in ws[1]]
-        fields = schema(kind)["fields"]
+        fields = schema(atlas, kind)["fields"]
         assert [h.split(" [")[0] for h in header] == [f["name"] for f in fields]
         for h, f in zip(header, fields):
             if f["type"] in ("integer", "number"):
@@ -150,7 +150,7 @@ def test_workbook_one_sheet_per_table_frozen_header_units(built_site, atlas):
         got = [tuple(_norm(v) for v in row) for row in ws.iter_rows(min_row=2, values_only=True)]
         assert got == _rows(want, want.columns), kind
     rows = list(wb["resources"].iter_rows(min_row=2, values_only=True))
-    names = [f["name"] for f in schema("resources")["fields"]]
+    names = [f["name"] for f in schema(atlas, "resources")["fields"]]
     mgmt = [dict(zip(names, r)) for r in rows]
     mgmt = [r for r in mgmt if r["doc"] == "bsf" and r["table_id"] == "3-25" and r["service"] == "BSF Management Service"]
     assert sorted((r["container"], r["replicas"], r["cpu_request_cores"]) for r in mgmt) == [("app", 14, 4), ("istio-proxy", 14, 2)]
@@ -181,6 +181,40 @@ def test_datapackage_validates_with_frictionless(built_site, atlas):
     assert all(lic["name"] not in ("CC-BY-4.0", "CC0-1.0", "ODC-BY-1.0", "ODbL-1.0", "PDDL-1.0") for lic in pkg["licenses"])
     titles = {s["title"] for s in pkg["sources"]}
     assert {s["title"] for s in atlas.sources if s["id"] in atlas.docs()} == titles
+
+
+def _schema_file(name: str) -> dict:
+    """data/schemas' Table Schema of download table ``name``, as the file holds it."""
+    file = f"{name}.schema.json" if name in KINDS else f"{name}.csv.schema.json"
+    return json.loads((ROOT / "data" / "schemas" / file).read_text(encoding="utf-8"))
+
+
+def test_datapackage_schemas_are_the_schema_files(built_site):
+    """Each resource's schema is its file in data/schemas (the six kinds' <kind>.schema.json, the flattened record
+    files' <name>.csv.schema.json), description and title aside, with each enumFrom resolved: the document ids of
+    sources.yaml in its order, or the enum of the record file's JSON Schema."""
+    pkg = json.loads((built_site / "downloads" / "datapackage.json").read_text(encoding="utf-8"))
+    errata_kinds = json.loads((ROOT / "data" / "schemas" / "errata.schema.json").read_text())["items"]["properties"]["kind"]["enum"]
+    assert {r["name"] for r in pkg["resources"]} == set(KINDS + RECORDS)
+    for r in pkg["resources"]:
+        want = _schema_file(r["name"])
+        assert r["description"] == want.pop("description") and "title" not in r["schema"]
+        want.pop("title")
+        for f in want["fields"]:
+            ref = f.pop("enumFrom", None)
+            if ref == "sources":
+                f["constraints"]["enum"] = DOC_IDS
+            elif ref:
+                f["constraints"]["enum"] = next(x for x in r["schema"]["fields"] if x["name"] == f["name"])["constraints"]["enum"]
+        assert r["schema"] == want, r["name"]
+    fields = {(r["name"], f["name"]): f for r in pkg["resources"] for f in r["schema"]["fields"]}
+    assert fields[("resources", "doc")]["constraints"] == {"required": True, "enum": DOC_IDS}
+    assert fields[("settings", "doc")]["constraints"]["enum"] == DOC_IDS
+    assert fields[("errata", "kind")]["constraints"]["enum"] == errata_kinds and "swapped-columns" in errata_kinds
+    assert fields[("tables", "kind")]["constraints"]["enum"] == KINDS + ["excluded"]
+    assert fields[("scenarios", "asm")]["constraints"]["enum"] == ["enabled", "disabled", "partial", "unknown", "not_applicable"]
+    assert (fields[("resources", "replicas")]["unit"], fields[("scenarios", "duration_hours")]["unit"],
+            fields[("tables", "line_first")]["unit"]) == ("pods", "hours", "seed line number")
 
 
 def test_datapackage_catches_a_changed_file(built_site, tmp_path):
@@ -320,13 +354,59 @@ def test_errata_page_links_resolve_to_anchors(built_site, atlas):
 
 
 def test_dictionary_page_has_every_column_with_units(built_site):
-    from atlas.downloads import schema
     html = _html(built_site, "data/dictionary")
     for kind in KINDS + RECORDS:
         assert f'id="{kind}"' in html
-        for f in schema(kind)["fields"]:
+        for f in _schema_file(kind)["fields"]:
             assert f'id="{kind}-{f["name"]}"' in html, (kind, f["name"])
     row = html.split('id="resources-cpu_request_cores"', 1)[1].split("</tr>", 1)[0]
     assert "<td>number</td><td>cores</td>" in row and "CPU request per pod/container, cores." in row
     row = html.split('id="latency-statistic"', 1)[1].split("</tr>", 1)[0]
     assert "<code>p99</code>" in row and "<td>yes</td>" in row
+    # the document ids are those of data/sources.yaml, in its order
+    row = html.split('id="measurements-doc"', 1)[1].split("</tr>", 1)[0]
+    assert "<td>" + " ".join(f"<code>{d}</code>" for d in DOC_IDS) + "</td>" in row
+    # the flattened record files: units and enums from data/schemas too
+    row = html.split('id="scenarios-duration_hours"', 1)[1].split("</tr>", 1)[0]
+    assert "<td>number</td><td>hours</td>" in row
+    row = html.split('id="errata-action"', 1)[1].split("</tr>", 1)[0]
+    assert "<code>kept-as-printed</code> <code>read-as</code> <code>flagged-excluded</code> <code>left-out</code> <code>noted</code>" in row
+
+
+@pytest.mark.parametrize("schema_file, field", [("resources.schema.json", "replicas"), ("scenarios.csv.schema.json", "load_total")])
+def test_numeric_field_without_unit_stops_the_build(tmp_path, monkeypatch, schema_file, field):
+    """Units live in data/schemas: a numeric field without one stops the build (loading the data for a data file's
+    schema, writing the downloads for a flattened record file's), naming the schema file and the field."""
+    import shutil
+
+    from atlas import datastore, downloads
+    schemas = tmp_path / "schemas"
+    shutil.copytree(ROOT / "data" / "schemas", schemas)
+    p = schemas / schema_file
+    d = json.loads(p.read_text(encoding="utf-8"))
+    assert next(f for f in d["fields"] if f["name"] == field).pop("unit") in ("pods", "unit in column load_unit")
+    p.write_text(json.dumps(d), encoding="utf-8")
+    monkeypatch.setattr(datastore, "SCHEMAS", schemas)
+    with pytest.raises(datastore.DataError) as e:
+        datastore.load() if schema_file == "resources.schema.json" else downloads.schema(datastore.load(), "scenarios")
+    assert f"{p}: field {field}: " in str(e.value) and 'no "unit"' in str(e.value), str(e.value)
+
+
+def test_enum_reference_to_nothing_stops_the_build(tmp_path, monkeypatch):
+    """A flattened record file's enum is its JSON Schema's ("enumFrom": "<file>#<pointer>"): a reference that
+    finds no enum is named with the schema file and the field, never read as 'any value'."""
+    import shutil
+
+    from atlas import datastore
+    schemas = tmp_path / "schemas"
+    shutil.copytree(ROOT / "data" / "schemas", schemas)
+    p = schemas / "errata.csv.schema.json"
+    d = json.loads(p.read_text(encoding="utf-8"))
+    f = next(f for f in d["fields"] if f["name"] == "action")
+    assert f["enumFrom"] == "errata.schema.json#/items/properties/action"
+    f["enumFrom"] = "errata.schema.json#/items/properties/actions"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    monkeypatch.setattr(datastore, "SCHEMAS", schemas)
+    with pytest.raises(datastore.DataError) as e:
+        datastore._schema("errata.csv", DOC_IDS)
+    assert str(e.value).startswith(f"{p}: field action: enumFrom 'errata.schema.json#/items/properties/actions' names no enum")

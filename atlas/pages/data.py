@@ -59,7 +59,7 @@ def datasets_page(r) -> str:
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="downloads"><thead><tr>'
            "<th>Table</th><th>Rows</th><th>What one row is</th><th>CSV</th><th>JSON</th></tr></thead><tbody>"]
     for name in NAMES:
-        sch = schema(name)
+        sch = schema(r.a, name)
         out.append(f'<tr><td class="atlas-nowrap"><a href="../dictionary/#{esc(name)}"><code>{esc(name)}</code></a></td>'
                    f'<td>{b.rows[name]}</td><td>{esc(sch.get("description", ""))}</td>'
                    f'<td class="atlas-nowrap">{_link(f"csv/{name}.csv", "CSV", b.files[f"csv/{name}.csv"])}</td>'
@@ -120,7 +120,7 @@ def dictionary_page(r) -> str:
     b = build(r)
     out = []
     for name in NAMES:
-        sch = schema(name)
+        sch = schema(r.a, name)
         src = f"data/schemas/{name}.schema.json" if name in KINDS else f"data/&lt;doc&gt;/{name}.yaml, flattened"
         out += [f"## {md_esc(name)} {{ #{name} }}", "",
                 f'<p>{esc(sch.get("description", ""))} <span class="atlas-note">{b.rows[name]} rows; from <code>{src}</code>; '
