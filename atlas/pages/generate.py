@@ -97,6 +97,16 @@ class Writer:
         shutil.copy2(src, dest)
 
 
+def _template_line(e: BaseException) -> int | None:
+    """The template line a Jinja run-time error (an undefined name) was raised at, from its traceback."""
+    tb, line = e.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
 def macro_environment(r, config_extra: dict) -> jinja2.Environment:
     """The Jinja environment hand-written pages are expanded in: every name of MACROS (bound to ``r``)
     and ``config.extra`` (mkdocs.yml's ``extra``, e.g. the CSP the Hosting page quotes). Undefined
@@ -123,7 +133,8 @@ def hand_written(r, src: Path, out: Writer, config_extra: dict) -> None:
             try:
                 body = env.from_string(body).render()
             except jinja2.TemplateError as e:
-                line = f" line {e.lineno}" if getattr(e, "lineno", None) else ""
+                at = getattr(e, "lineno", None) or _template_line(e)
+                line = f" line {at + head.count(chr(10))}" if at else ""
                 raise ValueError(f"docs/{rel}{line}: {type(e).__name__}: {e}") from None
         out.text(rel, head + body)
 

@@ -1,0 +1,96 @@
+"""The build's named steps and its declared extension points (atlas/pipeline.py, atlas/pages/__init__.py,
+atlas/bundle.py): a misspelt macro or an undeclared bundle key stops the build instead of being ignored, a
+failing step is named, and the docs tree holds only what the steps wrote."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+
+def test_the_steps_run_in_the_documented_order():
+    r = subprocess.run([sys.executable, "-m", "atlas", "steps"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert r.stdout.split("\n")[:6] == ["1. validate data", "2. calculator bundle and code packs", "3. generate pages",
+                                        "4. downloads", "5. browser assets", "6. render (MkDocs)"]
+
+
+def test_a_misspelt_macro_in_a_hand_written_page_stops_the_build_naming_the_page(tmp_path):
+    from atlas.pages import generate
+    src = tmp_path / "docs"
+    (src / "tools").mkdir(parents=True)
+    (src / "tools" / "ok.md").write_text("---\ntitle: Fine\n---\nNo macro here: {{ '{' }} is not one.\n")
+    (src / "tools" / "bad.md").write_text("# Bad\n\nText.\n\n{{ footprint_calculater() }}\n")
+    with pytest.raises(ValueError, match=r"docs/tools/bad\.md line 5: UndefinedError: 'footprint_calculater' is undefined"):
+        generate.hand_written(None, src, generate.Writer(tmp_path / "out"), {})
+
+
+def test_hand_written_pages_expand_declared_macros_and_keep_their_front_matter(tmp_path):
+    from atlas.pages import MACROS, generate
+    src = tmp_path / "docs"
+    src.mkdir()
+    (src / "page.md").write_text('---\ntitle: "{{ not a macro in front matter }}"\n---\nCeilings {{ fp_ceilings() }} %; '
+                                 'CSP {{ config.extra.csp | join("; ") }}.\n')
+    (src / "logo.svg").write_bytes(b"<svg/>")
+    out = generate.Writer(tmp_path / "out")
+    generate.hand_written(None, src, out, {"csp": ["default-src 'self'", "img-src 'self'"]})
+    text = (tmp_path / "out" / "page.md").read_text()
+    # calculators.footprint DEFAULT_NORMAL_CEILING / DEFAULT_FAILOVER_CEILING: 40 and 80 (issue 12)
+    assert text == ('---\ntitle: "{{ not a macro in front matter }}"\n---\nCeilings 40 and 80 %; '
+                    "CSP default-src 'self'; img-src 'self'.")
+    assert (tmp_path / "out" / "logo.svg").read_bytes() == b"<svg/>"
+    assert out.written == {"page.md", "logo.svg"}
+    assert "fp_ceilings" in MACROS
+
+
+def test_every_page_macro_called_in_docs_is_declared():
+    """Every {{ name(...) }} in docs/ is a MACROS entry, and every MACROS entry is used by some page."""
+    import re
+    from atlas.pages import MACROS
+    used = set()
+    for md in (ROOT / "docs").rglob("*.md"):
+        used |= set(re.findall(r"\{\{\s*([a-z_]+)\(", md.read_text(encoding="utf-8")))
+    assert used == set(MACROS)
+
+
+def test_every_bundle_key_a_calculator_reads_has_one_declared_builder():
+    from atlas import bundle
+    from calculators import catalogue
+    declared = bundle.keys()
+    assert len(declared) == len(set(declared))
+    for name, (_, keys) in catalogue.CATALOGUE.items():
+        assert set(keys) <= set(declared), (name, set(keys) - set(declared))
+
+
+def test_a_builder_returning_undeclared_keys_stops_the_bundle(atlas, monkeypatch):
+    from atlas import bundle
+    monkeypatch.setattr(bundle, "BUILDERS", ((("dsr_runs", "dsr_notes"), lambda a: {"dsr_runs": [], "dsr_note": {}}),))
+    monkeypatch.setattr(bundle, "DERIVED", ())
+    with pytest.raises(ValueError, match=r"returned keys \['dsr_note', 'dsr_runs'\], declared \['dsr_runs', 'dsr_notes'\]"):
+        bundle.build(atlas)
+
+
+def test_a_failing_step_is_named_and_unknown_steps_are_refused():
+    from atlas import pipeline
+    with pytest.raises(pipeline.StepFailed, match=r"^Build step 'downloads' failed: OSError: disk full$"):
+        with pipeline.step("downloads"):
+            raise OSError("disk full")
+    with pytest.raises(ValueError, match="unknown build step 'download'"):
+        with pipeline.step("download"):
+            pass
+
+
+def test_prepare_removes_what_no_step_wrote(tmp_path):
+    """A page deleted from docs/ (or a scenario from data/) must not linger in the tree MkDocs renders."""
+    from atlas import pipeline
+    tree = tmp_path / "tree"
+    (tree / "tools").mkdir(parents=True)
+    (tree / "tools" / "deleted-page.md").write_text("# Gone\n")
+    p = pipeline.prepare(tree)
+    assert not (tree / "tools" / "deleted-page.md").exists()
+    assert (tree / "products" / "bsf" / "bsf-3-3.md").exists() and (tree / "SUMMARY.md").exists()
+    assert {"validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets"} == set(p.seconds)
+    on_disk = {f.relative_to(tree).as_posix() for f in tree.rglob("*") if f.is_file()}
+    assert on_disk == p.files
