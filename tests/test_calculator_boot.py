@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from calculators import formatting, catalogue
-from conftest import ROOT, PackEditor, result_cell, serve, wasm_holder
+from conftest import BOOT_LIMIT_MS, ROOT, PackEditor, result_cell, serve, wait_for_chart, wasm_holder
 from atlas.bundle import calculator_slice
 
 PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm"}
@@ -119,10 +119,10 @@ def test_material_vega_and_search_wait_for_the_first_result_then_work(page, site
     page.context.on("request", lambda r: urls.append(r.url))
     page.goto(site_url + CALC, wait_until="load")
     assert page.get_attribute("html", "data-atlas-material") == "held"
-    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=90000)
+    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=BOOT_LIMIT_MS)
     result_ms = float(page.get_attribute("#atlas-calculator", "data-result-ms"))
     page.wait_for_selector('html[data-atlas-material="loaded"]', state="attached", timeout=20000)
-    page.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=30000)
+    wait_for_chart(page)
     page.wait_for_timeout(500)
     # The chart drawn is the computed one (application CPU request at the target site: 243 cores
     # for 126K TPS at 70 %), not the prerendered default (219) that asked Vega first. 243, from Table 3-25:
@@ -177,7 +177,7 @@ def test_a_pyodide_that_cannot_read_the_bytecode_compiles_the_sources_and_reads_
     httpd, url = serve(built_site, _OtherPyodide)
     try:
         page.goto(url + CALC, wait_until="load")
-        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=90000)
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=BOOT_LIMIT_MS)
         assert page.get_attribute("#atlas-calculator", "data-bytecode") == "not used"
         assert any(u.endswith("/assets/data/calculator-bundle.footprint.json") for u in urls), urls
         assert result_cell(page, "BSF Management Service") == "17"
@@ -208,7 +208,7 @@ def test_reader_input_while_python_boots_starts_material_at_once_and_newest_run_
         page.click("#calc-run")
         assert "as soon as Python has loaded" in page.inner_text("#atlas-calc-status")
         _HeldWasm.release.set()
-        page.wait_for_selector('#atlas-calculator[data-result-seq="2"]:not([data-busy])', state="attached", timeout=90000)
+        page.wait_for_selector('#atlas-calculator[data-result-seq="2"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
         page.wait_for_timeout(300)  # a late answer to the first press would land here
         # 126K TPS at 70 %: BSF Management Service 12 replicas (test_calculators); 80K would differ.
         assert result_cell(page, "BSF Management Service") == "17"

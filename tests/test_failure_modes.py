@@ -5,11 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PackEditor, build_site, copy_data, result_cell, rewrite_csv_cell, serve, wasm_holder
-
-FAILED = '#atlas-calculator[data-state="failed"]'
-READY = '#atlas-calculator[data-state="ready"]'
-
+from conftest import BOOT_LIMIT_MS, FAILED, PackEditor, build_site, copy_data, result_cell, rewrite_csv_cell, serve, wasm_holder
 
 
 # --- bad data stops the build -------------------------------------------------------------------
@@ -46,7 +42,7 @@ def test_slow_pyodide_gives_up_after_timeout_and_keeps_prerendered(page, built_s
     try:
         page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70&atlas_timeout_ms=3000",
                   wait_until="load")
-        page.wait_for_selector(FAILED, timeout=30000)
+        page.wait_for_selector(FAILED, timeout=BOOT_LIMIT_MS)
         status = page.inner_text("#atlas-calc-status")
         assert "unavailable" in status and "did not finish loading within 3 s" in status
         assert "computed when the site was built" in status
@@ -78,11 +74,11 @@ def test_python_exception_shows_internal_error_and_keeps_previous_result(page, b
     httpd, url = serve(built_site, _BrokenPython)
     try:
         page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
-        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=90000)
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=BOOT_LIMIT_MS)
         assert result_cell(page, "BSF Management Service") == "17"
         page.fill("#calc-load", "666")
         page.click("#calc-run")
-        page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
+        page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=BOOT_LIMIT_MS)
         msg = page.inner_text("#atlas-calc-message")
         assert "internal error" in msg and "kept the previous result" in msg
         assert "RuntimeError: injected failure for the test" in msg
