@@ -139,9 +139,10 @@ def test_pages_work_under_strict_csp(page, built_site, path):
             wait_for_chart(page)
         if "compare" in path:
             page.wait_for_selector('#atlas-compare-result[data-prerendered="false"]', timeout=20000)
-        page.locator("table.atlas-data thead th").first.click()
+        th = page.locator("table.atlas-data thead th").first
+        th.click()
         assert page.locator("table.atlas-data[data-atlas-enhanced]").count() >= 1
-        page.wait_for_timeout(300)
+        page.wait_for_function("th => th.hasAttribute('aria-sort')", arg=th.element_handle())  # the click has sorted
         assert page.evaluate("window.__csp") == []
         assert page.js_errors == []
     finally:
