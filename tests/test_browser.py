@@ -63,26 +63,19 @@ class _NoPyodide(_Handler):
         super().do_GET()
 
 
-def test_missing_pyodide_says_so_and_keeps_prerendered(page, built_site):
-    httpd, url = serve(built_site, _NoPyodide)
-    try:
-        page.goto(url + "/calculators/footprint/", wait_until="load")
-        page.wait_for_selector(FAILED, timeout=BOOT_LIMIT_MS)
-        assert "unavailable" in page.inner_text("#atlas-calc-status")
-        assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
-    finally:
-        httpd.shutdown()
-
-
 class _WrongWasmMime(_Handler):
     extensions_map = {**_Handler.extensions_map, ".wasm": "text/plain"}
 
 
-def test_wrong_wasm_mime_times_out_with_message(page, built_site):
-    """A .wasm served as text/plain can make loadPyodide hang for ever; the page gives up with a message."""
-    httpd, url = serve(built_site, _WrongWasmMime)
+@pytest.mark.parametrize("handler,query", [
+    (_NoPyodide, ""),
+    # a .wasm served as text/plain can make loadPyodide hang for ever; the page gives up with a message
+    (_WrongWasmMime, "?atlas_timeout_ms=8000"),
+], ids=["missing-pyodide", "wrong-wasm-mime"])
+def test_python_that_cannot_boot_says_so_and_keeps_prerendered(page, built_site, handler, query):
+    httpd, url = serve(built_site, handler)
     try:
-        page.goto(url + "/calculators/footprint/?atlas_timeout_ms=8000", wait_until="load")
+        page.goto(url + "/calculators/footprint/" + query, wait_until="load")
         page.wait_for_selector(FAILED, timeout=BOOT_LIMIT_MS)
         assert "unavailable" in page.inner_text("#atlas-calc-status")
         assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"

@@ -316,24 +316,20 @@ def _result(page, key):
 
 
 @pytest.mark.browser
-def test_dsr_computes_in_pyodide_from_permalink(page, site_url):
-    """Table 3-1 row 1 (12 vCPU), mated pair: 240K MPS at a 40 % ceiling = 8 DA-MPs per DSR (profile cap 30K),
-    + 1 spare = 9, x 2 DSRs = 18, 216 vCPU (prerendered default: 16)."""
-    page.goto(site_url + "/calculators/dsr/?scenario=dsr-relay-12vcpu&target=240000&ceiling=40&spare=1&redundancy=mated-pair",
-              wait_until="load")
-    assert _result(page, "total") == "16"
+@pytest.mark.parametrize("link,prerendered,want", [
+    # Table 3-1 row 1 (12 vCPU), mated pair: 240K MPS at a 40 % ceiling = 8 DA-MPs per DSR (profile cap 30K),
+    # + 1 spare = 9, x 2 DSRs = 18, 216 vCPU (prerendered default: 16).
+    ("dsr/?scenario=dsr-relay-12vcpu&target=240000&ceiling=40&spare=1&redundancy=mated-pair", {"total": "16"},
+     {"total": "18", "vcpu_total": "216"}),
+    # Test 5 (config B): 21,600 RPS at an 80 % ceiling = 5 Rhino nodes (prerendered default: 1).
+    ("shcm/?scenario=shcm-test-5&target=21600&unit=RPS&ceiling=80", {"total": "1"},
+     {"total": "5", "rate_at_ceiling": "4,320"}),
+], ids=["dsr", "shcm"])
+def test_computes_in_pyodide_from_permalink(page, site_url, link, prerendered, want):
+    page.goto(site_url + "/calculators/" + link, wait_until="load")
+    assert {k: _result(page, k) for k in prerendered} == prerendered
     computed(page, 1)
-    assert _result(page, "total") == "18" and _result(page, "vcpu_total") == "216"
-    assert page.js_errors == []
-
-
-@pytest.mark.browser
-def test_shcm_computes_in_pyodide_from_permalink(page, site_url):
-    """Test 5 (config B): 21,600 RPS at an 80 % ceiling = 5 Rhino nodes (prerendered default: 1)."""
-    page.goto(site_url + "/calculators/shcm/?scenario=shcm-test-5&target=21600&unit=RPS&ceiling=80", wait_until="load")
-    assert _result(page, "total") == "1"
-    computed(page, 1)
-    assert _result(page, "total") == "5" and _result(page, "rate_at_ceiling") == "4,320"
+    assert {k: _result(page, k) for k in want} == want
     assert page.js_errors == []
 
 

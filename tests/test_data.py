@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import DOC_IDS, copy_data, rewrite_csv_cell, seed_path
+from conftest import DOC_IDS, copy_data, seed_path
 from curation.pipetables import segment
 from atlas.datastore import DataError, load
 
@@ -106,32 +106,7 @@ def test_bsf_scenario_records(atlas):
 
 
 # ---------------------------------------------------------------- broken data stops loading
-
-
-def test_wrong_type_names_file_row_column(tmp_path):
-    d = copy_data(tmp_path)
-    rewrite_csv_cell(d / "bsf" / "resources.csv", 4, "replicas", "two")
-    with pytest.raises(DataError) as e:
-        load(d)
-    msg = str(e.value)
-    assert "bsf/resources.csv" in msg and "row 6" in msg and "column replicas" in msg
-
-
-def test_unknown_unit_names_file_row_column(tmp_path):
-    d = copy_data(tmp_path)
-    rewrite_csv_cell(d / "bsf" / "utilization.csv", 0, "abs_unit", "furlongs")
-    with pytest.raises(DataError) as e:
-        load(d)
-    assert "bsf/utilization.csv" in str(e.value) and "row 2" in str(e.value) and "column abs_unit" in str(e.value)
-
-
-def test_unknown_scenario_names_file_row_column(tmp_path):
-    d = copy_data(tmp_path)
-    rewrite_csv_cell(d / "bsf" / "latency.csv", 2, "scenario", "bsf-9-9")
-    with pytest.raises(DataError) as e:
-        load(d)
-    assert "bsf/latency.csv" in str(e.value) and "row 4" in str(e.value) and "unknown scenario 'bsf-9-9'" in str(e.value)
-
+# (a wrong type, an unknown unit or scenario in a CSV: test_bad_data.CASES, word-for-number, unknown-unit, unknown-scenario)
 
 def test_broken_yaml_record_names_item_and_field(tmp_path):
     d = copy_data(tmp_path)
