@@ -215,6 +215,11 @@ def result_cell(page, service, container="app", column="Replicas (target)") -> s
                         f'td:nth-child({idx})').inner_text()
 
 
+def result_row(res: dict, service: str, container: str = "app") -> dict:
+    """The row of a calculator result (``res["rows"]``) for ``service`` and ``container``."""
+    return next(r for r in res["rows"] if r["service"] == service and r["container"] == container)
+
+
 def computed(page, seq: int = 1) -> None:
     """Waits for Python to boot (asserting it did not fail) and for result ``seq`` computed in the browser."""
     page.wait_for_selector(CALC_READY, state="attached", timeout=BOOT_LIMIT_MS)
@@ -228,6 +233,36 @@ def wait_for_chart(page, selector: str = CHART_DONE) -> None:
     failing to boot), so for as long as Python may take to boot; elsewhere CHART_MS."""
     calculator = page.locator("#atlas-calculator").count() > 0
     page.wait_for_selector(selector, timeout=BOOT_LIMIT_MS if calculator else CHART_MS)
+
+
+def one(rows, **match):
+    """The one row of ``rows`` (a pandas DataFrame, or a list of dicts as csv.DictReader gives them)
+    whose every ``column=value`` of ``match`` holds; asserts that there is exactly one."""
+    if hasattr(rows, "iloc"):
+        for k, v in match.items():
+            rows = rows[rows[k] == v]
+        assert len(rows) == 1, f"{match}: {len(rows)} rows"
+        return rows.iloc[0]
+    hits = [r for r in rows if all(r[k] == v for k, v in match.items())]
+    assert len(hits) == 1, f"{match}: {len(hits)} rows"
+    return hits[0]
+
+
+class DocData:
+    """Plain readers of one document's data/<doc>/ files for value tests (csv + yaml, no validation)."""
+
+    def __init__(self, doc: str):
+        self.out = ROOT / "data" / doc
+
+    def rows(self, kind: str) -> list[dict]:
+        with open(self.out / f"{kind}.csv", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+
+    def load(self, name: str):
+        return yaml.safe_load((self.out / f"{name}.yaml").read_text(encoding="utf-8"))
+
+    def one(self, kind: str, **match) -> dict:
+        return one(self.rows(kind), **match)
 
 
 def copy_data(tmp_path: Path) -> Path:

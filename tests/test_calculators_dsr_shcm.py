@@ -11,7 +11,7 @@ import pytest
 from calculators import dsr, shcm, catalogue
 from calculators.dsr import DsrError
 from calculators.shcm import ShcmError
-from conftest import BOOT_LIMIT_MS, CALC_READY, computed
+from conftest import BOOT_LIMIT_MS, CALC_READY, ROOT, computed
 
 
 # ------------------------------------------------------------------ bundle
@@ -294,9 +294,8 @@ def test_shcm_unknown_test_and_web(bundle):
 
 def test_calculators_are_standard_library_only():
     import ast
-    from pathlib import Path
     for name in ("dsr", "shcm"):
-        tree = ast.parse((Path(__file__).resolve().parent.parent / "calculators" / f"{name}.py").read_text())
+        tree = ast.parse((ROOT / "calculators" / f"{name}.py").read_text())
         mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and n.level == 0}
         assert mods <= {"__future__", "csv", "io", "math", "re", "fractions", "html"}, (name, mods)

@@ -6,15 +6,13 @@ table and row. Regenerate the data with ``python -m curation dsr``.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from conftest import seed_path
+from conftest import ROOT, one, seed_path
 
-ROOT = Path(__file__).resolve().parent.parent
 D = ROOT / "data" / "dsr"
 
 
@@ -30,14 +28,6 @@ def sett() -> pd.DataFrame:
 
 def load(name):
     return yaml.safe_load((D / name).read_text(encoding="utf-8"))
-
-
-def one(df, **kw):
-    q = df
-    for k, v in kw.items():
-        q = q[q[k] == v]
-    assert len(q) == 1, f"{kw}: {len(q)} rows"
-    return q.iloc[0]
 
 
 def seed_text() -> str:

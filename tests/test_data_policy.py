@@ -6,15 +6,12 @@ tables have their own tests (test_data_policy_resources.py).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 import yaml
 
-from conftest import seed_path
+from conftest import ROOT, one, seed_path
 
-ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "policy"
 
 pytestmark = pytest.mark.skipif(not (DATA / "tables.yaml").exists(), reason="run `python -m curation policy` first")
@@ -54,13 +51,6 @@ def errata():
 @pytest.fixture(scope="module")
 def scen():
     return {s["id"]: s for s in yaml.safe_load((DATA / "scenarios.yaml").read_text())}
-
-
-def one(df: pd.DataFrame, **kw) -> pd.Series:
-    for k, v in kw.items():
-        df = df[df[k] == v]
-    assert len(df) == 1, (kw, len(df))
-    return df.iloc[0]
 
 
 # ---------------------------------------------------------------- catalogue and coverage

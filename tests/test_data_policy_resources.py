@@ -14,9 +14,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import seed_path
+from conftest import ROOT, one, seed_path
 
-ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data" / "policy"
 
 RESOURCE_TABLES = 61
@@ -45,14 +44,6 @@ def d(tmp_path_factory):
     out = tmp_path_factory.mktemp("data")
     c.write(out)
     return _load(out / "policy")
-
-
-def one(df: pd.DataFrame, **kw) -> pd.Series:
-    m = df
-    for k, v in kw.items():
-        m = m[m[k] == v]
-    assert len(m) == 1, f"{kw}: {len(m)} rows"
-    return m.iloc[0]
 
 
 def empty(v) -> bool:
