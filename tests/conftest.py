@@ -235,6 +235,15 @@ def wait_for_chart(page, selector: str = CHART_DONE) -> None:
     page.wait_for_selector(selector, timeout=BOOT_LIMIT_MS if calculator else CHART_MS)
 
 
+def data_file(doc: str, name: str) -> Path:
+    """data/<doc>/<name>, the committed data a value test reads. Fails the test, naming the file, when it
+    is missing: a value test never skips, nor reads anything else in its place."""
+    p = ROOT / "data" / doc / name
+    if not p.is_file():
+        pytest.fail(f"data/{doc}/{name} is missing: `python -m curation {doc}` writes it", pytrace=False)
+    return p
+
+
 def one(rows, **match):
     """The one row of ``rows`` (a pandas DataFrame, or a list of dicts as csv.DictReader gives them)
     whose every ``column=value`` of ``match`` holds; asserts that there is exactly one."""
@@ -252,14 +261,14 @@ class DocData:
     """Plain readers of one document's data/<doc>/ files for value tests (csv + yaml, no validation)."""
 
     def __init__(self, doc: str):
-        self.out = ROOT / "data" / doc
+        self.doc = doc
 
     def rows(self, kind: str) -> list[dict]:
-        with open(self.out / f"{kind}.csv", encoding="utf-8") as f:
+        with open(data_file(self.doc, f"{kind}.csv"), encoding="utf-8") as f:
             return list(csv.DictReader(f))
 
     def load(self, name: str):
-        return yaml.safe_load((self.out / f"{name}.yaml").read_text(encoding="utf-8"))
+        return yaml.safe_load(data_file(self.doc, f"{name}.yaml").read_text(encoding="utf-8"))
 
     def one(self, kind: str, **match) -> dict:
         return one(self.rows(kind), **match)

@@ -11,23 +11,21 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import ROOT, one, seed_path
-
-D = ROOT / "data" / "dsr"
+from conftest import data_file, one, seed_path
 
 
 @pytest.fixture(scope="module")
 def meas() -> pd.DataFrame:
-    return pd.read_csv(D / "measurements.csv", dtype={"table_id": str, "note": str, "raw": str})
+    return pd.read_csv(data_file("dsr", "measurements.csv"), dtype={"table_id": str, "note": str, "raw": str})
 
 
 @pytest.fixture(scope="module")
 def sett() -> pd.DataFrame:
-    return pd.read_csv(D / "settings.csv", dtype=str, keep_default_na=False)
+    return pd.read_csv(data_file("dsr", "settings.csv"), dtype=str, keep_default_na=False)
 
 
 def load(name):
-    return yaml.safe_load((D / name).read_text(encoding="utf-8"))
+    return yaml.safe_load(data_file("dsr", name).read_text(encoding="utf-8"))
 
 
 def seed_text() -> str:
