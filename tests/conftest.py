@@ -26,6 +26,19 @@ DOC_IDS = [s["id"] for s in SOURCES]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+BOOT_LIMIT_MS = 90_000
+"""How long a test waits for anything that waits for Python in the browser: a calculator's state
+(ready, failed, restarted), its results and messages, and the charts of calculator pages (Vega waits
+for Python's first answer). The page gives up booting after its own limit (60 s from navigation,
+data-timeout-ms on #atlas-calculator) and stops a run after 20 s: by 90 s it has answered or said why
+not, however loaded the machine."""
+READY = '#atlas-calculator[data-state="ready"]'
+FAILED = '#atlas-calculator[data-state="failed"]'
+CALC_READY = f"{READY}, {FAILED}"
+"""The calculator has booted Python, or given up: wait for this, then assert which."""
+CHART_DONE = '.atlas-chart[data-rendered="true"] svg'
+CHART_MS = 20_000
+"""The wait for a chart on a page without a calculator: nothing holds Vega back there."""
 
 
 def pytest_report_header(config):
@@ -200,6 +213,65 @@ def result_cell(page, service, container="app", column="Replicas (target)") -> s
     idx = headers.index(column) + 1
     return page.locator(f'#atlas-calc-result tr[data-service="{service}"][data-container="{container}"] '
                         f'td:nth-child({idx})').inner_text()
+
+
+def result_row(res: dict, service: str, container: str = "app") -> dict:
+    """The row of a calculator result (``res["rows"]``) for ``service`` and ``container``."""
+    return next(r for r in res["rows"] if r["service"] == service and r["container"] == container)
+
+
+def computed(page, seq: int = 1) -> None:
+    """Waits for Python to boot (asserting it did not fail) and for result ``seq`` computed in the browser."""
+    page.wait_for_selector(CALC_READY, state="attached", timeout=BOOT_LIMIT_MS)
+    assert page.get_attribute("#atlas-calculator", "data-state") == "ready", page.inner_text("#atlas-calc-status")
+    page.wait_for_selector(f'#atlas-calculator[data-result-seq="{seq}"]', state="attached", timeout=BOOT_LIMIT_MS)
+    assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "false"
+
+
+def wait_for_chart(page, selector: str = CHART_DONE) -> None:
+    """Waits for a drawn chart. On a calculator page Vega waits for Python (its first result, or its
+    failing to boot), so for as long as Python may take to boot; elsewhere CHART_MS."""
+    calculator = page.locator("#atlas-calculator").count() > 0
+    page.wait_for_selector(selector, timeout=BOOT_LIMIT_MS if calculator else CHART_MS)
+
+
+def data_file(doc: str, name: str) -> Path:
+    """data/<doc>/<name>, the committed data a value test reads. Fails the test, naming the file, when it
+    is missing: a value test never skips, nor reads anything else in its place."""
+    p = ROOT / "data" / doc / name
+    if not p.is_file():
+        pytest.fail(f"data/{doc}/{name} is missing: `python -m curation {doc}` writes it", pytrace=False)
+    return p
+
+
+def one(rows, **match):
+    """The one row of ``rows`` (a pandas DataFrame, or a list of dicts as csv.DictReader gives them)
+    whose every ``column=value`` of ``match`` holds; asserts that there is exactly one."""
+    if hasattr(rows, "iloc"):
+        for k, v in match.items():
+            rows = rows[rows[k] == v]
+        assert len(rows) == 1, f"{match}: {len(rows)} rows"
+        return rows.iloc[0]
+    hits = [r for r in rows if all(r[k] == v for k, v in match.items())]
+    assert len(hits) == 1, f"{match}: {len(hits)} rows"
+    return hits[0]
+
+
+class DocData:
+    """Plain readers of one document's data/<doc>/ files for value tests (csv + yaml, no validation)."""
+
+    def __init__(self, doc: str):
+        self.doc = doc
+
+    def rows(self, kind: str) -> list[dict]:
+        with open(data_file(self.doc, f"{kind}.csv"), encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+
+    def load(self, name: str):
+        return yaml.safe_load(data_file(self.doc, f"{name}.yaml").read_text(encoding="utf-8"))
+
+    def one(self, kind: str, **match) -> dict:
+        return one(self.rows(kind), **match)
 
 
 def copy_data(tmp_path: Path) -> Path:

@@ -8,12 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PackEditor, _Handler, result_cell, serve
+from conftest import BOOT_LIMIT_MS, FAILED, READY, PackEditor, _Handler, result_cell, serve
 
-FAILED = '#atlas-calculator[data-state="failed"]'
-READY = '#atlas-calculator[data-state="ready"]'
-BOOT_LIMIT_MS = 90000
-"""The suite's wait for Python to boot (as in test_browser.py and test_calculator_boot.py)."""
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
 # Sizes of Pyodide 314.0.7's core files as npm ships them (node_modules/pyodide, `ls -l`).
 WASM_BYTES = 9598218

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import _Handler, result_cell, serve
+from conftest import BOOT_LIMIT_MS, CALC_READY, FAILED, _Handler, computed, result_cell, serve, wait_for_chart
 
 pytestmark = pytest.mark.browser
-CALC_READY = '#atlas-calculator[data-state="ready"], #atlas-calculator[data-state="failed"]'
-
 
 
 def test_scenario_page_shows_table_value(page, site_url):
@@ -18,7 +16,7 @@ def test_scenario_page_shows_table_value(page, site_url):
     idx = table.locator("thead th").all_inner_texts().index("Replicas")
     row = table.locator("tbody tr", has_text="BSF Management Service").first
     assert row.locator("td").nth(idx).inner_text() == "14"
-    page.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=20000)
+    wait_for_chart(page)
     assert page.js_errors == []
 
 
@@ -27,10 +25,7 @@ def test_calculator_computes_in_pyodide_from_permalink(page, site_url):
     Gateway 18 (see test_calculators.test_observed_cpu_rule_scenario_3_3 for the hand computation)."""
     page.goto(site_url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
     assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"  # prerendered default first
-    page.wait_for_selector(CALC_READY, timeout=90000)
-    assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
-    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
-    assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "false"
+    computed(page, 1)
     assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "17"
     assert result_cell(page, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "18"
     assert "126000" in page.url and page.js_errors == []
@@ -38,10 +33,10 @@ def test_calculator_computes_in_pyodide_from_permalink(page, site_url):
 
 def test_calculator_rejects_bad_input_and_keeps_result(page, site_url):
     page.goto(site_url + "/calculators/footprint/", wait_until="load")
-    page.wait_for_selector(CALC_READY, timeout=90000)
+    page.wait_for_selector(CALC_READY, timeout=BOOT_LIMIT_MS)
     page.fill("#calc-load", "-5")
     page.click("#calc-run")
-    page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=20000)
+    page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=BOOT_LIMIT_MS)
     assert "greater than zero" in page.inner_text("#atlas-calc-message")
     assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
 
@@ -68,27 +63,20 @@ class _NoPyodide(_Handler):
         super().do_GET()
 
 
-def test_missing_pyodide_says_so_and_keeps_prerendered(page, built_site):
-    httpd, url = serve(built_site, _NoPyodide)
-    try:
-        page.goto(url + "/calculators/footprint/", wait_until="load")
-        page.wait_for_selector('#atlas-calculator[data-state="failed"]', timeout=30000)
-        assert "unavailable" in page.inner_text("#atlas-calc-status")
-        assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
-    finally:
-        httpd.shutdown()
-
-
 class _WrongWasmMime(_Handler):
     extensions_map = {**_Handler.extensions_map, ".wasm": "text/plain"}
 
 
-def test_wrong_wasm_mime_times_out_with_message(page, built_site):
-    """A .wasm served as text/plain can make loadPyodide hang for ever; the page gives up with a message."""
-    httpd, url = serve(built_site, _WrongWasmMime)
+@pytest.mark.parametrize("handler,query", [
+    (_NoPyodide, ""),
+    # a .wasm served as text/plain can make loadPyodide hang for ever; the page gives up with a message
+    (_WrongWasmMime, "?atlas_timeout_ms=8000"),
+], ids=["missing-pyodide", "wrong-wasm-mime"])
+def test_python_that_cannot_boot_says_so_and_keeps_prerendered(page, built_site, handler, query):
+    httpd, url = serve(built_site, handler)
     try:
-        page.goto(url + "/calculators/footprint/?atlas_timeout_ms=8000", wait_until="load")
-        page.wait_for_selector('#atlas-calculator[data-state="failed"]', timeout=30000)
+        page.goto(url + "/calculators/footprint/" + query, wait_until="load")
+        page.wait_for_selector(FAILED, timeout=BOOT_LIMIT_MS)
         assert "unavailable" in page.inner_text("#atlas-calc-status")
         assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "14"
     finally:

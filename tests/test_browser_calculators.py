@@ -9,15 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import BOOT_LIMIT_MS, computed, result_cell
+
 pytestmark = pytest.mark.browser
-CALC_READY = '#atlas-calculator[data-state="ready"], #atlas-calculator[data-state="failed"]'
-
-
-def computed(page, seq: int):
-    page.wait_for_selector(CALC_READY, timeout=90000)
-    assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
-    page.wait_for_selector(f'#atlas-calculator[data-result-seq="{seq}"]', timeout=30000)
-    assert page.get_attribute("#atlas-calc-result", "data-prerendered") == "false"
 
 
 def download_csv(page) -> list[list[str]]:
@@ -67,7 +61,7 @@ def test_overtarget_calculator(page, site_url):
     # a function, not an expression: Playwright evals expressions in the page, which the page's CSP forbids
     page.wait_for_function("() => document.querySelector('#calc-csv').value.includes('gw,50')")
     page.click("#calc-run")
-    page.wait_for_selector('#atlas-calculator[data-result-seq="2"]', timeout=30000)
+    page.wait_for_selector('#atlas-calculator[data-result-seq="2"]', timeout=BOOT_LIMIT_MS)
     assert page.locator('table.atlas-own tr[data-service="gw"] td').nth(6).inner_text() == "60"
     assert page.inner_text('#atlas-own-problems li[data-line="3"]').startswith("Line 3: replicas")
     rows = download_csv(page)
@@ -91,7 +85,6 @@ def test_footprint_georedundancy_and_packing(page, site_url):
     page.goto(site_url + "/calculators/footprint/?scenario=policy-3-2-6&load=120000&sites=2&redundancy=n%2B1&target=70"
               "&node_cores=64&node_mem=512", wait_until="load")
     computed(page, 1)
-    from conftest import result_cell
     assert result_cell(page, "ndbmtd", "mysqlndbcluster") == "10"
     assert result_cell(page, "ue-service", "app") == "26"
     assert page.get_attribute("#atlas-calc-result .atlas-result", "data-partial") == "true"

@@ -7,10 +7,7 @@ import pytest
 
 from calculators import footprint, footprint_report, catalogue
 from calculators.footprint import FootprintError, compute
-
-
-def row(res, service, container="app"):
-    return next(r for r in res["rows"] if r["service"] == service and r["container"] == container)
+from conftest import result_row
 
 
 def test_baseline_load_reproduces_table_3_25_and_3_26(bundle):
@@ -29,13 +26,13 @@ def test_proportional_doubling_scenario_3_1(bundle):
     """Scenario 3.1 (Table 3-5, 22K TPS) has no CPU target printed: traffic services double at 44K TPS
     (BSF Management Service 11 -> 22, Ingress Gateway 9 -> 18, Diameter Gateway 2 -> 4); management stays (Appinfo 2)."""
     res = compute(bundle, "bsf-3-1", 44000)
-    assert row(res, "BSF Management Service")["replicas_after"] == 22
-    assert row(res, "Ingress Gateway")["replicas_after"] == 18
-    assert row(res, "Diameter Gateway")["replicas_after"] == 4
-    assert row(res, "Diameter Gateway")["rule"] == "proportional"
-    assert row(res, "Appinfo")["replicas_after"] == 2 and row(res, "Appinfo")["rule"] == "fixed"
+    assert result_row(res, "BSF Management Service")["replicas_after"] == 22
+    assert result_row(res, "Ingress Gateway")["replicas_after"] == 18
+    assert result_row(res, "Diameter Gateway")["replicas_after"] == 4
+    assert result_row(res, "Diameter Gateway")["rule"] == "proportional"
+    assert result_row(res, "Appinfo")["replicas_after"] == 2 and result_row(res, "Appinfo")["rule"] == "fixed"
     # 30K TPS: Ingress Gateway 9 x 30000 / 22000 = 12.27 -> 13 whole pods (rounding to nearest would give 12)
-    assert row(compute(bundle, "bsf-3-1", 30000), "Ingress Gateway")["replicas_after"] == 13
+    assert result_row(compute(bundle, "bsf-3-1", 30000), "Ingress Gateway")["replicas_after"] == 13
 
 
 def test_observed_cpu_rule_scenario_3_3(bundle):
@@ -48,22 +45,22 @@ def test_observed_cpu_rule_scenario_3_3(bundle):
     Diameter Gateway (row 12: 15 x 4 cores, 1 GiB): CPU 27.71 % x 15 x 4 = 16.626; x2 / 2.8 = 11.88 -> 12; memory
     58.13 % x 15 x 1 = 8.7195; x2 = 17.44 -> 18: memory binds, 18."""
     res = compute(bundle, "bsf-3-3", 126000, target_cpu_percent=70)
-    mgmt = row(res, "BSF Management Service")
+    mgmt = result_row(res, "BSF Management Service")
     assert mgmt["replicas_after"] == 17 and mgmt["rule"] == "cpu+memory" and mgmt["binding"] == "memory"
-    ingress = row(res, "Ingress Gateway")
+    ingress = result_row(res, "Ingress Gateway")
     assert ingress["replicas_after"] == 7 and ingress["binding"] == "benchmark replicas"
     assert any("the benchmark ran with headroom" in n for n in ingress["notes"])
-    assert row(res, "Diameter Gateway")["replicas_after"] == 18
-    assert row(res, "Diameter Gateway", "istio-proxy")["replicas_after"] == 18
+    assert result_row(res, "Diameter Gateway")["replicas_after"] == 18
+    assert result_row(res, "Diameter Gateway", "istio-proxy")["replicas_after"] == 18
 
 
 def test_absolute_cores_used_scenario_3_2(bundle):
     """Table 3-18 prints absolute cores: diameter-gateway Site1 uses 14.7 cores at 54K TPS. At 54K with a 50 % target
     of its 4-core request: 14.7 / 2 = 7.35 -> 8 replicas (Table 3-16 had 8)."""
     res = compute(bundle, "bsf-3-2", 54000, target_cpu_percent=50)
-    assert row(res, "Diameter Gateway")["replicas_after"] == 8
+    assert result_row(res, "Diameter Gateway")["replicas_after"] == 8
     res = compute(bundle, "bsf-3-2", 108000, target_cpu_percent=50)
-    assert row(res, "Diameter Gateway")["replicas_after"] == math.ceil(14.7 * 2 / 2)
+    assert result_row(res, "Diameter Gateway")["replicas_after"] == math.ceil(14.7 * 2 / 2)
 
 
 def test_failover_sizing(bundle):
@@ -75,8 +72,8 @@ def test_failover_sizing(bundle):
     res = compute(bundle, "bsf-3-1", 44000, sites=2, sites_provisioned=2, failover=True)
     assert res["per_site_load"] == 44000
     assert [s["load"] for s in res["states"]] == [22000, 44000]
-    assert row(res, "BSF Management Service")["replicas_after"] == 13
-    assert row(res, "BSF Management Service")["binding"] == "memory"
+    assert result_row(res, "BSF Management Service")["replicas_after"] == 13
+    assert result_row(res, "BSF Management Service")["binding"] == "memory"
     assert res["totals"]["deployment"]["cpu_request"] == pytest.approx(2 * res["totals"]["site"]["after"]["cpu_request"])
 
 
@@ -97,7 +94,7 @@ def test_remove_asm_drops_sidecars(bundle):
 
 def test_min_replicas_floor(bundle):
     res = compute(bundle, "bsf-3-3", 6300, min_replicas=2)
-    assert row(res, "Egress Gateway")["replicas_after"] == 2  # 3 x 0.1 = 0.3 -> 1, raised to 2
+    assert result_row(res, "Egress Gateway")["replicas_after"] == 2  # 3 x 0.1 = 0.3 -> 1, raised to 2
 
 
 def test_node_count(bundle):

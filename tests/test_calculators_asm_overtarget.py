@@ -11,10 +11,7 @@ from calculators.__main__ import main as cli
 from calculators.asm import AsmError
 from calculators.footprint import FootprintError
 from calculators.overtarget import OverTargetError
-
-
-def row(res, service, container="app"):
-    return next(r for r in res["rows"] if r["service"] == service and r["container"] == container)
+from conftest import result_row
 
 
 # ------------------------------------------------------------------ ASM overhead
@@ -176,7 +173,7 @@ def test_footprint_add_asm_per_service_from_chosen_scenario(bundle):
     """bsf-3-1 has no sidecars. Adding them from bsf-3-3: Diameter Gateway keeps 2 replicas at 22K TPS and gets a
     sidecar of 2 cores request (bsf-3-3's Diameter Gateway istio-proxy row in Table 3-25), 4 cores in total."""
     res = footprint.compute(bundle, "bsf-3-1", 22000, asm="add", asm_from="bsf-3-3")
-    sc = row(res, "Diameter Gateway", "istio-proxy")
+    sc = result_row(res, "Diameter Gateway", "istio-proxy")
     src = next(r for r in bundle["resources"] if r["scenario"] == "bsf-3-3" and r["service"] == "Diameter Gateway" and r["is_sidecar"])
     assert sc["added"] and sc["table_id"] == src["table_id"] == "3-25" and sc["source_scenario"] == "bsf-3-3"
     assert sc["cpu_request"] == src["cpu_request_cores"] and sc["replicas_after"] == 2
@@ -192,7 +189,7 @@ def test_footprint_add_asm_user_size(bundle):
                and r["container"] == footprint._main_container([x for x in res["rows"] if x["service"] == r["service"]
                                                                  and not x["is_sidecar"]])["container"])
     assert res["totals"]["groups"]["sidecars"]["after"]["cpu_request"] == pytest.approx(0.5 * pods)
-    assert row(res, "Ingress Gateway", "istio-proxy")["replicas_after"] == 9  # Table 3-5 row 6
+    assert result_row(res, "Ingress Gateway", "istio-proxy")["replicas_after"] == 9  # Table 3-5 row 6
 
 
 def test_footprint_add_asm_errors(bundle):
@@ -213,12 +210,12 @@ def test_nef_scenario_wide_cpu(bundle):
     NEF prints no memory use, so memory is taken at the full request, which grows with load: Ingress Gateway
     4 x 2 = 8 replicas by memory, which binds (footprint: replicas from CPU and memory)."""
     res = footprint.compute(bundle, "nef-me-1", 5000)
-    assert row(res, "NEF Ingress Gateway")["replicas_after"] == 8
-    assert row(res, "NEF Ingress Gateway")["rule"] == "scenario-cpu"
-    assert row(res, "ME")["replicas_after"] == 4
-    assert row(res, "Expiry Auditor")["replicas_after"] == 2 and row(res, "Expiry Auditor")["rule"] == "fixed"
+    assert result_row(res, "NEF Ingress Gateway")["replicas_after"] == 8
+    assert result_row(res, "NEF Ingress Gateway")["rule"] == "scenario-cpu"
+    assert result_row(res, "ME")["replicas_after"] == 4
+    assert result_row(res, "Expiry Auditor")["replicas_after"] == 2 and result_row(res, "Expiry Auditor")["rule"] == "fixed"
     assert any("does not say which pods" in w for w in res["warnings"])
-    assert row(footprint.compute(bundle, "nef-me-1", 5000, target_cpu_percent=60), "NEF Ingress Gateway")["replicas_after"] == 8
+    assert result_row(footprint.compute(bundle, "nef-me-1", 5000, target_cpu_percent=60), "NEF Ingress Gateway")["replicas_after"] == 8
 
 
 # ------------------------------------------------------------------ over-target
@@ -317,7 +314,7 @@ def test_cli_footprint_csv_and_json(bundle, tmp_path, capsys):
     f.write_text(json.dumps(bundle))
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "126000", "--target", "70", "--format", "json"]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert row(res, "BSF Management Service")["replicas_after"] == 17  # as test_calculators.test_observed_cpu_rule_scenario_3_3
+    assert result_row(res, "BSF Management Service")["replicas_after"] == 17  # as test_calculators.test_observed_cpu_rule_scenario_3_3
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "80000", "--format", "csv"]) == 0
     assert capsys.readouterr().out.startswith("scenario,component,service")
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "-1"]) == 2

@@ -11,8 +11,7 @@ import pytest
 from calculators import dsr, shcm, catalogue
 from calculators.dsr import DsrError
 from calculators.shcm import ShcmError
-
-CALC_READY = '#atlas-calculator[data-state="ready"], #atlas-calculator[data-state="failed"]'
+from conftest import BOOT_LIMIT_MS, CALC_READY, ROOT, computed
 
 
 # ------------------------------------------------------------------ bundle
@@ -295,9 +294,8 @@ def test_shcm_unknown_test_and_web(bundle):
 
 def test_calculators_are_standard_library_only():
     import ast
-    from pathlib import Path
     for name in ("dsr", "shcm"):
-        tree = ast.parse((Path(__file__).resolve().parent.parent / "calculators" / f"{name}.py").read_text())
+        tree = ast.parse((ROOT / "calculators" / f"{name}.py").read_text())
         mods = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
         mods |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and n.level == 0}
         assert mods <= {"__future__", "csv", "io", "math", "re", "fractions", "html"}, (name, mods)
@@ -317,27 +315,20 @@ def _result(page, key):
 
 
 @pytest.mark.browser
-def test_dsr_computes_in_pyodide_from_permalink(page, site_url):
-    """Table 3-1 row 1 (12 vCPU), mated pair: 240K MPS at a 40 % ceiling = 8 DA-MPs per DSR (profile cap 30K),
-    + 1 spare = 9, x 2 DSRs = 18, 216 vCPU (prerendered default: 16)."""
-    page.goto(site_url + "/calculators/dsr/?scenario=dsr-relay-12vcpu&target=240000&ceiling=40&spare=1&redundancy=mated-pair",
-              wait_until="load")
-    assert _result(page, "total") == "16"
-    page.wait_for_selector(CALC_READY, timeout=90000)
-    assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
-    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
-    assert _result(page, "total") == "18" and _result(page, "vcpu_total") == "216"
-    assert page.js_errors == []
-
-
-@pytest.mark.browser
-def test_shcm_computes_in_pyodide_from_permalink(page, site_url):
-    """Test 5 (config B): 21,600 RPS at an 80 % ceiling = 5 Rhino nodes (prerendered default: 1)."""
-    page.goto(site_url + "/calculators/shcm/?scenario=shcm-test-5&target=21600&unit=RPS&ceiling=80", wait_until="load")
-    assert _result(page, "total") == "1"
-    page.wait_for_selector(CALC_READY, timeout=90000)
-    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=30000)
-    assert _result(page, "total") == "5" and _result(page, "rate_at_ceiling") == "4,320"
+@pytest.mark.parametrize("link,prerendered,want", [
+    # Table 3-1 row 1 (12 vCPU), mated pair: 240K MPS at a 40 % ceiling = 8 DA-MPs per DSR (profile cap 30K),
+    # + 1 spare = 9, x 2 DSRs = 18, 216 vCPU (prerendered default: 16).
+    ("dsr/?scenario=dsr-relay-12vcpu&target=240000&ceiling=40&spare=1&redundancy=mated-pair", {"total": "16"},
+     {"total": "18", "vcpu_total": "216"}),
+    # Test 5 (config B): 21,600 RPS at an 80 % ceiling = 5 Rhino nodes (prerendered default: 1).
+    ("shcm/?scenario=shcm-test-5&target=21600&unit=RPS&ceiling=80", {"total": "1"},
+     {"total": "5", "rate_at_ceiling": "4,320"}),
+], ids=["dsr", "shcm"])
+def test_computes_in_pyodide_from_permalink(page, site_url, link, prerendered, want):
+    page.goto(site_url + "/calculators/" + link, wait_until="load")
+    assert {k: _result(page, k) for k in prerendered} == prerendered
+    computed(page, 1)
+    assert {k: _result(page, k) for k in want} == want
     assert page.js_errors == []
 
 
@@ -345,14 +336,14 @@ def test_shcm_computes_in_pyodide_from_permalink(page, site_url):
 def test_dsr_page_refuses_a_decimal_comma(page, site_url):
     """The page uses the same reader as the CLI: '63,5' is an error, not 635 MPS; the prerendered 16 stays."""
     page.goto(site_url + "/calculators/dsr/", wait_until="load")
-    page.wait_for_selector(CALC_READY, timeout=90000)
+    page.wait_for_selector(CALC_READY, timeout=BOOT_LIMIT_MS)
     page.fill("#calc-target", "63,5")
     page.click("#calc-run")
-    page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=20000)
+    page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=BOOT_LIMIT_MS)
     assert "comma that is not a thousands separator" in page.inner_text("#atlas-calc-message")
     assert _result(page, "total") == "16"
     page.fill("#calc-target", "63,500")
     page.click("#calc-run")
     page.wait_for_function("() => document.querySelector('#atlas-calc-result tr[data-key=\"total\"] td.atlas-num').innerText === '4'",
-                           timeout=30000)
+                           timeout=BOOT_LIMIT_MS)
     assert page.js_errors == []

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from conftest import DOC_IDS, copy_data, rewrite_csv_cell, seed_path
+from conftest import DOC_IDS, copy_data, one, seed_path
 from curation.pipetables import segment
 from atlas.datastore import DataError, load
 
@@ -46,24 +46,18 @@ def test_errata_ids_unique(atlas):
     assert len(ids) == len(set(ids))
 
 
-def _one(atlas, kind, **eq):
-    df = atlas.rows(kind, **eq)
-    assert len(df) == 1, f"{len(df)} rows for {eq}"
-    return df.iloc[0]
-
-
 def test_bsf_63k_management_service_table_3_25(atlas):
     """Table 3-25 (scenario 3.3), BSF Management Service: 14 replicas, CPU 4/4, memory 1/4 Gi, Istio 2/2 cores, 2/2 Gi."""
-    app = _one(atlas, "resources", table_id="3-25", service="BSF Management Service", container="app")
+    app = one(atlas.rows("resources"), table_id="3-25", service="BSF Management Service", container="app")
     assert (app.replicas, app.cpu_request_cores, app.cpu_limit_cores, app.mem_request_gib, app.mem_limit_gib) == (14, 4, 4, 1, 4)
-    side = _one(atlas, "resources", table_id="3-25", service="BSF Management Service", container="istio-proxy")
+    side = one(atlas.rows("resources"), table_id="3-25", service="BSF Management Service", container="istio-proxy")
     assert (side.replicas, side.cpu_request_cores, side.cpu_limit_cores, side.mem_request_gib, side.mem_limit_gib) == (14, 2, 2, 2, 2)
     assert bool(side.is_sidecar) and side.scenario == "bsf-3-3"
 
 
 def test_bsf_merged_cont_table_3_5_ingress_gateway(atlas):
     """Table 3-5 is printed in two parts; Ingress Gateway (second part, seed line 277): 9 replicas, CPU 3/4, memory 4/6 Gi."""
-    r = _one(atlas, "resources", table_id="3-5", service="Ingress Gateway")
+    r = one(atlas.rows("resources"), table_id="3-5", service="Ingress Gateway")
     assert (r.replicas, r.cpu_request_cores, r.cpu_limit_cores, r.mem_request_gib, r.mem_limit_gib) == (9, 3, 4, 4, 6)
     assert r.row == 6 and r.line == 277
     assert len(atlas.rows("resources", table_id="3-5")) == 12
@@ -73,19 +67,19 @@ def test_bsf_merged_cont_table_3_5_ingress_gateway(atlas):
 def test_bsf_normalised_units_table_3_6(atlas):
     """Table 3-6 prints Limit before Request and units in the cells: db-infra-monitor-svc 200m / 256Mi = 0.2 cores / 0.25 GiB;
     one-four-replication-svc memory limit 2Gi, request 1Gi."""
-    r = _one(atlas, "resources", table_id="3-6", row_label="mysql-cluster-one-two-replication-svc/db-infra-monitor-svc")
+    r = one(atlas.rows("resources"), table_id="3-6", row_label="mysql-cluster-one-two-replication-svc/db-infra-monitor-svc")
     assert (r.cpu_request_cores, r.mem_request_gib, r.raw_cpu_request, r.raw_mem_request) == (0.2, 0.25, "200m", "256Mi")
-    r = _one(atlas, "resources", table_id="3-6", service="mysql-cluster-one-four-replication-svc")
+    r = one(atlas.rows("resources"), table_id="3-6", service="mysql-cluster-one-four-replication-svc")
     assert (r.mem_limit_gib, r.mem_request_gib) == (2, 1)
-    r = _one(atlas, "resources", table_id="3-6", row_label="ndbmcmd/ mysqlndbcluster")
+    r = one(atlas.rows("resources"), table_id="3-6", row_label="ndbmcmd/ mysqlndbcluster")
     assert (r.service, r.container, r.mem_limit_gib, r.mem_request_gib) == ("ndbmgmd", "mysqlndbcluster", 10, 8)
 
 
 def test_bsf_utilization_abs_and_percent_table_3_18(atlas):
     """Table 3-18, diameter-gateway Site1 CPU '14.7 (45.9 %)': 14.7 cores, 45.9 % (of the limit, by erratum)."""
-    r = _one(atlas, "utilization", table_id="3-18", service="Diameter Gateway", container="app", site="site1", metric="cpu")
+    r = one(atlas.rows("utilization"), table_id="3-18", service="Diameter Gateway", container="app", site="site1", metric="cpu")
     assert (r.observed_abs, r.observed_percent, r.abs_unit, r.percent_basis) == (14.7, 45.9, "cores", "limit")
-    flagged = _one(atlas, "utilization", table_id="3-18", service="CM Service", container="app", site="site2", metric="cpu")
+    flagged = one(atlas.rows("utilization"), table_id="3-18", service="CM Service", container="app", site="site2", metric="cpu")
     assert flagged.status == "flagged" and flagged.raw == "0.139 (0.115 %)"
 
 
@@ -93,7 +87,7 @@ def test_bsf_not_applicable_is_not_zero_table_3_20(atlas):
     """Table 3-20: Site2 and Site3 print '-': not applicable, no value."""
     df = atlas.rows("db_operations", table_id="3-20", site="site2")
     assert len(df) == 3 and set(df.status) == {"not_applicable"} and df.ops_per_second.isna().all()
-    r = _one(atlas, "db_operations", table_id="3-30", site="site1", operation="read")
+    r = one(atlas.rows("db_operations"), table_id="3-30", site="site1", operation="read")
     assert r.ops_per_second == 7298 and r.raw == "7.298K"
 
 
@@ -106,32 +100,7 @@ def test_bsf_scenario_records(atlas):
 
 
 # ---------------------------------------------------------------- broken data stops loading
-
-
-def test_wrong_type_names_file_row_column(tmp_path):
-    d = copy_data(tmp_path)
-    rewrite_csv_cell(d / "bsf" / "resources.csv", 4, "replicas", "two")
-    with pytest.raises(DataError) as e:
-        load(d)
-    msg = str(e.value)
-    assert "bsf/resources.csv" in msg and "row 6" in msg and "column replicas" in msg
-
-
-def test_unknown_unit_names_file_row_column(tmp_path):
-    d = copy_data(tmp_path)
-    rewrite_csv_cell(d / "bsf" / "utilization.csv", 0, "abs_unit", "furlongs")
-    with pytest.raises(DataError) as e:
-        load(d)
-    assert "bsf/utilization.csv" in str(e.value) and "row 2" in str(e.value) and "column abs_unit" in str(e.value)
-
-
-def test_unknown_scenario_names_file_row_column(tmp_path):
-    d = copy_data(tmp_path)
-    rewrite_csv_cell(d / "bsf" / "latency.csv", 2, "scenario", "bsf-9-9")
-    with pytest.raises(DataError) as e:
-        load(d)
-    assert "bsf/latency.csv" in str(e.value) and "row 4" in str(e.value) and "unknown scenario 'bsf-9-9'" in str(e.value)
-
+# (a wrong type, an unknown unit or scenario in a CSV: test_bad_data.CASES, word-for-number, unknown-unit, unknown-scenario)
 
 def test_broken_yaml_record_names_item_and_field(tmp_path):
     d = copy_data(tmp_path)

@@ -6,38 +6,26 @@ table and row. Regenerate the data with ``python -m curation dsr``.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from conftest import seed_path
-
-ROOT = Path(__file__).resolve().parent.parent
-D = ROOT / "data" / "dsr"
+from conftest import data_file, one, seed_path
 
 
 @pytest.fixture(scope="module")
 def meas() -> pd.DataFrame:
-    return pd.read_csv(D / "measurements.csv", dtype={"table_id": str, "note": str, "raw": str})
+    return pd.read_csv(data_file("dsr", "measurements.csv"), dtype={"table_id": str, "note": str, "raw": str})
 
 
 @pytest.fixture(scope="module")
 def sett() -> pd.DataFrame:
-    return pd.read_csv(D / "settings.csv", dtype=str, keep_default_na=False)
+    return pd.read_csv(data_file("dsr", "settings.csv"), dtype=str, keep_default_na=False)
 
 
 def load(name):
-    return yaml.safe_load((D / name).read_text(encoding="utf-8"))
-
-
-def one(df, **kw):
-    q = df
-    for k, v in kw.items():
-        q = q[q[k] == v]
-    assert len(q) == 1, f"{kw}: {len(q)} rows"
-    return q.iloc[0]
+    return yaml.safe_load(data_file("dsr", name).read_text(encoding="utf-8"))
 
 
 def seed_text() -> str:

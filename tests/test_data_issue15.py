@@ -3,7 +3,7 @@
 Each test names the table and row of the guide it reads; the figures are the printed ones, and the
 shares in the Traffic Ratio tests are computed by hand in the docstrings.
 """
-from datafiles import DocData
+from conftest import DocData
 
 BSF, POLICY, NEF, DSR, SHCM = (DocData(d) for d in ("bsf", "policy", "nef", "dsr", "shcm"))
 

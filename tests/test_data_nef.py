@@ -1,10 +1,6 @@
 """Values of data/nef/ checked against the NEF Benchmarking Model B chapter (seed 001, NEF 24.2.0)."""
-from pathlib import Path
+from conftest import ROOT, DocData, seed_path
 
-from conftest import seed_path
-from datafiles import DocData
-
-ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "nef"
 
 _DATA = DocData("nef")

@@ -6,22 +6,15 @@ tables have their own tests (test_data_policy_resources.py).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 import yaml
 
-from conftest import seed_path
-
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data" / "policy"
-
-pytestmark = pytest.mark.skipif(not (DATA / "tables.yaml").exists(), reason="run `python -m curation policy` first")
+from conftest import data_file, one, seed_path
 
 
 def _csv(name: str) -> pd.DataFrame:
-    return pd.read_csv(DATA / f"{name}.csv", dtype={"table_id": str, "site": str, "note": str, "raw": str, "value": str}
+    return pd.read_csv(data_file("policy", f"{name}.csv"), dtype={"table_id": str, "site": str, "note": str, "raw": str, "value": str}
                        if name == "settings" else {"table_id": str, "site": str, "note": str, "raw": str},
                        keep_default_na=False, na_values=[""])
 
@@ -43,24 +36,17 @@ def sets():
 
 @pytest.fixture(scope="module")
 def tables():
-    return {t["id"]: t for t in yaml.safe_load((DATA / "tables.yaml").read_text())}
+    return {t["id"]: t for t in yaml.safe_load(data_file("policy", "tables.yaml").read_text())}
 
 
 @pytest.fixture(scope="module")
 def errata():
-    return {e["id"]: e for e in yaml.safe_load((DATA / "errata.yaml").read_text())}
+    return {e["id"]: e for e in yaml.safe_load(data_file("policy", "errata.yaml").read_text())}
 
 
 @pytest.fixture(scope="module")
 def scen():
-    return {s["id"]: s for s in yaml.safe_load((DATA / "scenarios.yaml").read_text())}
-
-
-def one(df: pd.DataFrame, **kw) -> pd.Series:
-    for k, v in kw.items():
-        df = df[df[k] == v]
-    assert len(df) == 1, (kw, len(df))
-    return df.iloc[0]
+    return {s["id"]: s for s in yaml.safe_load(data_file("policy", "scenarios.yaml").read_text())}
 
 
 # ---------------------------------------------------------------- catalogue and coverage

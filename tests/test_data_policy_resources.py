@@ -1,58 +1,37 @@
 """Policy guide (seed 000): resource-allocation and utilization tables.
 
 Values asserted here are read from the seed (``../shared/seeds/000_be26e3bd3a95fd14.txt``), naming the table and
-row. The tests read data/policy/resources.csv and utilization.csv when they exist (written by
-``python -m curation policy``); before that, they run ``curation.policy_resources`` on the seed and read the CSVs it
-renders into a temporary folder, so the same checks apply either way.
+row. The tests read data/policy/ as written by ``python -m curation policy``; a missing file fails them, naming it.
 """
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from conftest import seed_path
-
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "data" / "policy"
+from conftest import data_file, one
 
 RESOURCE_TABLES = 61
 UTILIZATION_TABLES = 48
 
 
-def _load(folder: Path) -> dict:
-    return {
-        "res": pd.read_csv(folder / "resources.csv", dtype={"table_id": str, "site": str, "note": str}, keep_default_na=False,
-                           na_values=[""]),
-        "util": pd.read_csv(folder / "utilization.csv", dtype={"table_id": str, "site": str, "note": str, "raw": str},
-                            keep_default_na=False, na_values=[""]),
-        "errata": yaml.safe_load((folder / "errata.yaml").read_text()) or [],
-        "tables": yaml.safe_load((folder / "tables.yaml").read_text()) or [],
-        "services": yaml.safe_load((folder / "services.yaml").read_text()) or [],
-    }
+def _yaml(name: str) -> list:
+    return yaml.safe_load(data_file("policy", name).read_text()) or []
 
 
 @pytest.fixture(scope="module")
-def d(tmp_path_factory):
-    if (DATA / "resources.csv").exists() and (DATA / "utilization.csv").exists():
-        return _load(DATA)
-    seed_path("policy")  # fails, naming the seed, when it is missing
-    from curation.policy_resources import _driver
-    c, _ = _driver()
-    out = tmp_path_factory.mktemp("data")
-    c.write(out)
-    return _load(out / "policy")
-
-
-def one(df: pd.DataFrame, **kw) -> pd.Series:
-    m = df
-    for k, v in kw.items():
-        m = m[m[k] == v]
-    assert len(m) == 1, f"{kw}: {len(m)} rows"
-    return m.iloc[0]
+def d() -> dict:
+    return {
+        "res": pd.read_csv(data_file("policy", "resources.csv"), dtype={"table_id": str, "site": str, "note": str},
+                           keep_default_na=False, na_values=[""]),
+        "util": pd.read_csv(data_file("policy", "utilization.csv"), dtype={"table_id": str, "site": str, "note": str, "raw": str},
+                            keep_default_na=False, na_values=[""]),
+        "errata": _yaml("errata.yaml"),
+        "tables": _yaml("tables.yaml"),
+        "services": _yaml("services.yaml"),
+    }
 
 
 def empty(v) -> bool:

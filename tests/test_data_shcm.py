@@ -1,11 +1,8 @@
 """Values of data/shcm/ checked against the Sh Cache Microservice benchmark book (seed 004)."""
 import re
-from pathlib import Path
 
-from conftest import seed_path
-from datafiles import DocData
+from conftest import ROOT, DocData, seed_path
 
-ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "data" / "shcm"
 
 _DATA = DocData("shcm")

@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 import yaml
 
+from atlas.datastore import KINDS
 from conftest import DOC_IDS, ROOT
 
-KINDS = ["resources", "utilization", "latency", "db_operations", "measurements", "settings"]
 RECORDS = ["scenarios", "errata", "tables"]
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import Blocker, _Handler, build_site, copy_data, result_cell, serve
+from conftest import BOOT_LIMIT_MS, FAILED, Blocker, _Handler, build_site, copy_data, result_cell, serve, wait_for_chart
 
 # The policy an operator can put in front of the site. Every directive, and why:
 CSP_DIRECTIVES = [
@@ -123,11 +123,11 @@ def test_footprint_computes_in_pyodide_under_strict_csp(browser, built_site):
     try:
         resp = pg.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
         assert "'wasm-unsafe-eval'" in resp.headers["content-security-policy"]
-        pg.wait_for_selector('#atlas-calculator[data-result-seq="1"], #atlas-calculator[data-state="failed"]', timeout=90000)
+        pg.wait_for_selector(f'#atlas-calculator[data-result-seq="1"], {FAILED}', timeout=BOOT_LIMIT_MS)
         assert pg.get_attribute("#atlas-calculator", "data-state") == "ready", pg.inner_text("#atlas-calc-status")
         assert result_cell(pg, "BSF Management Service") == "17"
         assert result_cell(pg, "Diameter Gateway", "istio-proxy") == "18"
-        pg.wait_for_selector('.atlas-chart[data-chart-id="calc-chart"][data-rendered="true"] svg', timeout=20000)
+        wait_for_chart(pg, '.atlas-chart[data-chart-id="calc-chart"][data-rendered="true"] svg')
         with pg.expect_download() as dl:
             pg.click("#calc-dl-csv")
         assert "BSF Management Service" in Path(dl.value.path()).read_text()
@@ -152,7 +152,7 @@ def test_charts_and_tooltips_need_no_inline_style(browser, built_site):
     pg.on("pageerror", lambda e: errors.append(str(e)))
     try:
         pg.goto(url + "/products/bsf/bsf-3-3/", wait_until="load")
-        pg.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=20000)
+        wait_for_chart(pg)
         assert "Chart could not be drawn" not in pg.inner_text("article")
         pg.fill("input[data-md-component=search-query]", "Diameter Gateway")
         pg.wait_for_selector(".md-search-result__item", timeout=20000)
@@ -277,20 +277,20 @@ def test_markup_in_data_runs_nothing_in_the_browser(page, poisoned_site):
             page.goto(url + path, wait_until="load")
             assert PAYLOAD in page.inner_text("article"), path
             if path.endswith("bsf-3-3/"):
-                page.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=20000)
+                wait_for_chart(page)
                 page.fill("input[data-md-component=search-query]", "Egress Gateway")
                 page.wait_for_selector(".md-search-result__item", timeout=20000)
             assert page.locator("img[src=x]").count() == 0, path
             assert page.evaluate("window.__pwned") is None, path
         page.goto(url + "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70", wait_until="load")
-        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=90000)
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', timeout=BOOT_LIMIT_MS)
         assert page.locator("#atlas-calc-result").get_attribute("data-prerendered") == "false"
         assert PAYLOAD in page.inner_text("#atlas-calc-result")
         # what a reader types is shown as text too
         typed = "<img src=x onerror=window.__pwned=3>"
         page.fill("#calc-load", typed)
         page.click("#calc-run")
-        page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=30000)
+        page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=BOOT_LIMIT_MS)
         assert typed in page.inner_text("#atlas-calc-message")
         assert page.locator("#atlas-calc-message *").count() == 0
         assert result_cell(page, "BSF Management Service") == "17"  # the previous result stays

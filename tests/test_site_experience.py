@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, _Handler, serve
+from conftest import CHART_DONE, ROOT, _Handler, serve, wait_for_chart
 
 pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self' blob:; "
        "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'")
-CHART_DONE = '.atlas-chart[data-rendered="true"] svg'
 
 
 def lead(text: str) -> float:
@@ -35,7 +34,7 @@ def column(page, table, header: str) -> list[str]:
 
 def test_home_chart_draws_points_that_link_to_scenarios(page, site_url):
     page.goto(site_url + "/", wait_until="load")
-    page.wait_for_selector(".atlas-chart-home" + CHART_DONE.replace(".atlas-chart", ""), timeout=20000)
+    wait_for_chart(page, ".atlas-chart-home" + CHART_DONE.replace(".atlas-chart", ""))
     rows = page.locator('table[data-atlas-table="efficiency"] tbody tr').count()
     points = page.locator(".atlas-chart-home g.mark-symbol.role-mark path")
     assert rows > 10 and points.count() == rows
@@ -137,12 +136,13 @@ def test_pages_work_under_strict_csp(page, built_site, path):
         resp = page.goto(url + path, wait_until="load")
         assert "script-src 'self'" in resp.headers.get("content-security-policy", "")
         if page.locator(".atlas-chart[data-chart-id]").count():
-            page.wait_for_selector(CHART_DONE, timeout=20000)
+            wait_for_chart(page)
         if "compare" in path:
             page.wait_for_selector('#atlas-compare-result[data-prerendered="false"]', timeout=20000)
-        page.locator("table.atlas-data thead th").first.click()
+        th = page.locator("table.atlas-data thead th").first
+        th.click()
         assert page.locator("table.atlas-data[data-atlas-enhanced]").count() >= 1
-        page.wait_for_timeout(300)
+        page.wait_for_function("th => th.hasAttribute('aria-sort')", arg=th.element_handle())  # the click has sorted
         assert page.evaluate("window.__csp") == []
         assert page.js_errors == []
     finally:
@@ -181,7 +181,7 @@ def test_axe_every_page_type(browser, built_site, site_url, scheme):
         for path in page_types(built_site):
             pg.goto(site_url + path, wait_until="load")
             if pg.locator(".atlas-chart[data-chart-id]:not([hidden])").count():
-                pg.wait_for_selector(CHART_DONE, timeout=20000)
+                wait_for_chart(pg)  # on a calculator page, Vega waits for Python: the boot limit
             assert pg.get_attribute("body", "data-md-color-scheme") == ("slate" if scheme == "dark" else "default")
             v = run_axe(pg)
             if v:
