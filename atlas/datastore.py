@@ -45,6 +45,7 @@ class _UniqueKeyLoader(SAFE_LOADER):
     """The safe loader, refusing a mapping that names a key twice (PyYAML keeps the last one)."""
 
     def construct_mapping(self, node, deep=False):
+        """A mapping as PyYAML builds it; raises yaml.constructor.ConstructorError naming a key given twice."""
         seen: dict = {}
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
@@ -105,6 +106,7 @@ class Atlas:
         return [s["id"] for s in self.sources if s["id"] in have]
 
     def source(self, doc: str) -> dict:
+        """The sources.yaml entry of document ``doc``. Raises StopIteration for an unknown id."""
         return next(s for s in self.sources if s["id"] == doc)
 
     def schema(self, name: str) -> dict:
@@ -113,12 +115,14 @@ class Atlas:
         return _schema(name, [s["id"] for s in self.sources])
 
     def scenario(self, sid: str) -> dict:
+        """The scenario record ``sid`` (scenarios.yaml, with its ``doc``). Raises KeyError for an unknown id."""
         for s in self.scenarios:
             if s["id"] == sid:
                 return s
         raise KeyError(f"unknown scenario {sid!r}")
 
     def table(self, doc: str, tid: str) -> dict:
+        """The tables.yaml record of table ``tid`` of ``doc``. Raises KeyError for an unknown table."""
         for t in self.tables:
             if t["doc"] == doc and t["id"] == tid:
                 return t

@@ -50,6 +50,7 @@ RIGHTS = ("The numbers and labels in these files are facts quoted from the vendo
 
 
 def rights(a) -> str:
+    """The rights note of the downloads (RIGHTS), naming the publishers of every document with data."""
     pubs = list(dict.fromkeys(a.source(d)["publisher"] for d in a.docs()))
     return RIGHTS.format(publishers=", ".join(pubs))
 
@@ -80,11 +81,14 @@ def table_file(doc: str, tid: str, kind: str | None = None) -> str:
 
 
 def sha256(b: bytes) -> str:
+    """The SHA-256 of ``b`` as 64 hex digits (SHA256SUMS, datapackage.json, the datasets page)."""
     return hashlib.sha256(b).hexdigest()
 
 
 @dataclass
 class Build:
+    """Every download of one build, in bytes (``build(r)``): ``files`` (path under downloads/ -> bytes), ``tables`` and
+    ``extra`` (each table's own CSVs), ``table_bytes``, ``rows`` per download table and ``sums`` (SHA256SUMS text)."""
     files: dict[str, bytes] = field(default_factory=dict)      # main downloads, path relative to downloads/
     tables: dict[tuple, str] = field(default_factory=dict)     # (doc, table id) -> CSV of the rows of its kind
     extra: dict[tuple, dict] = field(default_factory=dict)     # (doc, table id) -> {other kind: CSV}
@@ -129,6 +133,8 @@ def _j(v) -> str:
 
 
 def record_rows(r, name: str) -> list[dict]:
+    """The rows of record download ``name`` (scenarios, errata or tables): each YAML record flattened to one row of
+    plain values (nested facts as JSON text), in the columns of data/schemas/<name>.csv.schema.json."""
     a = r.a
     if name == "scenarios":
         out = []

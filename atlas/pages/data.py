@@ -54,6 +54,8 @@ def _link(path: str, label: str, data: bytes) -> str:
 
 
 def datasets_page(r) -> str:
+    """The datasets page (``{{ datasets_page() }}``): every download with its rows, size and checksum, the workbook,
+    the data package and the sources with their rights note."""
     b = build(r)
     a = r.a
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="downloads"><thead><tr>'
@@ -117,6 +119,8 @@ def _allowed(f: dict) -> str:
 
 
 def dictionary_page(r) -> str:
+    """The data dictionary (``{{ data_dictionary() }}``): every column of every download from its schema file, with
+    type, unit, constraints and allowed values."""
     b = build(r)
     out = []
     for name in NAMES:
@@ -153,6 +157,8 @@ def erratum_url(r, e: dict) -> str:
 
 
 def errata_page(r) -> str:
+    """The errata page (``{{ errata_page() }}``): a summary per document and kind, then every erratum with a link to
+    the table or scenario it concerns."""
     a = r.a
     docs = a.docs()
     actions = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]
@@ -188,6 +194,7 @@ def errata_page(r) -> str:
 
 
 def coverage_page(r) -> str:
+    """The coverage page (``{{ coverage_page() }}``): every table id of every guide, its kind, rows and download."""
     a = r.a
     b = build(r)
     recs = {(t["doc"], t["table_id"]): t for t in record_rows(r, "tables")}
