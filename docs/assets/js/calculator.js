@@ -299,7 +299,19 @@
     if (state !== "ready") status((restarts ? "Restarting Python. " : "") + "Your inputs will be computed as soon as Python has loaded.");
   }
 
-  form.addEventListener("submit", function (ev) { ev.preventDefault(); run(params(), false); });
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); clearTimeout(liveTimer); run(params(), false); });
+  /* Live results: a changed input computes again without pressing Compute (the button stays, for a
+   * run after an error and for readers who expect it). Typing waits LIVE_MS after the last key; a
+   * select runs at once. Bursts go through run()'s single slot, so the newest inputs win. */
+  var LIVE_MS = 250, liveTimer = null;
+  function live(delay) {
+    clearTimeout(liveTimer);
+    liveTimer = setTimeout(function () { run(params(), false); }, delay);
+  }
+  fields().forEach(function (el) {
+    if (el.tagName === "SELECT") el.addEventListener("change", function () { live(0); });
+    else el.addEventListener("input", function () { live(LIVE_MS); });
+  });
   fields().forEach(function (el) {
     if (el.tagName !== "SELECT" || !el.hasAttribute("data-sets-load")) return;
     el.addEventListener("change", function () {
@@ -325,6 +337,7 @@
         if (text === null || text.indexOf("\u0000") !== -1) { message("“" + file.name + "” is not a UTF-8 text file. Nothing was read."); input.value = ""; return; }
         target.value = text;
         message("");
+        live(0);
       });
     });
   });

@@ -1,0 +1,44 @@
+"""Live results (issue 17): a calculator computes again as its inputs change, without Compute being pressed;
+typing is debounced and the newest input wins; a select recomputes at once."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import BOOT_LIMIT_MS, computed
+
+pytestmark = pytest.mark.browser
+
+CALC = "/calculators/footprint/?scenario=bsf-3-3&load=63000"
+"""A permalink: the page computes it once Python is ready (result 1), then the test changes inputs."""
+
+
+def _idle(page, seq: int) -> None:
+    page.wait_for_selector(f'#atlas-calculator[data-result-seq="{seq}"]:not([data-busy])', state="attached",
+                           timeout=BOOT_LIMIT_MS)
+
+
+def test_typing_a_load_recomputes_once_typing_stops(page, site_url):
+    page.goto(site_url + CALC, wait_until="load")
+    computed(page, 1)
+    _idle(page, 1)
+    runs = int(page.get_attribute("#atlas-calculator", "data-runs-computed"))
+    page.fill("#calc-load", "")
+    page.type("#calc-load", "126000", delay=20)  # six keystrokes, 20 ms apart: within one debounce window
+    _idle(page, 2)
+    assert "load=126000" in page.url
+    assert "126,000" in page.inner_text("#atlas-calc-result")
+    # one run for the whole word: the keystrokes came faster than the debounce (250 ms), Compute never pressed
+    assert int(page.get_attribute("#atlas-calculator", "data-runs-computed")) == runs + 1
+
+
+def test_choosing_another_scenario_recomputes_at_once_with_its_own_load(page, site_url):
+    page.goto(site_url + CALC, wait_until="load")
+    computed(page, 1)
+    _idle(page, 1)
+    page.select_option("#calc-scenario", "policy-3-2-6")
+    _idle(page, 2)
+    assert "scenario=policy-3-2-6" in page.url
+    # data/policy/scenarios.yaml, policy-3-2-6: "60k on site-1 and no traffic on site-2" (60,000 TPS, one site):
+    # the select sets the load to the scenario's own, and the result is computed for it without Compute
+    assert page.input_value("#calc-load") == "60000" and page.input_value("#calc-sites") == "1"
+    assert "load=60000" in page.url and "60,000" in page.inner_text("#atlas-calc-result")
