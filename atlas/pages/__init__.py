@@ -27,6 +27,8 @@ MACROS: dict[str, Callable[..., str]] = {
     "footprint_calculator": calc_footprint.page,       # docs/calculators/footprint.md
     "fp_ceilings": _ceilings,                          # docs/calculators/footprint.md (method text)
     "asm_calculator": calc_asm.page,                   # docs/calculators/asm.md
+    "asm_example_observed": calc_asm.example_observed, # docs/calculators/asm.md (observed use example)
+    "asm_example_compare": calc_asm.example_compare,   # docs/calculators/asm.md (like-for-like example)
     "overtarget_calculator": calc_overtarget.page,     # docs/calculators/over-target.md
     "dsr_calculator": calc_dsr.page,                   # docs/calculators/dsr.md
     "dsr_example": calc_dsr.example,                   # docs/calculators/dsr.md (worked example)

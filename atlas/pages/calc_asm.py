@@ -17,3 +17,35 @@ def page(r) -> str:
   <label>ASM-off scenario (same product; the difference is given only for the same call model and deployment mode) <select name="off" id="calc-off">{cp.scenario_options(bundle, off, d['off'])}</select></label>
   <label>What-if load, total (the ASM-off scenario's unit; empty = its own load) <input name="load" id="calc-load" type="text" inputmode="decimal" value="" placeholder="e.g. 80000"></label>"""
     return cp.shell(r, "asm", form, d)
+
+
+def example_observed(r) -> str:
+    """The ASM method page's observed-use example (``{{ asm_example_observed() }}``): BSF 3.2's sidecar share of the
+    CPU used at its traffic site and per 1K of load, computed now by ``calculators.asm.overhead`` from the data."""
+    from calculators.formatting import fmt
+    o = asm_calc.overhead(r.bundle, "bsf-3-2")
+    c = o["observed"]["cpu"]
+    gw = c["by_service"].get("Diameter Gateway")
+    tables = sorted({u["table_id"] for u in r.bundle["utilization"]
+                     if u["scenario"] == "bsf-3-2" and u["metric"] == "cpu" and u["site"] == c["site"]})
+    return (f"Per service, the same ratio over that service's containers (BSF 3.2, {c['site'].capitalize()}: Diameter Gateway "
+            f"{fmt(gw, 1)} %). In total at {c['site'].capitalize()} (Tables {' and '.join(tables)}) the sidecars used {fmt(c['sidecar'])} of {fmt(c['total'])} "
+            f"{c['unit']}: {fmt(c['share'], 2)} %. The observed sidecar CPU per 1K of load ({fmt(c['sidecar'])} cores at "
+            f"{fmt(o['load'])} {o['unit']}: {fmt(c['sidecar_per_1k'], 2)} cores per 1K {o['unit']}) is shown beside the requested "
+            f"figure ({fmt(o['cpu_sidecar_per_1k'], 2)}).")
+
+
+def example_compare(r) -> str:
+    """The ASM method page's like-for-like example (``{{ asm_example_compare() }}``): BSF 3.2 (ASM on) against
+    BSF 3.1 (ASM off), normalised per 1K by ``calculators.asm.compare`` now, refused as not comparable."""
+    from calculators.formatting import fmt
+    c = asm_calc.compare(r.bundle, "bsf-3-2", "bsf-3-1")
+    on, off = c["on"], c["off"]
+    facts = {f["id"]: f for f in r.bundle["scenario_facts"]}
+    d = on["cpu_total_per_1k"] - off["cpu_total_per_1k"]
+    verdict = ("the call models differ, so no difference is given" if not c["comparable"]
+               else "the pair is comparable")
+    return (f"Example: BSF 3.2 ({facts['bsf-3-2']['call_mix']}, {fmt(on['load'])} {on['unit']}: {fmt(on['cpu_total_per_1k'], 2)} "
+            f"cores per 1K) against BSF 3.1 ({facts['bsf-3-1']['call_mix']}, {fmt(off['load'])} {off['unit']}: "
+            f"{fmt(off['cpu_total_per_1k'], 2)}) would read as ASM costing {fmt(abs(d), 2)} cores per 1K "
+            f"*{'less' if d < 0 else 'more'}*; {verdict}.")
