@@ -2,8 +2,10 @@
 
 * "calculator bundle and code packs" (``calculators_and_bundles``): the calculators package,
   compiled to Pyodide bytecode by the site's own Pyodide in Node; one code pack per calculator page
-  (``assets/py/code.<name>.pack`` and ``manifest.json``); the calculator data bundle and each page's
-  slice of it (``assets/data/calculator-bundle[.<name>].json`` and ``.marshal``);
+  (``assets/py/code.<name>.<hash>.pack``) and each page's slice of the calculator data bundle
+  (``assets/data/calculator-bundle.<name>.<hash>.marshal`` and ``.json``), named by their content
+  (``hashed_name``) and listed in ``assets/py/manifest.json``; the whole bundle as
+  ``assets/data/calculator-bundle.json`` (for the command line, not fetched by the pages);
 * "browser assets" (``vendor``): Pyodide, Vega, vega-embed and tablesort copied from node_modules
   (never a CDN), vega-embed's stylesheet as a file and vega-interpreter as a classic script (so
   charts draw under a strict Content-Security-Policy).
@@ -12,6 +14,7 @@ Node.js runs two small scripts of tools/: ``compile_pyc.mjs`` and ``vega_css.mjs
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -41,6 +44,26 @@ VENDOR = {
 }
 """Files copied from node_modules into assets/vendor/<folder>/, per folder."""
 INTERPRETER = "vega-interpreter/build/vega-interpreter.js"
+
+
+HASH_DIGITS = 12
+"""Hex digits of SHA-256 in a content-hashed file name and in an asset's ``?v=`` version."""
+
+
+def content_hash(data: bytes) -> str:
+    """The first HASH_DIGITS hex digits of the SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()[:HASH_DIGITS]
+
+
+def hashed_name(name: str, data: bytes) -> str:
+    """``name`` with the content hash of ``data`` before its extension: ``code.footprint.pack`` ->
+    ``code.footprint.3f2a9c0d1e4b.pack``. A file named so never changes: a new build that changes its
+    bytes writes a new name, which the manifest names, so a cache can keep it for good and a page can
+    never combine a cached old pack with a new manifest."""
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        raise ValueError(f"{name!r} has no extension")
+    return f"{stem}.{content_hash(data)}.{ext}"
 
 
 class BuildError(Exception):
@@ -100,11 +123,16 @@ def interpreter_script(source: str) -> str:
 
 
 
-def calculators_and_bundles(bundle: dict, docs_dir: Path) -> list[str]:
+def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None = None) -> list[str]:
     """Write the calculators package, its bytecode, one code pack per calculator page and the data bundles
-    under ``docs_dir``/assets/ (see the module docstring). Returns the files written, relative to
-    ``docs_dir``. Raises BuildError if Node or the bytecode compile fails, ValueError if the bundle lacks a
-    key a calculator reads."""
+    under ``docs_dir``/assets/ (see the module docstring). ``sources``: the calculators' folder (default
+    ROOT/calculators). Returns the files written, relative to ``docs_dir``. Raises BuildError if Node or
+    the bytecode compile fails, ValueError if the bundle lacks a key a calculator reads.
+
+    ``assets/py/manifest.json`` names, per calculator, its code pack (``packs``: the file name and the
+    ``[path, offset, length]`` of each file in it) and its data bundle (``bundles``: the ``.marshal`` and
+    ``.json`` file names), every one content-hashed; also ``path`` (folders put first on sys.path),
+    ``cache_tag`` and ``core`` (the byte size of each Pyodide core file)."""
     nm = node_modules()
     assets = Path(docs_dir) / "assets"
     py, data = assets / "py", assets / "data"
@@ -112,7 +140,7 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path) -> list[str]:
         tpy, tdata = Path(tmp) / "py", Path(tmp) / "data"
         (tpy / "calculators").mkdir(parents=True)
         tdata.mkdir()
-        for src in sorted((ROOT / "calculators").glob("*.py")):
+        for src in sorted(Path(sources or ROOT / "calculators").glob("*.py")):
             if src.name != "__main__.py":
                 shutil.copyfile(src, tpy / "calculators" / src.name)
         (tdata / "calculator-bundle.json").write_text(json.dumps(bundle, separators=(",", ":")), encoding="utf-8")
@@ -126,11 +154,23 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path) -> list[str]:
         # Pyodide file, which the worker checks (HEAD) before booting so that a truncated or half-copied file
         # is named at once instead of hanging the boot.
         core = {Path(p).name: (nm / p).stat().st_size for p in VENDOR["pyodide"] if (nm / p).exists()}
-        manifest = {"packs": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"], "core": core}
+        manifest = {"packs": {}, "bundles": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"], "core": core}
         for name, rels in compiled["needs"].items():
             index, blob = codepack.pack([(rel, (tpy / rel).read_bytes()) for rel in rels])
-            (tpy / f"code.{name}.pack").write_bytes(blob)
-            manifest["packs"][name] = {"pack": f"code.{name}.pack", "files": index}
+            pack = hashed_name(f"code.{name}.pack", blob)
+            (tpy / pack).write_bytes(blob)
+            manifest["packs"][name] = {"pack": pack, "files": index}
+        # Each page's slice of the bundle under its content-hashed names (the whole bundle keeps its name:
+        # no page fetches it).
+        for name in catalogue.CATALOGUE:
+            manifest["bundles"][name] = {}
+            for ext in ("marshal", "json"):
+                f = tdata / f"calculator-bundle.{name}.{ext}"
+                if not f.is_file():
+                    raise BuildError(f"tools/compile_pyc.mjs wrote no {f.name}")
+                hashed = hashed_name(f.name, f.read_bytes())
+                f.rename(tdata / hashed)
+                manifest["bundles"][name][ext] = hashed
         (tpy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
         for dest in (py, data):
             shutil.rmtree(dest, ignore_errors=True)
