@@ -66,6 +66,51 @@ def hashed_name(name: str, data: bytes) -> str:
     return f"{stem}.{content_hash(data)}.{ext}"
 
 
+class AssetVersions:
+    """The content version of the site's own files for the templates, ``config.extra.asset_hash``
+    (set by ``pipeline.render`` and ``python -m atlas serve``): ``versions["assets/js/pyboot.js"]`` is
+    ``content_hash`` of that file of the docs tree. overrides/partials/atlas-asset.html's ``asset(path)``
+    gives a page the URL ``<path>?v=<hash>`` of each script and stylesheet of this site it loads
+    (assets/js/, assets/css/, assets/vendor/), the calculator pages the worker's URL with its version
+    and the version of assets/py/manifest.json, which the worker fetches as ``manifest.json?v=<hash>``.
+
+    Why a version in the URL, not a hashed file name (as Material's prebuilt
+    ``assets/javascripts/bundle.<hash>.min.js``, and the code packs and bundles, which only the
+    manifest names): a browser caches by the whole URL, so a page never runs a cached copy of an
+    older file either way, and the server may let browsers keep any ``?v=`` URL for good (Hosting
+    page). But the scripts find one another by their paths (pyboot.js and calculator.js start
+    assets/js/pyworker.mjs, material-base.js takes the site's root from its own URL, charts.js loads
+    Vega from beside it), a boot failure names ``assets/js/pyworker.mjs``, and the Hosting page's
+    MIME advice is by extension: with the paths kept, none of that changes, MkDocs copies the files
+    as they are, and a page served from a stale cache after the site was replaced still gets its
+    scripts (the server ignores the query) instead of a 404 for each.
+
+    Hashed when first asked for, from the docs tree as it is then (kept while the file's size and
+    mtime stay), so ``mkdocs serve`` re-rendering after the steps rewrote a file gets the new version.
+    A path the docs tree lacks raises ValueError, which stops the render: Jinja would turn a
+    LookupError into an empty version."""
+
+    def __init__(self, docs_dir: Path):
+        self.docs_dir = Path(docs_dir)
+        self._seen: dict[str, tuple[int, int, str]] = {}
+
+    def __getitem__(self, rel: str) -> str:
+        f = self.docs_dir / rel
+        if not rel or rel.startswith("/") or ".." in Path(rel).parts or not f.is_file():
+            raise ValueError(f"a template asks for the version of {rel!r}, which is not a file of the docs tree {self.docs_dir}")
+        st = f.stat()
+        seen = self._seen.get(rel)
+        if not seen or seen[:2] != (st.st_size, st.st_mtime_ns):
+            seen = self._seen[rel] = (st.st_size, st.st_mtime_ns, content_hash(f.read_bytes()))
+        return seen[2]
+
+    def __contains__(self, rel: object) -> bool:
+        return isinstance(rel, str) and (self.docs_dir / rel).is_file()
+
+    def __repr__(self) -> str:
+        return f"AssetVersions({str(self.docs_dir)!r})"
+
+
 class BuildError(Exception):
     """A step of the build cannot go on (a package missing, Node failing); the message says what to do."""
 

@@ -34,7 +34,8 @@ class BootError extends Error {
 function sitePath(url) {
   const u = new URL(url);
   const root = new URL("../", assets);
-  return u.href.startsWith(root.href) ? u.href.slice(root.href.length) : u.pathname;
+  const href = u.origin + u.pathname;  // without ?v=: the file, not its version
+  return href.startsWith(root.href) ? href.slice(root.href.length) : u.pathname;
 }
 const REBUILD = "Copy the whole built site to the server again (or rebuild it with make build).";
 // A content-hashed file that is gone: the page was most likely loaded before the site was updated.
@@ -69,7 +70,10 @@ async function fetchOk(url, as, missing = REBUILD) {
 // at build time by the same Pyodide, so imports skip compiling), laid end to end; the manifest gives
 // its files as [path, offset, length], the folders to put first on sys.path (lib/: the
 // standard-library modules the calculators import), and the byte size of each of Pyodide's core files.
-const manifestUrl = new URL("py/manifest.json", assets);
+// The page gives the manifest's content hash (this worker's URL has ?manifest=<hash>; pyboot.js takes it
+// from the page): fetched as manifest.json?v=<hash>, a manifest cached by an older build is never used.
+const manifestVersion = new URL(import.meta.url).searchParams.get("manifest");
+const manifestUrl = new URL("py/manifest.json" + (/^[0-9a-f]{6,64}$/.test(manifestVersion || "") ? "?v=" + manifestVersion : ""), assets);
 const manifestP = fetchOk(manifestUrl, "json");
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** This calculator's files as the manifest names them: {pack, files, path, marshal, json} (URLs). */
