@@ -94,9 +94,16 @@ class AssetVersions:
         self.docs_dir = Path(docs_dir)
         self._seen: dict[str, tuple[int, int, str]] = {}
 
-    def __getitem__(self, rel: str) -> str:
+    def _file(self, rel: object) -> Path | None:
+        """The file ``rel`` names inside the docs tree, or None (not a relative path to a file there)."""
+        if not isinstance(rel, str) or not rel or rel.startswith("/") or ".." in Path(rel).parts:
+            return None
         f = self.docs_dir / rel
-        if not rel or rel.startswith("/") or ".." in Path(rel).parts or not f.is_file():
+        return f if f.is_file() else None
+
+    def __getitem__(self, rel: str) -> str:
+        f = self._file(rel)
+        if f is None:
             raise ValueError(f"a template asks for the version of {rel!r}, which is not a file of the docs tree {self.docs_dir}")
         st = f.stat()
         seen = self._seen.get(rel)
@@ -105,7 +112,7 @@ class AssetVersions:
         return seen[2]
 
     def __contains__(self, rel: object) -> bool:
-        return isinstance(rel, str) and (self.docs_dir / rel).is_file()
+        return self._file(rel) is not None
 
     def __repr__(self) -> str:
         return f"AssetVersions({str(self.docs_dir)!r})"
