@@ -83,9 +83,13 @@ def main(argv: list[str] | None = None) -> int:
             stop = threading.Event()
             threading.Thread(target=_watch, args=(a.docs_dir.resolve(), stop), daemon=True).start()
             from mkdocs.commands.serve import serve
+            from mkdocs.config import load_config
             pipeline._mkdocs_logging(verbose=True)
+            docs = a.docs_dir.resolve()
+            # MkDocs serve loads the configuration again for every rebuild, with these values over the file's.
+            extra = pipeline.mkdocs_extra(docs, dict(load_config(str(pipeline.CONFIG), docs_dir=str(docs))["extra"]))
             try:
-                serve(str(pipeline.CONFIG), dev_addr=a.dev_addr, docs_dir=str(a.docs_dir.resolve()))
+                serve(str(pipeline.CONFIG), dev_addr=a.dev_addr, docs_dir=str(docs), extra=extra)
             finally:
                 stop.set()
     except pipeline.StepFailed as e:

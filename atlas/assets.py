@@ -2,8 +2,10 @@
 
 * "calculator bundle and code packs" (``calculators_and_bundles``): the calculators package,
   compiled to Pyodide bytecode by the site's own Pyodide in Node; one code pack per calculator page
-  (``assets/py/code.<name>.pack`` and ``manifest.json``); the calculator data bundle and each page's
-  slice of it (``assets/data/calculator-bundle[.<name>].json`` and ``.marshal``);
+  (``assets/py/code.<name>.<hash>.pack``) and each page's slice of the calculator data bundle
+  (``assets/data/calculator-bundle.<name>.<hash>.marshal`` and ``.json``), named by their content
+  (``hashed_name``) and listed in ``assets/py/manifest.json``; the whole bundle as
+  ``assets/data/calculator-bundle.json`` (for the command line, not fetched by the pages);
 * "browser assets" (``vendor``): Pyodide, Vega, vega-embed and tablesort copied from node_modules
   (never a CDN), vega-embed's stylesheet as a file and vega-interpreter as a classic script (so
   charts draw under a strict Content-Security-Policy).
@@ -12,6 +14,7 @@ Node.js runs two small scripts of tools/: ``compile_pyc.mjs`` and ``vega_css.mjs
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -41,6 +44,78 @@ VENDOR = {
 }
 """Files copied from node_modules into assets/vendor/<folder>/, per folder."""
 INTERPRETER = "vega-interpreter/build/vega-interpreter.js"
+
+
+HASH_DIGITS = 12
+"""Hex digits of SHA-256 in a content-hashed file name and in an asset's ``?v=`` version."""
+
+
+def content_hash(data: bytes) -> str:
+    """The first HASH_DIGITS hex digits of the SHA-256 of ``data``."""
+    return hashlib.sha256(data).hexdigest()[:HASH_DIGITS]
+
+
+def hashed_name(name: str, data: bytes) -> str:
+    """``name`` with the content hash of ``data`` before its extension: ``code.footprint.pack`` ->
+    ``code.footprint.3f2a9c0d1e4b.pack``. A file named so never changes: a new build that changes its
+    bytes writes a new name, which the manifest names, so a cache can keep it for good and a page can
+    never combine a cached old pack with a new manifest."""
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        raise ValueError(f"{name!r} has no extension")
+    return f"{stem}.{content_hash(data)}.{ext}"
+
+
+class AssetVersions:
+    """The content version of the site's own files for the templates, ``config.extra.asset_hash``
+    (set by ``pipeline.render`` and ``python -m atlas serve``): ``versions["assets/js/pyboot.js"]`` is
+    ``content_hash`` of that file of the docs tree. overrides/partials/atlas-asset.html's ``asset(path)``
+    gives a page the URL ``<path>?v=<hash>`` of each script and stylesheet of this site it loads
+    (assets/js/, assets/css/, assets/vendor/), the calculator pages the worker's URL with its version
+    and the version of assets/py/manifest.json, which the worker fetches as ``manifest.json?v=<hash>``.
+
+    Why a version in the URL, not a hashed file name (as Material's prebuilt
+    ``assets/javascripts/bundle.<hash>.min.js``, and the code packs and bundles, which only the
+    manifest names): a browser caches by the whole URL, so a page never runs a cached copy of an
+    older file either way, and the server may let browsers keep any ``?v=`` URL for good (Hosting
+    page). But the scripts find one another by their paths (pyboot.js and calculator.js start
+    assets/js/pyworker.mjs, material-base.js takes the site's root from its own URL, charts.js loads
+    Vega from beside it), a boot failure names ``assets/js/pyworker.mjs``, and the Hosting page's
+    MIME advice is by extension: with the paths kept, none of that changes, MkDocs copies the files
+    as they are, and a page served from a stale cache after the site was replaced still gets its
+    scripts (the server ignores the query) instead of a 404 for each.
+
+    Hashed when first asked for, from the docs tree as it is then (kept while the file's size and
+    mtime stay), so ``mkdocs serve`` re-rendering after the steps rewrote a file gets the new version.
+    A path the docs tree lacks raises ValueError, which stops the render: Jinja would turn a
+    LookupError into an empty version."""
+
+    def __init__(self, docs_dir: Path):
+        self.docs_dir = Path(docs_dir)
+        self._seen: dict[str, tuple[int, int, str]] = {}
+
+    def _file(self, rel: object) -> Path | None:
+        """The file ``rel`` names inside the docs tree, or None (not a relative path to a file there)."""
+        if not isinstance(rel, str) or not rel or rel.startswith("/") or ".." in Path(rel).parts:
+            return None
+        f = self.docs_dir / rel
+        return f if f.is_file() else None
+
+    def __getitem__(self, rel: str) -> str:
+        f = self._file(rel)
+        if f is None:
+            raise ValueError(f"a template asks for the version of {rel!r}, which is not a file of the docs tree {self.docs_dir}")
+        st = f.stat()
+        seen = self._seen.get(rel)
+        if not seen or seen[:2] != (st.st_size, st.st_mtime_ns):
+            seen = self._seen[rel] = (st.st_size, st.st_mtime_ns, content_hash(f.read_bytes()))
+        return seen[2]
+
+    def __contains__(self, rel: object) -> bool:
+        return self._file(rel) is not None
+
+    def __repr__(self) -> str:
+        return f"AssetVersions({str(self.docs_dir)!r})"
 
 
 class BuildError(Exception):
@@ -100,11 +175,16 @@ def interpreter_script(source: str) -> str:
 
 
 
-def calculators_and_bundles(bundle: dict, docs_dir: Path) -> list[str]:
+def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None = None) -> list[str]:
     """Write the calculators package, its bytecode, one code pack per calculator page and the data bundles
-    under ``docs_dir``/assets/ (see the module docstring). Returns the files written, relative to
-    ``docs_dir``. Raises BuildError if Node or the bytecode compile fails, ValueError if the bundle lacks a
-    key a calculator reads."""
+    under ``docs_dir``/assets/ (see the module docstring). ``sources``: the calculators' folder (default
+    ROOT/calculators). Returns the files written, relative to ``docs_dir``. Raises BuildError if Node or
+    the bytecode compile fails, ValueError if the bundle lacks a key a calculator reads.
+
+    ``assets/py/manifest.json`` names, per calculator, its code pack (``packs``: the file name and the
+    ``[path, offset, length]`` of each file in it) and its data bundle (``bundles``: the ``.marshal`` and
+    ``.json`` file names), every one content-hashed; also ``path`` (folders put first on sys.path),
+    ``cache_tag`` and ``core`` (the byte size of each Pyodide core file)."""
     nm = node_modules()
     assets = Path(docs_dir) / "assets"
     py, data = assets / "py", assets / "data"
@@ -112,7 +192,7 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path) -> list[str]:
         tpy, tdata = Path(tmp) / "py", Path(tmp) / "data"
         (tpy / "calculators").mkdir(parents=True)
         tdata.mkdir()
-        for src in sorted((ROOT / "calculators").glob("*.py")):
+        for src in sorted(Path(sources or ROOT / "calculators").glob("*.py")):
             if src.name != "__main__.py":
                 shutil.copyfile(src, tpy / "calculators" / src.name)
         (tdata / "calculator-bundle.json").write_text(json.dumps(bundle, separators=(",", ":")), encoding="utf-8")
@@ -126,11 +206,23 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path) -> list[str]:
         # Pyodide file, which the worker checks (HEAD) before booting so that a truncated or half-copied file
         # is named at once instead of hanging the boot.
         core = {Path(p).name: (nm / p).stat().st_size for p in VENDOR["pyodide"] if (nm / p).exists()}
-        manifest = {"packs": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"], "core": core}
+        manifest = {"packs": {}, "bundles": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"], "core": core}
         for name, rels in compiled["needs"].items():
             index, blob = codepack.pack([(rel, (tpy / rel).read_bytes()) for rel in rels])
-            (tpy / f"code.{name}.pack").write_bytes(blob)
-            manifest["packs"][name] = {"pack": f"code.{name}.pack", "files": index}
+            pack = hashed_name(f"code.{name}.pack", blob)
+            (tpy / pack).write_bytes(blob)
+            manifest["packs"][name] = {"pack": pack, "files": index}
+        # Each page's slice of the bundle under its content-hashed names (the whole bundle keeps its name:
+        # no page fetches it).
+        for name in catalogue.CATALOGUE:
+            manifest["bundles"][name] = {}
+            for ext in ("marshal", "json"):
+                f = tdata / f"calculator-bundle.{name}.{ext}"
+                if not f.is_file():
+                    raise BuildError(f"tools/compile_pyc.mjs wrote no {f.name}")
+                hashed = hashed_name(f.name, f.read_bytes())
+                f.rename(tdata / hashed)
+                manifest["bundles"][name][ext] = hashed
         (tpy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
         for dest in (py, data):
             shutil.rmtree(dest, ignore_errors=True)

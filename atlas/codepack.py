@@ -1,6 +1,7 @@
 """The calculator code as one file per page for the browser: the Pyodide worker fetches
-``code.<calculator>.pack`` (the source and bytecode files that calculator imports,
-concatenated) and ``manifest.json`` (path, offset and length of each) instead of some
+``manifest.json`` (per calculator, the name of its pack and the path, offset and length of each
+file in it), then ``code.<calculator>.<hash>.pack`` (the source and bytecode files that calculator
+imports, concatenated; ``<hash>`` from its bytes, ``atlas.assets.hashed_name``) instead of some
 thirty small files that would compete with Pyodide's own downloads."""
 from __future__ import annotations
 

@@ -10,7 +10,8 @@
    (``atlas.downloads``, ``atlas.pages.compare``);
 5. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``);
 6. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
-   folder beside the site that replaces the site only when everything succeeded.
+   folder beside the site that replaces the site only when everything succeeded. The templates put
+   each own script's and stylesheet's content hash in its URL (``mkdocs_extra``).
 
 Steps 1 to 5 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
 does pipeline work. A failing step is named ("Build step 'downloads' failed: ...") and leaves the
@@ -123,6 +124,15 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
     return Prepared(r, docs_dir, files, secs)
 
 
+def mkdocs_extra(docs_dir: Path, extra: dict) -> dict:
+    """MkDocs' ``extra`` (``config.extra`` in the templates) for rendering ``docs_dir``: ``extra`` (mkdocs.yml's,
+    as MkDocs loaded it) plus ``asset_hash``, the content version of each file of the docs tree
+    (``atlas.assets.AssetVersions``), which overrides/ puts in the URL of every script and stylesheet of
+    this site a page loads, and of the code manifest the calculator worker fetches."""
+    from .assets import AssetVersions
+    return {**extra, "asset_hash": AssetVersions(docs_dir)}
+
+
 def _mkdocs_logging(verbose: bool) -> None:
     log = logging.getLogger("mkdocs")
     if not any(getattr(h, "_atlas", False) for h in log.handlers):
@@ -167,6 +177,7 @@ def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict 
             from mkdocs.config import load_config
             from mkdocs.exceptions import Abort
             cfg = load_config(str(CONFIG), docs_dir=str(docs_dir), site_dir=str(tmp), strict=True)
+            cfg["extra"] = mkdocs_extra(docs_dir, dict(cfg["extra"]))
             cfg.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(cfg)

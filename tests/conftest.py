@@ -115,25 +115,29 @@ def wasm_holder() -> type[_Handler]:
 
 class PackEditor(_Handler):
     """Serves a built site with calculator ``calc``'s code pack, and the manifest that indexes it,
-    rewritten by ``edit(files) -> files`` (path -> bytes): how tests change the code a page gets."""
+    rewritten by ``edit(files) -> files`` (path -> bytes): how tests change the code a page gets.
+    The pack keeps the content-hashed name the manifest gives it (the browser does not check it)."""
     calc = "footprint"
 
     @staticmethod
     def edit(files: dict[str, bytes]) -> dict[str, bytes]:
         return files
 
+    def _manifest(self) -> dict:
+        return json.loads((Path(self.directory) / "assets" / "py" / "manifest.json").read_text(encoding="utf-8"))
+
     def _rewritten(self) -> tuple[bytes, bytes]:
         from atlas import codepack
-        py = Path(self.directory) / "assets" / "py"
-        manifest = json.loads((py / "manifest.json").read_text(encoding="utf-8"))
+        manifest = self._manifest()
         entry = manifest["packs"][self.calc]
-        files = self.edit(codepack.unpack(entry["files"], (py / entry["pack"]).read_bytes()))
+        files = self.edit(codepack.unpack(entry["files"], (Path(self.directory) / "assets" / "py" / entry["pack"]).read_bytes()))
         entry["files"], blob = codepack.pack(list(files.items()))
         return json.dumps(manifest).encode("utf-8"), blob
 
     def do_GET(self):
         path = self.path.split("?")[0]
-        if path.endswith(("/assets/py/manifest.json", f"/assets/py/code.{self.calc}.pack")):
+        pack = self._manifest()["packs"][self.calc]["pack"]
+        if path.endswith(("/assets/py/manifest.json", f"/assets/py/{pack}")):
             manifest, blob = self._rewritten()
             body = manifest if path.endswith(".json") else blob
             self.send_response(200)
@@ -143,6 +147,18 @@ class PackEditor(_Handler):
             self.wfile.write(body)
             return
         super().do_GET()
+
+
+def site_manifest(site: Path) -> dict:
+    """The code manifest of a built site (assets/py/manifest.json): per calculator, its code pack
+    (``packs``) and data bundle (``bundles``), by their content-hashed file names."""
+    return json.loads((site / "assets" / "py" / "manifest.json").read_text(encoding="utf-8"))
+
+
+def bundle_file(site: Path, calc: str, ext: str) -> str:
+    """The file name of calculator ``calc``'s data bundle (``ext``: "marshal" or "json") in a built site,
+    e.g. calculator-bundle.footprint.0123456789ab.marshal."""
+    return site_manifest(site)["bundles"][calc][ext]
 
 
 class _Server(ThreadingHTTPServer):

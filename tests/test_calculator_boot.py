@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 import subprocess
 import sys
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from calculators import formatting, catalogue
-from conftest import BOOT_LIMIT_MS, ROOT, PackEditor, result_cell, serve, wait_for_chart, wasm_holder
+from conftest import BOOT_LIMIT_MS, ROOT, PackEditor, bundle_file, result_cell, serve, site_manifest, wait_for_chart, wasm_holder
 from atlas.bundle import calculator_slice
 
 PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm"}
@@ -124,7 +125,7 @@ def _starts(page, part):
 
 
 @pytest.mark.browser
-def test_material_vega_and_search_wait_for_the_first_result_then_work(page, site_url):
+def test_material_vega_and_search_wait_for_the_first_result_then_work(page, site_url, built_site):
     urls: list[str] = []
     page.context.on("request", lambda r: urls.append(r.url))
     page.goto(site_url + CALC, wait_until="load")
@@ -147,9 +148,15 @@ def test_material_vega_and_search_wait_for_the_first_result_then_work(page, site
         assert all(t >= result_ms - 1 for _, t in _starts(page, part)), (part, result_ms, _starts(page, part))
     # the worker loads this calculator's code pack and slice of the data bundle (as marshal),
     # not the whole of either, and imports the bytecode built for this Pyodide
-    assert any(u.endswith("/assets/data/calculator-bundle.footprint.marshal") for u in urls), urls
-    assert any(u.endswith("/assets/py/code.footprint.pack") for u in urls), urls
-    assert not any(u.endswith(("/calculator-bundle.json", "/calculator-bundle.footprint.json", "/code.pack")) for u in urls)
+    manifest = site_manifest(built_site)
+    assert any(u.endswith("/assets/data/" + manifest["bundles"]["footprint"]["marshal"]) for u in urls), urls
+    assert any(u.endswith("/assets/py/" + manifest["packs"]["footprint"]["pack"]) for u in urls), urls
+    others = [m[ext] for m in manifest["bundles"].values() for ext in ("marshal", "json")] + \
+        [p["pack"] for p in manifest["packs"].values()]
+    fetched = [u.rsplit("/", 1)[1] for u in urls if "/assets/data/" in u or "/assets/py/" in u]
+    assert sorted(f for f in fetched if f in others) == sorted([manifest["bundles"]["footprint"]["marshal"],
+                                                                manifest["packs"]["footprint"]["pack"]])
+    assert not any(u.split("?")[0].endswith("/calculator-bundle.json") for u in urls)
     assert page.get_attribute("#atlas-calculator", "data-bytecode") == "used"
     # Material works once loaded: its search finds a service named in a BSF table.
     page.click("input.md-search__input")
@@ -168,8 +175,8 @@ class _OtherPyodide(PackEditor):
         return {k: (b"\x00\x00" + v[2:] if k.endswith(".pyc") else v) for k, v in files.items()}
 
     def do_GET(self):
-        if self.path.split("?")[0].endswith("/calculator-bundle.footprint.marshal"):
-            with open(self.directory + "/assets/data/calculator-bundle.footprint.marshal", "rb") as f:
+        if re.search(r"/calculator-bundle\.footprint\.[0-9a-f]+\.marshal$", self.path.split("?")[0]):
+            with open(self.translate_path(self.path), "rb") as f:
                 body = b"\x00\x00" + f.read()[2:]
             self.send_response(200)
             self.send_header("Content-Type", "application/octet-stream")
@@ -189,7 +196,7 @@ def test_a_pyodide_that_cannot_read_the_bytecode_compiles_the_sources_and_reads_
         page.goto(url + CALC, wait_until="load")
         page.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=BOOT_LIMIT_MS)
         assert page.get_attribute("#atlas-calculator", "data-bytecode") == "not used"
-        assert any(u.endswith("/assets/data/calculator-bundle.footprint.json") for u in urls), urls
+        assert any(u.endswith("/assets/data/" + bundle_file(built_site, "footprint", "json")) for u in urls), urls
         assert result_cell(page, "BSF Management Service") == "17"
         assert page.js_errors == []
     finally:
@@ -236,12 +243,12 @@ def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
 
     from atlas import codepack
     py = built_site / "assets" / "py"
-    manifest = json.loads((py / "manifest.json").read_text(encoding="utf-8"))
+    manifest = site_manifest(built_site)
     stdlib = zipfile.ZipFile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip")
     magics = set()
     for name in catalogue.CATALOGUE:
         entry = manifest["packs"][name]
-        assert entry["pack"] == f"code.{name}.pack"
+        assert re.fullmatch(rf"code\.{name}\.[0-9a-f]{{12}}\.pack", entry["pack"]), entry["pack"]
         files = codepack.unpack(entry["files"], (py / entry["pack"]).read_bytes())
         module = catalogue.CATALOGUE[name][0].split(".")[1] + ".py"
         assert f"calculators/{module}" in files and "calculators/catalogue.py" in files
@@ -256,11 +263,12 @@ def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
                 assert int.from_bytes(pyc[4:8], "little") == 1, rel  # unchecked hash-based pyc
                 magics.add(pyc[:4])
         assert "lib/html.py" not in files and "lib/fractions.py" in files
-        raw = (built_site / "assets" / "data" / f"calculator-bundle.{name}.marshal").read_bytes()
+        raw = (built_site / "assets" / "data" / bundle_file(built_site, name, "marshal")).read_bytes()
         magics.add(raw[:4])
-        part = json.loads((built_site / "assets" / "data" / f"calculator-bundle.{name}.json").read_text(encoding="utf-8"))
+        part = json.loads((built_site / "assets" / "data" / bundle_file(built_site, name, "json")).read_text(encoding="utf-8"))
         assert set(part) == {"version", *catalogue.bundle_keys(name)}
     assert len(magics) == 1  # one Pyodide wrote every .pyc and .marshal
     # The marshal format of plain data is what CPython reads too: the .marshal holds the .json.
-    raw = (built_site / "assets" / "data" / "calculator-bundle.dsr.marshal").read_bytes()
-    assert marshal.loads(raw[4:]) == json.loads((built_site / "assets" / "data" / "calculator-bundle.dsr.json").read_text())
+    data = built_site / "assets" / "data"
+    raw = (data / bundle_file(built_site, "dsr", "marshal")).read_bytes()
+    assert marshal.loads(raw[4:]) == json.loads((data / bundle_file(built_site, "dsr", "json")).read_text())

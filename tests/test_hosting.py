@@ -135,3 +135,35 @@ def test_hosting_page_gives_each_server_the_full_header_set(built_site):
     assert "AddType application/wasm .wasm" in blocks["apache"] and "AddType text/javascript .js .mjs" in blocks["apache"]
     assert "%{REQUEST_FILENAME}.br -f" in blocks["apache"] and "%{REQUEST_FILENAME}.gz -f" in blocks["apache"]
     assert "precompressed br gzip" in blocks["caddy"]
+
+
+def test_hosting_page_caches_hashed_files_for_good_and_revalidates_the_rest(built_site):
+    """Each server configuration sends Cache-Control: the year-long immutable one for addresses with ?v=
+    and for files named by their content hash, no-cache for everything else (the pages name the
+    versions). Its pattern for hashed names matches exactly the built site's content-hashed files:
+    the code packs and data bundles the manifest names, and Material's bundle and stylesheets."""
+    import html as h
+    import json
+    text = h.unescape((built_site / "about" / "hosting" / "index.html").read_text(encoding="utf-8"))
+    blocks = dict(re.findall(r'<code class="language-(nginx|apache|caddy)">(.*?)</code>', text, re.S))
+    forever = '"public, max-age=31536000, immutable"'
+    patterns = {"nginx": r'if \(\$uri ~ "([^"]+)"\)', "apache": r"%\{REQUEST_URI\} =~ m#([^#]+)#", "caddy": r"path_regexp (\S+)"}
+    versioned = {"nginx": "if ($arg_v) {", "apache": '%{QUERY_STRING} =~ /(^|&)v=/', "caddy": "@versioned query v=*"}
+    manifest = json.loads((built_site / "assets" / "py" / "manifest.json").read_text(encoding="utf-8"))
+    hashed = {f"assets/py/{p['pack']}" for p in manifest["packs"].values()}
+    hashed |= {f"assets/data/{b[ext]}" for b in manifest["bundles"].values() for ext in ("marshal", "json")}
+    # Material's: bundle.<hash>.min.js, workers/search.<hash>.min.js, main.<hash>.min.css, palette.<hash>.min.css
+    # (not lunr's language files, min/lunr.de.min.js and the like, which keep their names)
+    hashed |= {f.relative_to(built_site).as_posix() for d in ("javascripts", "stylesheets")
+               for f in (built_site / "assets" / d).rglob("*") if re.search(r"\.[0-9a-f]{8}\.min\.(js|css)$", f.name)}
+    assert len(hashed) == 19 and any("bundle." in f for f in hashed)
+    files = [f.relative_to(built_site).as_posix() for f in built_site.rglob("*") if f.is_file()]
+    for name, conf in blocks.items():
+        assert forever in conf and '"no-cache"' in conf, name
+        assert versioned[name] in conf, name
+        rx = re.compile(re.search(patterns[name], conf).group(1))
+        assert {f for f in files if rx.search("/" + f)} == hashed, name
+        if name == "apache":  # also the precompressed file the rewrite serves in its place
+            assert rx.search("/" + sorted(hashed)[0] + ".gz")
+    assert "add_header Cache-Control $atlas_cache always;" in blocks["nginx"]
+    assert 'header ?Cache-Control "no-cache"' in blocks["caddy"]

@@ -93,7 +93,9 @@ def page_types(site: Path) -> dict[str, tuple[str, str]]:
         for md in sorted((ROOT / "docs" / folder).glob("*.md")):
             path = f"/{folder}/{md.stem}/"
             if (site / folder / md.stem / "index.html").exists() and path not in {p for p, _ in pages.values()}:
-                pages[f"{folder}/{md.stem}"] = (path, calc if folder == "calculators" else "body")
+                # a page is a calculator when its front matter names one (calculators/accuracy is not)
+                is_calc = "\ncalculator:" in md.read_text(encoding="utf-8").split("\n---", 1)[0]
+                pages[f"{folder}/{md.stem}"] = (path, calc if is_calc else "body")
     return pages
 
 

@@ -17,6 +17,11 @@
   var root = document.getElementById("atlas-calculator");
   if (!root || !script) return;
   var base = new URL("./", script.src);
+  /* The worker's URL as pyboot.js makes it from its tag (pyworker.mjs at its content version, with
+   * the version of this build's code manifest); without that tag, the worker beside this script. */
+  var bootTag = document.querySelector("script[data-worker]");
+  var workerUrl = bootTag ? new URL(bootTag.getAttribute("data-worker"), document.baseURI) : new URL("pyworker.mjs", base);
+  if (bootTag && bootTag.getAttribute("data-manifest")) workerUrl.searchParams.set("manifest", bootTag.getAttribute("data-manifest"));
   var calcName = root.getAttribute("data-calculator");
   var form = root.querySelector("form");
   var statusEl = document.getElementById("atlas-calc-status");
@@ -270,7 +275,7 @@
     stage = "Starting";
     setState("booting");
     try {
-      worker = new Worker(new URL("pyworker.mjs", base), { type: "module", name: calcName || "" });
+      worker = new Worker(workerUrl, { type: "module", name: calcName || "" });
     } catch (e) { fail("the worker could not start (" + e.message + ")."); return; }
     listen(worker);
     tick();
@@ -348,7 +353,7 @@
   /* The worker script itself failed (404, served with a type the browser refuses, a syntax
    * error): the error event says nothing useful, so ask the server about the file. */
   function workerFailed(ev) {
-    var url = new URL("pyworker.mjs", base);
+    var url = workerUrl;
     var file = url.pathname.replace(new URL("../../", base).pathname, "");
     var said = ev && ev.message ? ev.message : "";
     fetch(url, { method: "HEAD", cache: "no-store" }).then(function (r) {
@@ -414,7 +419,7 @@
      * replayed (in order) once the handlers below are set, before any later message. */
     var early = window.__atlasEarlyWorker;
     window.__atlasEarlyWorker = null;
-    worker = early ? early.worker : new Worker(new URL("pyworker.mjs", base), { type: "module", name: calcName || "" });
+    worker = early ? early.worker : new Worker(workerUrl, { type: "module", name: calcName || "" });
     if (early) queueMicrotask(early.replay);
   } catch (e) { fail("the worker could not start (" + e.message + ")."); return; }
   listen(worker);

@@ -56,7 +56,13 @@
 
   if (!script || typeof Worker === "undefined") { release(); return; }
   try {
-    var worker = new Worker(new URL("pyworker.mjs", script.src), { type: "module", name: script.getAttribute("data-calculator") || "" });
+    /* The worker of this build: data-worker is pyworker.mjs?v=<its content hash>, so a cached older
+     * worker is never run; the manifest's hash goes along (?manifest=), so the worker fetches this
+     * build's manifest, which names the code pack and data bundle by theirs. calculator.js makes
+     * the same URL from this tag. */
+    var url = new URL(script.getAttribute("data-worker") || "pyworker.mjs", script.getAttribute("data-worker") ? document.baseURI : script.src);
+    if (script.getAttribute("data-manifest")) url.searchParams.set("manifest", script.getAttribute("data-manifest"));
+    var worker = new Worker(url, { type: "module", name: script.getAttribute("data-calculator") || "" });
     var kept = [];
     worker.onmessage = function (ev) { kept.push(["message", ev]); };
     worker.onerror = function (ev) { kept.push(["error", ev]); };

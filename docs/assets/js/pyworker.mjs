@@ -34,20 +34,23 @@ class BootError extends Error {
 function sitePath(url) {
   const u = new URL(url);
   const root = new URL("../", assets);
-  return u.href.startsWith(root.href) ? u.href.slice(root.href.length) : u.pathname;
+  const href = u.origin + u.pathname;  // without ?v=: the file, not its version
+  return href.startsWith(root.href) ? href.slice(root.href.length) : u.pathname;
 }
 const REBUILD = "Copy the whole built site to the server again (or rebuild it with make build).";
+// A content-hashed file that is gone: the page was most likely loaded before the site was updated.
+const RELOAD = "Reload the page: the site may have been updated since it was loaded. If that does not help, copy the whole built site to the server again.";
 const lastLine = (text) => String(text).trim().split("\n").filter((l) => l.trim()).pop() || "unknown error";
 const errText = (err) => String(err && err.message ? err.message : err);
 
-async function fetchOk(url, as) {
+async function fetchOk(url, as, missing = REBUILD) {
   let resp;
   try {
     resp = await fetch(url);
   } catch (e) {
     throw new BootError(url, "could not be fetched (the network request failed).", "Check that the site's server is running and reachable.", errText(e));
   }
-  if (!resp.ok) throw new BootError(url, `is missing: the server answered HTTP ${resp.status}.`, REBUILD);
+  if (!resp.ok) throw new BootError(url, `is missing: the server answered HTTP ${resp.status}.`, missing);
   if (as === "bytes") return resp.arrayBuffer().then((b) => new Uint8Array(b));
   const text = await resp.text();
   if (as !== "json") return text;
@@ -60,35 +63,48 @@ async function fetchOk(url, as) {
 
 // The calculator code and the data bundle are fetched while Pyodide boots (not after):
 // started here, awaited in boot(), so a failed fetch still ends as a boot-error.
-// The code is one file, code.<calculator>.pack: the sources its calculator imports and their
-// bytecode (unchecked-hash .pyc in __pycache__, compiled at build time by the same Pyodide, so
-// imports skip compiling), laid end to end; manifest.json gives each pack's files as
-// [path, offset, length] and the folders to put first on sys.path (lib/: the standard-library
-// modules the calculators import), and the byte size of each of Pyodide's core files.
-const manifestUrl = new URL("py/manifest.json", assets);
-const packUrl = new URL(`py/code.${calc}.pack`, assets);
+// manifest.json names, per calculator, its code pack and its data bundle, each under a name that
+// carries a hash of its content (code.<calculator>.<hash>.pack, calculator-bundle.<calculator>.<hash>.marshal
+// and .json): a new build writes new names, so a page never mixes files of two builds. The pack holds
+// the sources its calculator imports and their bytecode (unchecked-hash .pyc in __pycache__, compiled
+// at build time by the same Pyodide, so imports skip compiling), laid end to end; the manifest gives
+// its files as [path, offset, length], the folders to put first on sys.path (lib/: the
+// standard-library modules the calculators import), and the byte size of each of Pyodide's core files.
+// The page gives the manifest's content hash (this worker's URL has ?manifest=<hash>; pyboot.js takes it
+// from the page): fetched as manifest.json?v=<hash>, a manifest cached by an older build is never used.
+const manifestVersion = new URL(import.meta.url).searchParams.get("manifest");
+const manifestUrl = new URL("py/manifest.json" + (/^[0-9a-f]{6,64}$/.test(manifestVersion || "") ? "?v=" + manifestVersion : ""), assets);
 const manifestP = fetchOk(manifestUrl, "json");
-function fetchCode() {
-  return Promise.all([manifestP, fetchOk(packUrl, "bytes")]).then(([manifest, pack]) => {
-    const entry = manifest && manifest.packs && manifest.packs[calc];
-    if (!entry || !Array.isArray(entry.files)) throw new BootError(manifestUrl, `does not list the ${calc} calculator's code.`, REBUILD);
-    return {
-      files: entry.files.map(([f, offset, length]) => {
-        if (offset + length > pack.length) {
-          throw new BootError(packUrl, `is shorter than manifest.json says (${pack.length} bytes; ${f} ends at byte ${offset + length}): it is truncated or from another build.`, REBUILD);
-        }
-        return [f, pack.subarray(offset, offset + length)];
-      }),
-      path: manifest.path || [],
-    };
-  });
+const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** This calculator's files as the manifest names them: {pack, files, path, marshal, json} (URLs). */
+const named = !calc ? Promise.reject(new BootError(null, "The page names no calculator.", "")) : manifestP.then((manifest) => {
+  const entry = manifest && manifest.packs && manifest.packs[calc];
+  const data = manifest && manifest.bundles && manifest.bundles[calc];
+  if (!entry || !Array.isArray(entry.files) || !SAFE_NAME.test(entry.pack || "")) {
+    throw new BootError(manifestUrl, `does not list the ${calc} calculator's code.`, REBUILD);
+  }
+  if (!data || !SAFE_NAME.test(data.marshal || "") || !SAFE_NAME.test(data.json || "")) {
+    throw new BootError(manifestUrl, `does not list the ${calc} calculator's data.`, REBUILD);
+  }
+  return {
+    pack: new URL("py/" + entry.pack, assets), files: entry.files, path: manifest.path || [],
+    marshal: new URL("data/" + data.marshal, assets), json: new URL("data/" + data.json, assets),
+  };
+});
+function fetchCode(names) {
+  return fetchOk(names.pack, "bytes", RELOAD).then((pack) => ({
+    files: names.files.map(([f, offset, length]) => {
+      if (offset + length > pack.length) {
+        throw new BootError(names.pack, `is shorter than manifest.json says (${pack.length} bytes; ${f} ends at byte ${offset + length}): it is truncated or from another build.`, REBUILD);
+      }
+      return [f, pack.subarray(offset, offset + length)];
+    }),
+    path: names.path,
+  }));
 }
 // A calculator page's data comes as .marshal (see calculators.catalogue.load_bundle), the JSON only
 // if this Pyodide cannot read that.
-const bundleUrl = (ext) => new URL(`data/calculator-bundle.${calc}.${ext}`, assets);
-const early = calc
-  ? { code: fetchCode(), bundle: fetchOk(bundleUrl("marshal"), "bytes") }
-  : { code: Promise.reject(new BootError(null, "The page names no calculator.", "")), bundle: Promise.resolve(null) };
+const early = { code: named.then(fetchCode), bundle: named.then((n) => fetchOk(n.marshal, "bytes", RELOAD)) };
 early.code.catch(() => {});
 early.bundle.catch(() => {});
 // Pyodide's lock file, fetched and parsed here (a 404 page or a truncated file named as such)
@@ -145,7 +161,7 @@ function reportBoot(err) {
 // Once a failure is reported, Pyodide's own pending fetches may still fail: that is not news.
 addEventListener("unhandledrejection", (ev) => { if (reported) ev.preventDefault(); });
 // Named at once, not when the boot gets to them: a file that cannot be had fails the boot anyway.
-for (const p of [checked, manifestP, lock, early.code, early.bundle]) p.catch(reportBoot);
+for (const p of [checked, manifestP, named, lock, early.code, early.bundle]) p.catch(reportBoot);
 
 /** Run ``fn``; a Python (or other) error in it becomes a BootError naming ``url``. */
 async function step(url, what, fn) {
@@ -179,7 +195,8 @@ async function boot() {
   phase("runtime");
   progress("code", "Loading the calculator code");
   const code = await early.code;
-  const catalogue = await step(packUrl, "is damaged (its Python code does not import)", () => {
+  const names = await named;
+  const catalogue = await step(names.pack, "is damaged (its Python code does not import)", () => {
     for (const [f, content] of code.files) {
       pyodide.FS.mkdirTree("/atlas/" + f.split("/").slice(0, -1).join("/"));
       pyodide.FS.writeFile("/atlas/" + f, content);
@@ -188,7 +205,7 @@ async function boot() {
     pyodide.globals.set("_atlas_path", pyodide.toPy(dirs));
     pyodide.runPython("import sys\nfor _d in reversed(_atlas_path):\n    _d in sys.path or sys.path.insert(0, _d)\ndel _atlas_path, _d");
     const mod = pyodide.pyimport("calculators.catalogue");
-    if (!mod.prepare(calc)) throw new BootError(packUrl, `does not hold the ${calc} calculator.`, REBUILD);
+    if (!mod.prepare(calc)) throw new BootError(names.pack, `does not hold the ${calc} calculator.`, REBUILD);
     return mod;
   });
   progress("data", "Loading the benchmark data");
@@ -199,7 +216,7 @@ async function boot() {
   // exceptions propagate). The .marshal goes through the file system: handing its bytes to
   // Python directly would copy them slowly.
   const json = pyodide.pyimport("json");
-  let bundle = await step(bundleUrl("marshal"), "is damaged (it does not load)", () => {
+  let bundle = await step(names.marshal, "is damaged (it does not load)", () => {
     pyodide.FS.writeFile("/atlas/bundle.marshal", raw);
     try {
       return catalogue.load_bundle_file("/atlas/bundle.marshal");
@@ -208,8 +225,8 @@ async function boot() {
     }
   });
   if (bundle === undefined || bundle === null) {
-    const text = await fetchOk(bundleUrl("json"));
-    bundle = await step(bundleUrl("json"), "is damaged (it does not parse)", () => json.loads(text));
+    const text = await fetchOk(names.json, "text", RELOAD);
+    bundle = await step(names.json, "is damaged (it does not parse)", () => json.loads(text));
   }
   phase("data");
   api = {
