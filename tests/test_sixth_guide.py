@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import DOC_IDS, ROOT, build_site, copy_data
+from conftest import DOC_IDS, ROOT, build_site, bundle_file, copy_data
 
 FIXTURE = ROOT / "tests" / "fixtures" / "sixth_guide"
 TITLE = "Example Widget Function Benchmarking Guide (test fixture, not a published guide)"
@@ -156,7 +156,7 @@ def test_footprint_calculator_lists_its_scenarios(site):
     for sid, load, label in (("xyz-1-1", "10000", "XWF 1.1: 10K TPS, one site"), ("xyz-1-2", "20000", "XWF 1.2: 20K TPS, one site")):
         m = re.search(rf'<option value="{sid}"([^>]*)>([^<]*)', select)
         assert m and f'data-load="{load}"' in m.group(1) and m.group(2).strip() == label, sid
-    bundle = json.loads((site / "assets" / "data" / "calculator-bundle.footprint.json").read_text(encoding="utf-8"))
+    bundle = json.loads((site / "assets" / "data" / bundle_file(site, "footprint", "json")).read_text(encoding="utf-8"))
     scen = {s["id"]: s for s in bundle["scenarios"] if s["doc"] == "xyz"}
     assert {k: (s["load_per_site"], s["load_unit"]) for k, s in scen.items()} == {"xyz-1-1": (10000, "TPS"), "xyz-1-2": (20000, "TPS")}
     gw = next(r for r in bundle["resources"] if r["scenario"] == "xyz-1-2" and r["service"] == "Widget Gateway")
