@@ -11,7 +11,9 @@
 5. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``);
 6. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
    folder beside the site that replaces the site only when everything succeeded. The templates put
-   each own script's and stylesheet's content hash in its URL (``mkdocs_extra``).
+   each own script's and stylesheet's content hash in its URL (``mkdocs_extra``);
+7. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
+   (``atlas.compress``), which then replaces the site.
 
 Steps 1 to 5 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
 does pipeline work. A failing step is named ("Build step 'downloads' failed: ...") and leaves the
@@ -38,7 +40,7 @@ DOCS_TREE = ROOT / "build" / "docs"
 CONFIG = ROOT / "mkdocs.yml"
 
 STEPS = ("validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets",
-         "render (MkDocs)")
+         "render (MkDocs)", "compress")
 """The steps, in the order they run."""
 
 
@@ -163,16 +165,18 @@ def swap_into_place(tmp: Path, final: Path) -> None:
 
 
 def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict | None = None) -> None:
-    """Step 6: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary folder
-    beside ``site_dir``, which then replaces ``site_dir`` (``swap_into_place``). Raises StepFailed; the
-    previous site is then unchanged and the temporary folder removed."""
+    """Steps 6 and 7: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
+    folder beside ``site_dir``, its large files are precompressed (``atlas.compress``), and it then replaces
+    ``site_dir`` (``swap_into_place``). Raises StepFailed; the previous site is then unchanged and the
+    temporary folder removed."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     final = Path(site_dir).resolve()
     tmp = final.with_name(f".{final.name}.building")
     shutil.rmtree(tmp, ignore_errors=True)  # left by a build that was killed
     _mkdocs_logging(verbose)
+    kept = final if final.exists() else None
     try:
-        with step("render (MkDocs)", seconds, final if final.exists() else None):
+        with step("render (MkDocs)", seconds, kept):
             from mkdocs.commands.build import build as mkdocs_build
             from mkdocs.config import load_config
             from mkdocs.exceptions import Abort
@@ -185,7 +189,10 @@ def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict 
                 raise RuntimeError(f"MkDocs stopped: {e}") from None
             finally:
                 cfg.plugins.on_shutdown()
-            swap_into_place(tmp, final)
+        with step("compress", seconds, kept):
+            from .compress import precompress
+            precompress(tmp)
+            swap_into_place(tmp, final)  # the last step's last act: the finished site replaces the old one
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

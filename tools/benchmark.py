@@ -15,7 +15,8 @@ Prints, for this machine (JSON):
     (runtime, import, data), and the run time in Python;
   * that the prerendered result is visible at first paint: it is in the HTML as served, and
     first contentful paint happens before any script could compute it;
-  * bytes and requests per page type, and whether Vega and Pyodide were loaded there;
+  * bytes and requests per page type (as sent here, uncompressed, and as a server sending the build's
+    precompressed .br files would send them), and whether Vega and Pyodide were loaded there;
   * table enhancement on the largest scenario page (tables enhanced, ms spent, one sort);
   * a burst of input on the footprint calculator: 100 changes, each submitted, 10 ms apart,
     three times: runs computed per burst (the first change and the newest), Python's heap
@@ -44,7 +45,7 @@ import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 from playwright.sync_api import sync_playwright
 
@@ -97,6 +98,18 @@ def page_types(site: Path) -> dict[str, tuple[str, str]]:
                 is_calc = "\ncalculator:" in md.read_text(encoding="utf-8").split("\n---", 1)[0]
                 pages[f"{folder}/{md.stem}"] = (path, calc if is_calc else "body")
     return pages
+
+
+def compressed_size(site: Path, base: str, url: str, body: int) -> int:
+    """What a server that sends the build's precompressed files (docs/about/hosting.md) would send for ``url``:
+    the size of the ``.br`` file beside the file it names, where there is one, else ``body`` (the bytes
+    this benchmark's plain server sent)."""
+    if not url.startswith(base + "/"):
+        return body
+    path = unquote(urlparse(url).path).lstrip("/")
+    f = site / path / "index.html" if path == "" or path.endswith("/") else site / path
+    br = f.with_name(f.name + ".br")
+    return br.stat().st_size if br.is_file() else body
 
 
 LONGTASKS = """() => { window.__atlasLT = [];
@@ -252,11 +265,12 @@ def main() -> None:
         for name, (path, ready) in page_types(site).items():
             ctx = context(b)
             pg = ctx.new_page()
-            total = {"bytes": 0, "requests": 0, "vega": False, "pyodide": False}
+            total = {"bytes": 0, "bytes_compressed": 0, "requests": 0, "vega": False, "pyodide": False}
 
             def done(req, total=total):
                 s = req.sizes()
                 total["bytes"] += s["responseBodySize"] + s["responseHeadersSize"]
+                total["bytes_compressed"] += compressed_size(site, url, req.url, s["responseBodySize"]) + s["responseHeadersSize"]
                 total["requests"] += 1
                 total["vega"] |= "/vendor/vega/" in req.url
                 total["pyodide"] |= "/vendor/pyodide/" in req.url
@@ -264,7 +278,7 @@ def main() -> None:
             pg.goto(url + path, wait_until="load")
             pg.wait_for_selector(ready, state="attached", timeout=120000)
             pg.wait_for_timeout(500)
-            sizes[name] = dict(total, kib=round(total["bytes"] / 1024))
+            sizes[name] = dict(total, kib=round(total["bytes"] / 1024), kib_compressed=round(total["bytes_compressed"] / 1024))
             ctx.close()
         under_load = burst_and_paste(b, url, context)
         # Tables on the largest scenario page: lazy enhancement while scrolling, one numeric sort.
