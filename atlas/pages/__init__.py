@@ -33,6 +33,9 @@ MACROS: dict[str, Callable[..., str]] = {
     "dsr_calculator": calc_dsr.page,                   # docs/calculators/dsr.md
     "dsr_example": calc_dsr.example,                   # docs/calculators/dsr.md (worked example)
     "shcm_calculator": calc_shcm.page,                 # docs/calculators/shcm.md
+    "shcm_cpu_reading": calc_shcm.cpu_reading,         # docs/calculators/shcm.md (method step 3)
+    "shcm_extrapolation": calc_shcm.extrapolation,     # docs/calculators/shcm.md (limits)
+    "shcm_latency": calc_shcm.latency_limit,           # docs/calculators/shcm.md (limits)
     "backtest_page": accuracy.backtest_page,           # docs/calculators/accuracy.md
     "compare_page": compare.compare_page,              # docs/tools/compare.md
     "datasets_page": data.datasets_page,               # docs/data/datasets.md

@@ -24,3 +24,43 @@ def page(r) -> str:
   <label>CPU ceiling per Rhino node (% of the node's vCPUs; empty = size at the measured CPU, no extrapolation) <input name="ceiling" id="calc-ceiling" type="text" inputmode="decimal" value="{escape(d['ceiling'])}" placeholder="e.g. 60"></label>
   <label>Spare Rhino nodes (N+k; 0 = none) <input name="spare" id="calc-spare" type="number" min="0" max="{shcm_calc.MAX_SPARE}" step="1" value="{escape(d['spare'])}"></label>"""
     return calculator_shell.shell(r, "shcm", form, d)
+
+
+def _tests(r) -> list[dict]:
+    return r.bundle.get("shcm_tests") or []
+
+
+def _cpu(t: dict) -> float:
+    return t["metrics"]["cpu_percent"]["value"]
+
+
+def cpu_reading(r) -> str:
+    """Method step 3's figures (``{{ shcm_cpu_reading() }}``): the range of JVM CPU the Rhino Performance table prints
+    and what its lowest value means in cores and in percent of the node's vCPUs, read from the bundle now."""
+    from calculators.formatting import fmt
+    tests, vcpu = _tests(r), r.bundle["shcm_info"]["node"]["vcpu"]
+    lo, hi = min(map(_cpu, tests)), max(map(_cpu, tests))
+    return (f"({fmt(lo)} % to {fmt(hi)} %). It is read as percent of one core, so {fmt(lo)} % = {fmt(lo / 100)} cores = "
+            f"{fmt(lo / vcpu, 1)} % of the node's {vcpu} vCPUs")
+
+
+def extrapolation(r) -> str:
+    """The limits section's CPU figures (``{{ shcm_extrapolation() }}``): the share of the node the JVM used over all
+    tests, and configuration A's CPU at its lowest and highest SPS, read from the bundle now."""
+    from calculators.formatting import fmt
+    tests, vcpu = _tests(r), r.bundle["shcm_info"]["node"]["vcpu"]
+    shares = [_cpu(t) / vcpu for t in tests]
+    a = sorted((t for t in tests if (t["config"] or {}).get("value") == "A"), key=lambda t: t["metrics"]["sps"]["value"])
+    return (f"The JVM used {fmt(min(shares), 1)}-{fmt(max(shares), 1)} % of the node in the tests. CPU did not grow in "
+            f"proportion to load: config A used {fmt(_cpu(a[0]))} % at {fmt(a[0]['metrics']['sps']['value'])} SPS and "
+            f"{fmt(_cpu(a[-1]))} % at {fmt(a[-1]['metrics']['sps']['value'])} SPS.")
+
+
+def latency_limit(r) -> str:
+    """The limits section's latency figures (``{{ shcm_latency() }}``): configuration A's test at its highest SPS, with
+    its client latency (p50, max) and CPU, read from the bundle now."""
+    from calculators.formatting import fmt
+    a = max((t for t in _tests(r) if (t["config"] or {}).get("value") == "A"), key=lambda t: t["metrics"]["sps"]["value"])
+    lat = a["latency"]
+    return (f"Config A's latency collapsed at {fmt(a['metrics']['sps']['value'])} SPS (test {a['test']}: p50 "
+            f"{fmt(lat['p50']['value_ms'])} ms, max {fmt(lat['max']['value_ms'])} ms) at only {fmt(_cpu(a))} % CPU")
