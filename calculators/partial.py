@@ -85,13 +85,13 @@ def completeness(bundle: dict, scenario: str) -> dict:
     nothing; an unknown scenario gives ``{"partial": False, "missing": []}``.
     """
     mine = [r for r in bundle["resources"] if r["scenario"] == scenario]
-    usable = {(r["component"], r["service"], r["container"]) for r in mine}
+    usable_keys = {(r["component"], r["service"], r["container"]) for r in mine}
     missing, seen = [], set()
     for x in bundle.get("resources_excluded") or []:
         if x["scenario"] != scenario:
             continue
         key = (x["component"], x["service"], x["container"])
-        if key in usable or key in seen or x["component"] in TEST_COMPONENTS:
+        if key in usable_keys or key in seen or x["component"] in TEST_COMPONENTS:
             continue  # test stubs and simulators are never in production totals, so their rows leave no gap
         seen.add(key)
         reason = "excluded by erratum" if x["status"] == "flagged" else "no usable value printed"
@@ -99,7 +99,7 @@ def completeness(bundle: dict, scenario: str) -> dict:
                         "table_id": x["table_id"], "row": x["row"], "row_label": x.get("row_label"), "site": x.get("site"),
                         "status": x["status"], "errata": list(x.get("errata") or []), "reason": reason})
     scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
-    if scen and asm_on(scen) and usable and not any(r["is_sidecar"] for r in mine):
+    if scen and asm_on(scen) and usable_keys and not any(r["is_sidecar"] for r in mine):
         missing.append({"service": "(all)", "container": "istio-proxy", "component": "", "table_id": "", "row": None,
                         "row_label": "", "site": "", "status": "missing", "errata": [],
                         "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"})
