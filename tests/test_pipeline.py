@@ -94,3 +94,24 @@ def test_prepare_removes_what_no_step_wrote(tmp_path):
     assert {"validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets"} == set(p.seconds)
     on_disk = {f.relative_to(tree).as_posix() for f in tree.rglob("*") if f.is_file()}
     assert on_disk == p.files
+
+
+def test_method_page_examples_are_computed_from_the_guides(atlas):
+    """The worked examples the method pages compute at build time, against hand arithmetic on the guides' rows."""
+    from atlas.pages import calc_asm, calc_dsr, calc_shcm
+    from atlas.pages.products import Renderer
+    r = Renderer(atlas)
+    dsr = calc_dsr.example(r)
+    # DSR Table 3-1 row 1: 288K MPS on 16 DA-MPs at 19 % CPU peak, profile 30K_MPS. 288,000 / 16 = 18,000;
+    # 18,000 x 40 / 19 = 37,894.7; capped at 30,000: ceil(240,000 / 30,000) = 8; unscaled ceil(240,000 / 18,000) = 14
+    assert "(Table 3-1, row 1: 288,000 MPS on 16 DA-MPs = 18,000 MPS per DA-MP at 19 % CPU)" in dsr
+    assert "18,000 x 40 / 19 = 37,895 MPS" in dsr and "capped at 30,000: 8 DA-MPs" in dsr and "gives 14 and is the headline" in dsr
+    # BSF 3.2 Tables 3-18 and 3-19, Site1: sidecars 32.765 of 100.04 cores = 32.75 %; 32.765 / 54 = 0.61 per 1K TPS
+    assert "the sidecars used 32.765 of 100.04 cores: 32.75 %" in calc_asm.example_observed(r)
+    assert "0.61 cores per 1K TPS" in calc_asm.example_observed(r)
+    # 8.70 - 11.41 = -2.71 cores per 1K: ASM would read as cheaper, but the call models differ
+    assert "ASM costing 2.71 cores per 1K *less*; the call models differ" in calc_asm.example_compare(r)
+    # ShCM T-rhino-performance: JVM CPU 280 % to 380 % on 8 vCPUs (280 / 8 = 35 %, 380 / 8 = 47.5 %); test 3 p50 156 ms
+    assert "(280 % to 380 %)" in calc_shcm.cpu_reading(r) and "= 2.8 cores = 35 % of the node's 8 vCPUs" in calc_shcm.cpu_reading(r)
+    assert "35-47.5 % of the node" in calc_shcm.extrapolation(r)
+    assert "(test 3: p50 156 ms, max 3,889 ms) at only 330 % CPU" in calc_shcm.latency_limit(r)

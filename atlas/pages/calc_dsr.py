@@ -44,7 +44,9 @@ def example(r) -> str:
     bare = dsr_calc.compute(b, sid, target)
     fig = {f["key"]: f for f in res["figures"]}
     mps, mps_n, cpu = fig["mps_achieved"], fig["da_mp_count"], fig["cpu_peak"]
-    table, row = mps["cite"].split(",")[0], mps["cite"].split(",")[1].strip()
+    run = next(x for x in b["dsr_runs"] if x["id"] == sid)
+    printed = run["metrics"]["mps_achieved"]
+    table, row = f"Table {printed['table_id']}", f"row {printed['row']}"
     m, e = res["methods"]["measured"], res["methods"]["engineered"]
     prof = res["profile"]
     scaled = res["rate_at_ceiling"]
