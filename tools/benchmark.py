@@ -134,7 +134,6 @@ def burst_and_paste(b, url: str, context) -> dict:
     pg = ctx.new_page()
     pg.goto(url + CALC_URL)
     pg.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=120000)
-    pg.wait_for_selector('html[data-atlas-material="loaded"]', state="attached", timeout=60000)
     pg.evaluate(LONGTASKS)
     runs, heaps, latency, lag = [], [], [], 0.0
     before = int(pg.get_attribute("#atlas-calculator", "data-runs-computed"))
@@ -156,7 +155,6 @@ def burst_and_paste(b, url: str, context) -> dict:
     pg = ctx.new_page()
     pg.goto(url + "/calculators/over-target/")
     pg.wait_for_selector('#atlas-calculator[data-state="ready"]', state="attached", timeout=120000)
-    pg.wait_for_selector('html[data-atlas-material="loaded"]', state="attached", timeout=60000)
     rows = ["name,replicas,cpu_request,observed,target"] + [f"svc{i},{i % 50 + 1},2,{(i * 7) % 100 + 1}%,70" for i in range(5000)]
     pg.focus("#calc-csv")
     pg.evaluate(LONGTASKS)
