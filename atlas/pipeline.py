@@ -12,7 +12,9 @@
 6. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
    folder beside the site that replaces the site only when everything succeeded. The templates put
    each own script's and stylesheet's content hash in its URL (``mkdocs_extra``);
-7. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
+7. **static charts**: each chart of a page that is not a calculator, drawn as SVG into its page, so
+   the page shows it without loading Vega (``atlas.charts``; Node draws them while MkDocs renders);
+8. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
    (``atlas.compress``), which then replaces the site.
 
 Steps 1 to 5 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
@@ -40,7 +42,7 @@ DOCS_TREE = ROOT / "build" / "docs"
 CONFIG = ROOT / "mkdocs.yml"
 
 STEPS = ("validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets",
-         "render (MkDocs)", "compress")
+         "render (MkDocs)", "static charts", "compress")
 """The steps, in the order they run."""
 
 
@@ -55,6 +57,8 @@ class Prepared:
     docs_dir: Path
     files: set[str] = field(default_factory=set)
     seconds: dict[str, float] = field(default_factory=dict)
+    drawing: object = None
+    """The static charts being drawn (``atlas.charts.Drawing``), when ``prepare`` was asked to start them."""
 
 
 def data_root() -> Path:
@@ -95,11 +99,14 @@ def config_extra() -> dict:
     return (yaml.load(CONFIG.read_text(encoding="utf-8"), Loader=Loader) or {}).get("extra") or {}
 
 
-def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | None = None) -> Prepared:
+def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | None = None,
+            draw_charts: bool = False) -> Prepared:
     """Run steps 1 to 5 into ``docs_dir`` (created if needed; files no step wrote are removed). ``data``: the
     data folder (default ``data_root()``). ``kept``: the site a failure leaves unchanged, named in its message.
-    Returns Prepared. Raises StepFailed naming the step that failed."""
-    from . import assets, downloads
+    ``draw_charts``: start drawing the static charts (step 7) once the pages are written, so Node draws them
+    while the later steps run (``Prepared.drawing``). Returns Prepared. Raises StepFailed naming the step that
+    failed."""
+    from . import assets, charts, downloads
     from .datastore import load
     from .pages import compare, generate
     from .pages.products import Renderer
@@ -115,15 +122,28 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
     with step("generate pages", secs, kept):
         w = generate.write(r, docs_dir, SOURCE_DOCS, config_extra())
         files |= w.written
-    with step("downloads", secs, kept):
-        downloads.write(r, docs_dir)
-        compare.write_data(r, docs_dir)
-        for sub in ("downloads", "assets/data/compare"):
-            files |= {f.relative_to(docs_dir).as_posix() for f in (docs_dir / sub).rglob("*") if f.is_file()}
-    with step("browser assets", secs, kept):
-        files |= set(assets.vendor(docs_dir))
-    generate.remove_stale(docs_dir, files)
-    return Prepared(r, docs_dir, files, secs)
+    drawing = None
+    if draw_charts:
+        with step("static charts", None, kept):
+            drawing = charts.start(charts.collect(docs_dir))
+    try:
+        with step("downloads", secs, kept):
+            downloads.write(r, docs_dir)
+            compare.write_data(r, docs_dir)
+            for sub in ("downloads", "assets/data/compare"):
+                files |= {f.relative_to(docs_dir).as_posix() for f in (docs_dir / sub).rglob("*") if f.is_file()}
+        with step("browser assets", secs, kept):
+            files |= set(assets.vendor(docs_dir))
+            css = docs_dir / charts.CSS
+            css.parent.mkdir(parents=True, exist_ok=True)
+            css.write_text(charts.dark_css(), encoding="utf-8")
+            files.add(charts.CSS)
+        generate.remove_stale(docs_dir, files)
+    except BaseException:
+        if drawing is not None:
+            drawing.cancel()
+        raise
+    return Prepared(r, docs_dir, files, secs, drawing)
 
 
 def mkdocs_extra(docs_dir: Path, extra: dict) -> dict:
@@ -164,11 +184,13 @@ def swap_into_place(tmp: Path, final: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict | None = None) -> None:
-    """Steps 6 and 7: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
-    folder beside ``site_dir``, its large files are precompressed (``atlas.compress``), and it then replaces
-    ``site_dir`` (``swap_into_place``). Raises StepFailed; the previous site is then unchanged and the
-    temporary folder removed."""
+def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict | None = None,
+           drawing=None) -> None:
+    """Steps 6 to 8: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
+    folder beside ``site_dir``, the static charts are put into its pages (``drawing``, an
+    ``atlas.charts.Drawing`` started by ``prepare``; else they are drawn now), its large files are
+    precompressed (``atlas.compress``), and it then replaces ``site_dir`` (``swap_into_place``). Raises
+    StepFailed; the previous site is then unchanged and the temporary folder removed."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     final = Path(site_dir).resolve()
     tmp = final.with_name(f".{final.name}.building")
@@ -189,11 +211,18 @@ def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict 
                 raise RuntimeError(f"MkDocs stopped: {e}") from None
             finally:
                 cfg.plugins.on_shutdown()
+        with step("static charts", seconds, kept):
+            from . import charts
+            if drawing is None:
+                drawing = charts.start(charts.collect(docs_dir))
+            charts.inject(tmp, drawing.finish())
         with step("compress", seconds, kept):
             from .compress import precompress
             precompress(tmp)
             swap_into_place(tmp, final)  # the last step's last act: the finished site replaces the old one
     finally:
+        if drawing is not None:
+            drawing.cancel()  # when a step before it failed; else a no-op
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -202,6 +231,6 @@ def build(site_dir: Path = ROOT / "site", docs_dir: Path = DOCS_TREE, data: Path
     """The whole build: ``prepare`` into ``docs_dir``, then ``render`` into ``site_dir``. Returns Prepared
     (with each step's seconds). Raises StepFailed naming the step; the previous site is then unchanged."""
     final = Path(site_dir).resolve()
-    p = prepare(docs_dir, data, kept=final if final.exists() else None)
-    render(p.docs_dir, final, verbose, p.seconds)
+    p = prepare(docs_dir, data, kept=final if final.exists() else None, draw_charts=True)
+    render(p.docs_dir, final, verbose, p.seconds, p.drawing)
     return p

@@ -245,9 +245,13 @@ def computed(page, seq: int = 1) -> None:
 
 
 def wait_for_chart(page, selector: str = CHART_DONE) -> None:
-    """Waits for a drawn chart. On a calculator page Vega waits for Python (its first result, or its
-    failing to boot), so for as long as Python may take to boot; elsewhere CHART_MS."""
+    """Waits for a chart drawn live by Vega. On a calculator page Vega waits for Python (its first result,
+    or its failing to boot), so for as long as Python may take to boot. Elsewhere the build drew the charts
+    (atlas/charts.py) and Vega draws one live when the reader first uses it: this points at the first
+    drawn chart, as a reader would, then waits up to CHART_MS."""
     calculator = page.locator("#atlas-calculator").count() > 0
+    if not calculator and page.locator(".atlas-chart[data-static]").count():
+        page.locator(".atlas-chart[data-static]").first.hover()
     page.wait_for_selector(selector, timeout=BOOT_LIMIT_MS if calculator else CHART_MS)
 
 

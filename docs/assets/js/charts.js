@@ -1,6 +1,8 @@
 /* Render every Vega-Lite chart whose spec the page carries as inert JSON.
- * Specs are built at site build time; this only draws them. Without
- * JavaScript, or if Vega fails, the tables beside the charts hold the data.
+ * Specs are built at site build time; this only draws them. Charts the build
+ * already drew as SVG (data-static) are drawn live when the reader first uses
+ * them. Without JavaScript, or if Vega fails, the drawing or the tables beside
+ * the charts hold the data.
  *
  * No eval: expressions run through vega-interpreter (ast: true), so charts
  * draw under a Content-Security-Policy without 'unsafe-eval'. Colours follow
@@ -11,9 +13,10 @@
   var self = document.currentScript;
   var views = new WeakMap();
   var loading = null;
-  /* Calculator pages do not load Vega with the page (its parsing would compete with the
-   * Python runtime for the CPU): the first draw loads the four scripts, in order, from
-   * this site. Resolves either way; draw() then says if Vega is still missing. */
+  /* No page loads Vega with the page: on calculator pages its parsing would compete with the
+   * Python runtime for the CPU, and elsewhere the build drew the charts (atlas/charts.py). The
+   * first live draw loads the four scripts, in order, from this site. Resolves either way;
+   * draw() then says if Vega is still missing. */
   function loadVega() {
     if (window.vegaEmbed) return Promise.resolve();
     if (loading) return loading;
@@ -85,6 +88,7 @@
       return loadVega().then(function () {
         if (el.__atlasSpec !== spec) return;
         if (window.vegaEmbed) return draw(el, spec);
+        if (el.hasAttribute("data-static")) { el.setAttribute("data-rendered", "static"); return; } /* the drawing stays */
         el.setAttribute("data-rendered", "failed");
         el.textContent = "Chart could not be drawn (Vega did not load); the table holds the same data.";
       });
@@ -92,12 +96,19 @@
     if (drawn.indexOf(el) === -1) drawn.push(el);
     var old = views.get(el);
     if (old) { try { old.finalize(); } catch (e) { /* already gone */ } views.delete(el); }
+    if (el.hasAttribute("data-static")) {
+      /* The build's drawing gives way to the live chart; its height is kept until the chart is drawn. */
+      el.style.minHeight = el.offsetHeight + "px";
+      el.removeAttribute("data-static");
+      el.textContent = "";
+    }
     var cfg = config(el);
     var s = Object.assign(adapt(spec, cfg.axis.labelColor), { config: cfg });
     el.setAttribute("data-rendered", "pending");
     return window.vegaEmbed(el, s, options()).then(function (res) {
       views.set(el, res);
       el.atlasView = res.view;
+      el.style.minHeight = "";
       el.setAttribute("data-rendered", "true");
     }).catch(function (err) {
       el.setAttribute("data-rendered", "failed");
@@ -113,9 +124,24 @@
     return draw(el, spec);
   }
   window.atlasCharts = { draw: draw, render: render };
+  /* A chart the build drew (data-static: SVG in the page) stays as drawn until the reader uses it: the
+   * first pointer, touch or keyboard focus on it loads Vega and draws it live (tooltips, links). */
+  var USE = ["pointerenter", "pointerdown", "touchstart", "focusin"];
+  function onUse(ev) {
+    var el = ev.currentTarget;
+    USE.forEach(function (t) { el.removeEventListener(t, onUse); });
+    if (!el.__atlasSpec) render(el);
+  }
   function all() {
     document.querySelectorAll(".atlas-chart[data-chart-id]").forEach(function (el) {
-      if (!el.hidden && !el.__atlasSpec && !calculatorWaits(el)) render(el);
+      if (el.hidden || el.__atlasSpec || calculatorWaits(el)) return;
+      if (el.hasAttribute("data-static")) {
+        if (el.getAttribute("data-rendered") === "static") return;
+        el.setAttribute("data-rendered", "static");
+        USE.forEach(function (t) { el.addEventListener(t, onUse, { passive: true }); });
+        return;
+      }
+      render(el);
     });
   }
   /* On a calculator page the prerendered chart waits while Python boots or computes: the

@@ -1,0 +1,177 @@
+"""Build step "static charts": every chart of a page that is not a calculator is drawn at build time, as SVG,
+so the page shows it at first paint without loading Vega (vega, vega-lite, vega-embed and vega-interpreter:
+about 830 KB, more than the rest of a page). ``docs/assets/js/charts.js`` loads Vega and replaces the drawing
+with the live chart (tooltips, links) when the reader first points at, touches or focuses a chart.
+
+* ``collect(docs_dir)``: the Vega-Lite specs the pages of the docs tree carry (``<script type="application/json"
+  id=…>`` beside each ``<div class="atlas-chart" data-chart-id=…>``), keyed by a hash of the spec's text as
+  written, which MkDocs passes into the HTML unchanged. Calculator pages are left out: their chart shows a
+  computed result and waits for Python anyway.
+* ``start(specs)``: ``node tools/vega_svg.mjs`` draws them (light theme, a wide and a narrow drawing each) in a
+  process of its own, so it runs while MkDocs renders; ``Drawing.finish()`` waits for it.
+* ``inject(site_dir, svgs)``: puts each drawing into its chart's ``<div>`` in the rendered HTML.
+* ``dark_css()``: the stylesheet that repaints the drawings in the dark palette (``assets/css/charts.css``).
+
+The colours are ``atlas/chart_theme.json``'s, which charts.js also uses for live charts.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .assets import BuildError, node_modules
+
+ROOT = Path(__file__).resolve().parent.parent
+THEME_FILE = Path(__file__).with_name("chart_theme.json")
+SCRIPT = ROOT / "tools" / "vega_svg.mjs"
+CSS = "assets/css/charts.css"
+"""Where the dark-theme stylesheet goes in the docs tree (linked by overrides/main.html on chart pages)."""
+
+HOLDER = re.compile(r'<script type="application/json" id="([^"]+)">(.*?)</script>', re.S)
+FRONT_MATTER = re.compile(r"\A---\n(.*?)\n---\n", re.S)
+
+
+def theme() -> dict:
+    """atlas/chart_theme.json: font, light and dark colours (fg, muted, grid, mark, category[10]), and the wide
+    and narrow drawing sizes (px)."""
+    return json.loads(THEME_FILE.read_text(encoding="utf-8"))
+
+
+def key(text: str) -> str:
+    """The key of a spec: the first 16 hex digits of the SHA-256 of its JSON text as written in the page."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def collect(docs_dir: Path) -> dict[str, dict]:
+    """The Vega-Lite spec of every chart on the non-calculator pages of ``docs_dir`` (Markdown files), by
+    ``key``. Raises BuildError naming the page and chart if a spec is not valid JSON."""
+    specs: dict[str, dict] = {}
+    for md in sorted(Path(docs_dir).rglob("*.md")):
+        text = md.read_text(encoding="utf-8")
+        if "atlas-chart" not in text:
+            continue
+        fm = FRONT_MATTER.match(text)
+        if fm and re.search(r"^calculator:", fm.group(1), re.M):
+            continue
+        for chart_id, body in HOLDER.findall(text):
+            try:
+                specs[key(body)] = json.loads(body)
+            except json.JSONDecodeError as e:
+                raise BuildError(f"{md.relative_to(docs_dir)}: chart {chart_id!r} has a spec that is not JSON ({e})") from None
+    return specs
+
+
+@dataclass
+class Drawing:
+    """A running ``node tools/vega_svg.mjs`` (``start``); ``finish()`` returns its drawings."""
+    proc: subprocess.Popen | None
+    folder: Path
+    count: int
+
+    def finish(self, timeout: float = 600) -> dict[str, dict[str, str]]:
+        """Waits for the drawings: {key: {"wide": svg, "narrow": svg}}. Raises BuildError with Node's message
+        if it failed (a spec Vega cannot draw is named by its key) or took longer than ``timeout`` seconds."""
+        try:
+            if self.proc is None:
+                return {}
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                raise BuildError(f"tools/vega_svg.mjs took more than {timeout:.0f} s for {self.count} charts") from None
+            err = (self.folder / "err").read_text(encoding="utf-8", errors="replace").strip()
+            if self.proc.returncode != 0:
+                raise BuildError(f"tools/vega_svg.mjs failed: {err[-2000:] or f'exit status {self.proc.returncode}'}")
+            return json.loads((self.folder / "out.json").read_text(encoding="utf-8"))
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+    def cancel(self) -> None:
+        """Stops the drawing (a step before its own failed) and removes its files."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def start(specs: dict[str, dict]) -> Drawing:
+    """Starts drawing ``specs`` ({key: Vega-Lite spec}) in Node, in the background. Raises BuildError if Node
+    or node_modules is missing."""
+    folder = Path(tempfile.mkdtemp(prefix="atlas-charts-"))
+    if not specs:
+        return Drawing(None, folder, 0)
+    node = shutil.which("node")
+    if not node:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise BuildError("Node.js (node) is not on PATH: it draws the static charts (tools/vega_svg.mjs)")
+    (folder / "in.json").write_text(json.dumps(specs), encoding="utf-8")
+    with open(folder / "in.json", "rb") as stdin, open(folder / "out.json", "wb") as out, open(folder / "err", "wb") as err:
+        proc = subprocess.Popen([node, str(SCRIPT), str(node_modules()), str(THEME_FILE)], stdin=stdin, stdout=out, stderr=err)
+    return Drawing(proc, folder, len(specs))
+
+
+CHART_DIV = re.compile(r'<div class="atlas-chart([^"]*)" data-chart-id="([^"]+)"([^>]*)></div>')
+
+
+def inject(site_dir: Path, svgs: dict[str, dict[str, str]]) -> int:
+    """Puts each drawing into the empty ``<div class="atlas-chart" data-chart-id=…>`` of its chart in every HTML
+    file of ``site_dir``, marked ``data-static`` and focusable (a keyboard reader uses the chart by focusing it).
+    Returns the number of charts drawn. A chart with no drawing is left to charts.js to draw live."""
+    done = 0
+    for page in Path(site_dir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        if "atlas-chart" not in text:
+            continue
+        drawings = {cid: svgs.get(key(body)) for cid, body in HOLDER.findall(text)}
+        descriptions = {}
+        for cid, body in HOLDER.findall(text):
+            try:
+                descriptions[cid] = json.loads(body).get("description") or ""
+            except json.JSONDecodeError:
+                descriptions[cid] = ""
+
+        def put(m: re.Match) -> str:
+            nonlocal done
+            cls, cid, rest = m.groups()
+            d = drawings.get(cid)
+            if not d:
+                return m.group(0)
+            done += 1
+            label = html.escape(descriptions.get(cid) or "Chart", quote=True)
+            parts = []
+            for size in ("wide", "narrow"):
+                svg = d[size].replace("<svg ", f'<svg role="graphics-document" aria-roledescription="visualization" aria-label="{label}" ', 1)
+                parts.append(f'<div class="atlas-static atlas-static-{size}">{svg}</div>')
+            focus = "" if "tabindex=" in rest else ' tabindex="0"'
+            return f'<div class="atlas-chart{cls}" data-chart-id="{cid}"{rest} data-static="true"{focus}>{"".join(parts)}</div>'
+
+        new = CHART_DIV.sub(put, text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+    return done
+
+
+def dark_css() -> str:
+    """The stylesheet that repaints the build's drawings (drawn in the light palette) in the dark palette:
+    one rule per light colour, for ``fill`` and ``stroke``, under Material's dark scheme (``slate``)."""
+    t = theme()
+    light, dark = t["light"], t["dark"]
+    pairs = [(light[k], dark[k]) for k in ("fg", "muted", "grid", "mark")]
+    pairs += list(zip(light["category"], dark["category"]))
+    seen: set[str] = set()
+    rules = ["/* Static charts (atlas/charts.py): drawn at build time in the light palette; the dark palette by colour. */"]
+    for lo, hi in pairs:
+        if lo in seen:
+            continue
+        seen.add(lo)
+        for attr in ("fill", "stroke"):
+            rules.append(f'[data-md-color-scheme="slate"] .atlas-static [{attr}="{lo}"] {{ {attr}: {hi}; }}')
+    return "\n".join(rules) + "\n"

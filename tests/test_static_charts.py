@@ -1,0 +1,120 @@
+"""Charts drawn at build time (issue 17 item 2, bytes before use): a page that is not a calculator shows its
+charts as SVG from the HTML as served, loads Vega (about 830 KB) only when the reader first uses a chart, and
+then draws it live; the drawing follows the light and dark palettes and fits a phone."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from atlas import charts
+from conftest import CHART_DONE, ROOT
+
+SCENARIO = "/products/policy/policy-3-1-5/"
+VEGA = "/assets/vendor/vega/"
+
+
+def test_dark_css_repaints_every_light_colour_with_its_dark_one():
+    t = charts.theme()
+    css = charts.dark_css()
+    pairs = [(t["light"][k], t["dark"][k]) for k in ("fg", "muted", "grid", "mark")] + list(zip(t["light"]["category"], t["dark"]["category"]))
+    assert len({lo for lo, _ in pairs}) == 13  # fg, muted, grid and ten categories (the mark colour is the first)
+    for lo, hi in pairs:
+        for attr in ("fill", "stroke"):
+            assert f'[data-md-color-scheme="slate"] .atlas-static [{attr}="{lo}"] {{ {attr}: {hi}; }}' in css
+
+
+def test_live_charts_use_the_palettes_the_build_draws_with():
+    """charts.js draws live charts with its own copy of the palettes: it must be the theme's."""
+    js = (ROOT / "docs" / "assets" / "js" / "charts.js").read_text(encoding="utf-8")
+    t = charts.theme()
+    arrays = [json.loads(a) for a in re.findall(r'(\["#[0-9a-f]{6}"(?:, "#[0-9a-f]{6}")*\])', js)]
+    assert t["dark"]["category"] in arrays and t["light"]["category"] in arrays
+    for scheme in ("light", "dark"):
+        for k in ("fg", "grid", "mark"):
+            assert t[scheme][k] in js, (scheme, k)
+
+
+def test_a_spec_vega_cannot_draw_stops_the_build_naming_it():
+    bad = {"k-broken": {"mark": "bar", "data": {"values": [{"a": 1}]}, "encoding": {"x": {"field": "a", "type": "nonsense"}}}}
+    with pytest.raises(charts.BuildError, match="k-broken"):
+        charts.start(bad).finish(timeout=120)
+
+
+def test_collect_skips_calculator_pages_and_keys_specs_by_their_text(tmp_path):
+    body = '{"mark": "point", "description": "d"}'
+    (tmp_path / "a.md").write_text(f'# A\n<div class="atlas-chart" data-chart-id="c1"></div>\n'
+                                   f'<script type="application/json" id="c1">{body}</script>\n', encoding="utf-8")
+    (tmp_path / "calc.md").write_text('---\ncalculator: footprint\n---\n<div class="atlas-chart" data-chart-id="calc-chart"></div>\n'
+                                      '<script type="application/json" id="calc-chart">{"mark": "bar"}</script>\n', encoding="utf-8")
+    assert charts.collect(tmp_path) == {charts.key(body): {"mark": "point", "description": "d"}}
+    (tmp_path / "b.md").write_text('<div class="atlas-chart" data-chart-id="c2"></div>\n'
+                                   '<script type="application/json" id="c2">{not json</script>\n', encoding="utf-8")
+    with pytest.raises(charts.BuildError, match=r"b\.md: chart 'c2'"):
+        charts.collect(tmp_path)
+
+
+def test_scenario_page_as_served_holds_its_chart_drawn(built_site):
+    """Policy 3.1.5's observed-CPU chart is in the HTML: one bar per value of the chart's data, the tallest
+    Diameter Gateway's 76.15 % (Table 3-54, CPU at Site1), in a wide and a narrow drawing."""
+    html = (built_site / SCENARIO.strip("/") / "index.html").read_text(encoding="utf-8")
+    m = re.search(r'<div class="atlas-chart" data-chart-id="util-policy-3-1-5"[^>]*data-static="true"[^>]*>(.*?)</div></div>', html, re.S)
+    assert m, "the chart is not drawn into the page"
+    spec = json.loads(re.search(r'<script type="application/json" id="util-policy-3-1-5">(.*?)</script>', html, re.S).group(1))
+    wide, narrow = re.findall(r'<div class="atlas-static atlas-static-(?:wide|narrow)">(<svg.*?</svg>)', m.group(0) + "</div>", re.S)
+    for svg in (wide, narrow):
+        bars = re.findall(r'<path aria-label="([^"]*)" role="graphics-symbol"', svg)
+        assert len(bars) == len(spec["data"]["values"]) > 30
+        assert any(b.startswith("Observed CPU (%): 76.15; service: diam-gateway") for b in bars), bars[:3]
+    assert 'width="760"' in wide and 'width="350"' in narrow
+    assert VEGA + "vega.min.js" not in html and "vega-lite.min.js" not in html
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_chart_shows_without_vega_until_used_then_draws_live(browser, site_url, scheme):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    urls: list[str] = []
+    ctx.on("request", lambda r: urls.append(r.url))
+    pg = ctx.new_page()
+    try:
+        pg.goto(site_url + SCENARIO, wait_until="load")
+        chart = pg.locator('.atlas-chart[data-chart-id="util-policy-3-1-5"]')
+        pg.wait_for_selector('.atlas-chart[data-rendered="static"]', state="attached")
+        wide = chart.locator(".atlas-static-wide svg")
+        assert wide.is_visible() and not chart.locator(".atlas-static-narrow svg").is_visible()
+        box = wide.bounding_box()
+        assert box["width"] > 500 and box["height"] > 400
+        # the palette: axis labels in the scheme's foreground, the first category (app) bars in its colour
+        t = charts.theme()["dark" if scheme == "dark" else "light"]
+        fill = pg.evaluate("""() => { const s = document.querySelector('.atlas-static-wide svg');
+            const label = s.querySelector('.role-axis-label text'), bar = s.querySelector('.role-mark path[aria-label*="service: diam-gateway"]');
+            return [getComputedStyle(label).fill, getComputedStyle(bar).fill]; }""")
+        rgb = lambda h: f"rgb({int(h[1:3], 16)}, {int(h[3:5], 16)}, {int(h[5:7], 16)})"  # noqa: E731
+        assert fill == [rgb(t["fg"]), rgb(t["category"][0])]
+        assert not [u for u in urls if VEGA in u and ".js" in u], "Vega loaded before the chart was used"
+        chart.hover()
+        pg.wait_for_selector('.atlas-chart[data-chart-id="util-policy-3-1-5"]' + CHART_DONE.replace(".atlas-chart", ""), timeout=60000)
+        assert [u for u in urls if u.split("?")[0].endswith(VEGA + "vega.min.js")]
+        assert chart.locator(".atlas-static").count() == 0 and chart.locator("svg").count() == 1
+        assert pg.evaluate("() => document.querySelector('.atlas-chart').atlasView.data('source_0').length") > 30
+    finally:
+        ctx.close()
+
+
+@pytest.mark.browser
+def test_chart_fits_a_phone_and_a_keyboard_reader_can_use_it(browser, site_url):
+    ctx = browser.new_context(viewport={"width": 390, "height": 800})
+    pg = ctx.new_page()
+    try:
+        pg.goto(site_url + SCENARIO, wait_until="load")
+        chart = pg.locator('.atlas-chart[data-chart-id="util-policy-3-1-5"]')
+        narrow = chart.locator(".atlas-static-narrow svg")
+        assert narrow.is_visible() and not chart.locator(".atlas-static-wide svg").is_visible()
+        assert narrow.bounding_box()["width"] <= 390
+        assert pg.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        chart.focus()  # focusable: the keyboard's way to use it
+        pg.wait_for_selector('.atlas-chart[data-chart-id="util-policy-3-1-5"][data-rendered="true"] svg', timeout=60000)
+    finally:
+        ctx.close()
