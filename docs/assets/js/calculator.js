@@ -179,7 +179,11 @@
   /* True when any field differs from the default inputs the prerendered result was computed for. */
   function differsFromDefaults() {
     return fields().some(function (el) {
-      if (el.tagName === "SELECT") return Array.prototype.some.call(el.options, function (o) { return o.selected !== o.defaultSelected; });
+      if (el.tagName === "SELECT") {
+        /* a select with no option marked selected starts at its first */
+        var first = Array.prototype.findIndex.call(el.options, function (o) { return o.defaultSelected; });
+        return el.selectedIndex !== Math.max(0, first);
+      }
       return "defaultValue" in el && el.value !== el.defaultValue;
     });
   }
@@ -251,7 +255,7 @@
   function show(res, fromUrl) {
     if (!res.ok) {
       markInvalid(res.field ? [res.field] : []);
-      if (fromUrl) linkDone("your link's inputs were refused (see the message above).");
+      linkDone(fromUrl ? "your link's inputs were refused (see the message above)." : "the newest inputs were refused (see the message above).");
       message((fromUrl ? "This link's inputs were not valid: " : "") + res.error +
         (fromUrl ? " The result below is for the default inputs." : " The result below is unchanged."));
       status("Python is ready. Those inputs were refused (see the message above); the result below is " +
@@ -477,6 +481,7 @@
         if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));
         if (latest) show(m.result, !!(fromUrl && m.id === 1));
       } else if (latest || m.fatal) {
+        linkDone("the calculator hit an internal error (see the message above).");
         message("The calculator hit an internal error and kept the previous result: " + m.message);
         status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
       }
