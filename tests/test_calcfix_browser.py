@@ -153,3 +153,21 @@ def test_a_refused_value_marks_its_field_invalid_until_fixed(page, site_url):
     page.fill("#calc-load", "63000")
     page.wait_for_selector("#calc-load:not([aria-invalid])", state="attached", timeout=BOOT_LIMIT_MS)
     assert page.get_attribute("#calc-load", "aria-describedby") is None
+
+
+# ------------------------------------------------------------------ 4. ASM: the off side follows the on side's product
+
+def test_asm_off_choices_follow_the_on_scenarios_product(page, site_url):
+    """Choosing Policy 3.2.2 (ASM on) with BSF 3.1 still chosen as ASM-off was refused ("different products"):
+    the ASM-off choices now follow the ASM-on scenario's product, so the pair computes, Policy against Policy."""
+    page.goto(site_url + "/calculators/asm/", wait_until="load")
+    page.wait_for_selector(CALC_READY, state="attached", timeout=BOOT_LIMIT_MS)
+    page.select_option("#calc-on", "policy-3-2-2")
+    assert page.input_value("#calc-off").startswith("policy-")
+    assert page.locator('#calc-off option[value="bsf-3-1"]').is_disabled()
+    assert not page.locator('#calc-off option[value="policy-3-1-1"]').is_disabled()
+    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+    assert page.locator("#atlas-calc-message").is_hidden(), page.inner_text("#atlas-calc-message")
+    off = page.input_value("#calc-off")
+    assert f"policy-3-2-2 (ASM on) against {off} (ASM off)" in page.inner_text("#atlas-calc-result")
+    assert page.get_attribute("#calc-dl-csv", "download") == f"asm-policy-3-2-2-vs-{off}.csv"

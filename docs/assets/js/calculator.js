@@ -403,6 +403,25 @@
     if (el.tagName !== "SELECT" || !el.hasAttribute("data-sets-load")) return;
     el.addEventListener("change", function () { syncUnit(el); setsLoad(el, null); });
   });
+  /* A select marked data-same-doc-as="<name>" offers only the options of the product (data-doc) chosen in
+   * select <name>: the others are disabled, and with ``move`` a choice of another product moves to the
+   * first of the same product (a link's choice is kept: Python says why a cross-product pair is refused). */
+  function sameDoc(sel, move) {
+    var other = form.elements[sel.getAttribute("data-same-doc-as")];
+    var opt = other && other.selectedOptions[0];
+    if (!opt || !opt.hasAttribute("data-doc")) return;
+    var doc = opt.getAttribute("data-doc");
+    Array.prototype.forEach.call(sel.options, function (o) { o.disabled = o.getAttribute("data-doc") !== doc; });
+    var cur = sel.selectedOptions[0];
+    if (move && cur && cur.disabled) {
+      var first = Array.prototype.find.call(sel.options, function (o) { return !o.disabled; });
+      if (first) sel.value = first.value;
+    }
+  }
+  Array.prototype.forEach.call(form.querySelectorAll("select[data-same-doc-as]"), function (sel) {
+    var other = form.elements[sel.getAttribute("data-same-doc-as")];
+    if (other) other.addEventListener("change", function () { sameDoc(sel, true); });
+  });
   Array.prototype.forEach.call(form.querySelectorAll("input[type=file][data-into]"), function (input) {
     input.addEventListener("change", function () {
       var target = form.elements[input.getAttribute("data-into")];
@@ -421,6 +440,7 @@
     });
   });
   var fromUrl = applyUrl();
+  Array.prototype.forEach.call(form.querySelectorAll("select[data-same-doc-as]"), function (sel) { sameDoc(sel, false); });
   if (notes.length && msgEl.hidden) message("");
   if (fromUrl && differsFromDefaults()) {
     linkPending();
