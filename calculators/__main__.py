@@ -93,9 +93,9 @@ def choices(bundle: dict, calc: str) -> list[tuple[str, str]]:
     if calc == "footprint":
         return [(s["id"], s.get("short_title") or s["title"]) for s in footprint.scenarios_with_resources(bundle)]
     if calc == "asm":
-        on = set(asm.asm_on_ids(bundle))
+        on, off = set(asm.asm_on_ids(bundle)), set(asm.asm_off_ids(bundle))
         return [(s["id"], ("ASM on: " if s["id"] in on else "ASM off: ") + (s.get("short_title") or s["title"]))
-                for s in footprint.scenarios_with_resources(bundle)]
+                for s in footprint.scenarios_with_resources(bundle) if s["id"] in on | off]
     if calc == "overtarget":
         names = {s["id"]: s.get("short_name") or s["id"] for s in bundle["sources"]}
         return [(d, names.get(d, d)) for d in overtarget.products(bundle)]

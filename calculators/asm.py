@@ -101,6 +101,49 @@ def asm_without_sidecars(bundle: dict) -> list[str]:
             and s["id"] not in have]
 
 
+def _sidecar_tables(bundle: dict, sid: str) -> list[str]:
+    """The resource tables of ``sid`` that print sidecar (istio-proxy) rows, sorted."""
+    return sorted({r["table_id"] for r in bundle["resources"] if r["scenario"] == sid and r["is_sidecar"]})
+
+
+def asm_off_ids(bundle: dict) -> list[str]:
+    """Scenario ids that can stand as the ASM-off side of a comparison: asm 'disabled' as curated from the
+    guide, resource rows and a numeric load (``footprint.scenarios_with_resources``), no sidecar row, and a
+    product with at least one ASM-on scenario (``asm_on_ids``) to compare with."""
+    docs = {_scenario(bundle, sid)["doc"] for sid in asm_on_ids(bundle)}
+    return [s["id"] for s in fp.scenarios_with_resources(bundle)
+            if s["doc"] in docs and s.get("asm") == "disabled" and not _sidecar_tables(bundle, s["id"])]
+
+
+def not_offered(bundle: dict) -> list[dict]:
+    """Scenarios with resource data, of a product with an ASM-on scenario, that are neither an ASM-on nor an
+    ASM-off choice: ``[{"id", "reason"}]``, the reason in words (ASM on with no sidecar printed; ASM off per
+    the guide yet sidecars printed; the guide not saying whether ASM runs)."""
+    on, off = set(asm_on_ids(bundle)), set(asm_off_ids(bundle))
+    docs = {_scenario(bundle, sid)["doc"] for sid in on}
+    out = []
+    for s in fp.scenarios_with_resources(bundle):
+        if s["doc"] not in docs or s["id"] in on or s["id"] in off:
+            continue
+        out.append({"id": s["id"], "reason": _why_not_off(bundle, s)})
+    return out
+
+
+def _why_not_off(bundle: dict, s: dict) -> str:
+    """Why scenario record ``s`` cannot be the ASM-off side, in words ('' when it can)."""
+    tables = _sidecar_tables(bundle, s["id"])
+    if asm_on(s):
+        return (f"{s['id']} runs ASM (asm '{s.get('asm')}' in the guide)"
+                + (", so it is not an ASM-off run" if tables else ", but its resource tables print no sidecar, so its sidecar cost is unknown")
+                + "; choose an ASM-off scenario.")
+    if tables:
+        return (f"{s['id']} is ASM-off in the guide (asm '{s.get('asm')}'), but its resource tables print istio-proxy sidecars "
+                f"(Table {', '.join(tables)}), so it is not a clean ASM-off run; choose another ASM-off scenario.")
+    if s.get("asm") != "disabled":
+        return f"the guide does not say whether ASM runs in {s['id']} (asm '{s.get('asm')}'); choose a scenario the guide states as ASM-off."
+    return ""
+
+
 def _scenario(bundle, sid):
     s = next((x for x in bundle["scenarios"] if x["id"] == sid), None)
     if s is None:
@@ -285,10 +328,13 @@ def compare(bundle: dict, on: str, off: str) -> dict:
     a, b = _scenario(bundle, on), _scenario(bundle, off)
     if on not in asm_on_ids(bundle):
         raise AsmError(f"{on} is not an ASM-enabled scenario with sidecar data.")
-    if any(r["scenario"] == off and r["is_sidecar"] for r in bundle["resources"]) or off in asm_on_ids(bundle):
+    if off in asm_on_ids(bundle):
         raise AsmError(f"{off} runs with sidecars; choose an ASM-off scenario.")
     if a["doc"] != b["doc"]:
         raise AsmError(f"{on} and {off} belong to different products ({a['doc']}, {b['doc']}); compare runs of one product.")
+    why_not = _why_not_off(bundle, b)
+    if why_not:
+        raise AsmError(why_not)
     if not any(r["scenario"] == off for r in bundle["resources"]):
         raise AsmError(f"{off} has no resource-allocation data.")
     oa, ob = overhead(bundle, on), overhead(bundle, off)
@@ -327,8 +373,7 @@ def defaults(bundle: dict) -> dict:
     on_ids = asm_on_ids(bundle)
     on = "bsf-3-2" if "bsf-3-2" in on_ids else on_ids[0]
     doc = _scenario(bundle, on)["doc"]
-    offs = [s["id"] for s in fp.scenarios_with_resources(bundle) if s["doc"] == doc and s["id"] not in on_ids
-            and not any(r["scenario"] == s["id"] and r["is_sidecar"] for r in bundle["resources"])]
+    offs = [sid for sid in asm_off_ids(bundle) if _scenario(bundle, sid)["doc"] == doc]
     like = [x for x in offs if not comparable(bundle, on, x)]
     return {"on": on, "off": (like or offs or [""])[0], "load": ""}
 
@@ -458,6 +503,57 @@ def to_csv(ov: list[dict], no_sidecars: list[str] = ()) -> str:
     return buf.getvalue()
 
 
+def view_csv(cmp: dict, wi: dict) -> str:
+    """The pair the page shows, as CSV: the ASM-on scenario's services with sidecars (part ``per service``), each
+    scenario's totals with its per-1K figures (``total``), the on - off difference per 1K (``on - off``: empty
+    figures and the reasons when the pair is not comparable) and the what-if rows (``what-if: add ASM``,
+    ``what-if: remove ASM``: per-site requests before, after and the change). CPU in cores, memory in GiB,
+    per 1K = per 1,000 of the load unit."""
+    buf = io.StringIO()
+    w = csv_writer(buf)
+    head = ["part", "scenario", "asm", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
+            "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent", "cpu_total_per_1k_cores", "cpu_sidecar_per_1k_cores",
+            "mem_total_per_1k_gib", "mem_sidecar_per_1k_gib", "observed_cpu_sidecar_share_percent",
+            "observed_memory_sidecar_share_percent", "load", "load_unit", "cpu_before_cores", "cpu_after_cores", "cpu_delta_cores",
+            "mem_before_gib", "mem_after_gib", "mem_delta_gib", "sources", "note"]
+    w.writerow(head)
+
+    def row(**kv):
+        w.writerow([kv.get(h, "") if kv.get(h) is not None else "" for h in head])
+
+    a, b = cmp["on"], cmp["off"]
+    left_out = (a["partial"] or {}).get("services", [])
+    for v in a["services"]:
+        row(part="per service", scenario=a["scenario"], asm=a["asm"], component=v["component"], service=v["service"],
+            cpu_sidecar_cores=v["cpu_sidecar"], cpu_total_cores=v["cpu_total"], cpu_sidecar_share_percent=_r(v["cpu_share"]),
+            mem_sidecar_gib=v["mem_sidecar"], mem_total_gib=v["mem_total"], mem_sidecar_share_percent=_r(v["mem_share"]),
+            observed_cpu_sidecar_share_percent=_r(v["observed_cpu_share"]),
+            observed_memory_sidecar_share_percent=_r(v["observed_memory_share"]), load=a["load"], load_unit=a["unit"],
+            sources=" ".join(v["sources"]), note="excluded rows" if v["service"] in left_out else "")
+    for o in (a, b):
+        row(part="total", scenario=o["scenario"], asm=o["asm"], service="TOTAL", cpu_sidecar_cores=o["cpu_sidecar"],
+            cpu_total_cores=o["cpu_total"], cpu_sidecar_share_percent=_r(o["cpu_share"]), mem_sidecar_gib=o["mem_sidecar"],
+            mem_total_gib=o["mem_total"], mem_sidecar_share_percent=_r(o["mem_share"]),
+            cpu_total_per_1k_cores=_r(o["cpu_total_per_1k"]), cpu_sidecar_per_1k_cores=_r(o["cpu_sidecar_per_1k"]),
+            mem_total_per_1k_gib=_r(o["mem_total_per_1k"]), mem_sidecar_per_1k_gib=_r(o["mem_sidecar_per_1k"]),
+            observed_cpu_sidecar_share_percent=_r(o["observed"].get("cpu", {}).get("share")),
+            observed_memory_sidecar_share_percent=_r(o["observed"].get("memory", {}).get("share")),
+            load=o["load"], load_unit=o["unit"], sources=" ".join(o["tables"]),
+            note=(o["partial"]["text"] if o["partial"] else "") + f" load: {o['load_how']}".strip())
+    d = cmp["diff"]
+    row(part="on - off", scenario=f"{a['scenario']} - {b['scenario']}", cpu_total_per_1k_cores=_r(d["cpu_total_per_1k"]),
+        cpu_sidecar_per_1k_cores=_r(d["cpu_sidecar_per_1k"]), mem_total_per_1k_gib=_r(d["mem_total_per_1k"]),
+        mem_sidecar_per_1k_gib=_r(d["mem_sidecar_per_1k"]), load_unit=a["unit"],
+        note="comparable: same call model and deployment mode" if cmp["comparable"]
+        else "not comparable: " + "; ".join(cmp["not_comparable"]))
+    for change, x in wi.items():
+        row(part=f"what-if: {change} ASM", scenario=x["scenario"], load=x["load"], load_unit=x["unit"],
+            cpu_before_cores=x["cpu_before"], cpu_after_cores=x["cpu_after"], cpu_delta_cores=x["cpu_delta"],
+            mem_before_gib=x["mem_before"], mem_after_gib=x["mem_after"], mem_delta_gib=x["mem_delta"],
+            note=f"per site, requests; sidecars sized from {x['source']}" if change == "add" and x["source"] else "per site, requests")
+    return buf.getvalue()
+
+
 def chart(ov: list[dict]) -> dict:
     values = []
     for o in ov:
@@ -483,7 +579,9 @@ def run_web(bundle: dict, params: dict) -> dict:
     wi = whatif(bundle, on, off, params.get("load") or None)
     ov = overview(bundle)
     return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": {"on": on, "off": off, "load": params.get("load") or ""},
-            "downloads": {"csv": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
+            "downloads": {"csv": {"text": view_csv(cmp, wi), "mime": "text/csv", "filename": f"asm-{on}-vs-{off}.csv"},
+                          "overview": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv",
+                                       "filename": "asm-overview-every-scenario.csv"}}}
 
 
 catalogue.register("asm", run_web, AsmError)

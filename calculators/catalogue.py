@@ -4,8 +4,9 @@
 parameters (strings as typed by the user); ``params["calc"]`` names the
 calculator (default ``footprint``). It returns a JSON-able dict:
 ``{"ok": True, "html": ..., "downloads": {name: {"text", "mime", "filename", "label"}}, "chart": spec|None, "inputs": ...}``
-or ``{"ok": False, "error": message}`` for bad input (the calculator's
-documented ValueError subclass). Any other exception propagates: that is a
+or ``{"ok": False, "error": message, "field": name or None}`` for bad input (the calculator's
+documented ValueError subclass; ``field`` is the form parameter the message is about, when the
+calculator names it: the page marks that field invalid). Any other exception propagates: that is a
 bug, and the page reports it as one.
 
 Calculators are imported on first use, never all at once: in Pyodide every
@@ -33,14 +34,28 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 CALCULATORS: dict = {}
 ERRORS: tuple[type[Exception], ...] = ()
+FIELDS: dict[str, tuple[tuple[str, str], ...]] = {}
 
 
-def register(name: str, fn, error: type[Exception]) -> None:
-    """Add a calculator: ``fn(bundle, params) -> dict`` raising ``error`` for bad input."""
+def register(name: str, fn, error: type[Exception], fields: dict[str, str] | None = None) -> None:
+    """Add a calculator: ``fn(bundle, params) -> dict`` raising ``error`` for bad input. ``fields`` maps the
+    start of an error message (the name the calculator gives an input, e.g. "Target load") to the form
+    parameter it reads (e.g. "load"), so a refusal names the field to mark invalid (see ``field_of``)."""
     global ERRORS
     CALCULATORS[name] = fn
     if error not in ERRORS:
         ERRORS = ERRORS + (error,)
+    # longest first: "Sidecar CPU target" before "Sidecar CPU"
+    FIELDS[name] = tuple(sorted((fields or {}).items(), key=lambda kv: -len(kv[0])))
+
+
+def field_of(name: str, message: str) -> str | None:
+    """The form parameter of calculator ``name`` that error ``message`` is about: the parameter whose
+    registered label starts the message (followed by a space, colon or parenthesis), else None."""
+    for label, param in FIELDS.get(name, ()):
+        if message.startswith(label) and message[len(label):len(label) + 1] in (" ", ":", "(", ""):
+            return param
+    return None
 
 
 def prepare(name: str) -> bool:
@@ -102,7 +117,7 @@ def run(bundle: dict, params: dict) -> dict:
     try:
         out = CALCULATORS[name](bundle, params)
     except ERRORS as e:
-        return {"ok": False, "error": str(e)}
+        return {"ok": False, "error": str(e), "field": field_of(name, str(e))}
     res = {"ok": True, "chart": None, "downloads": {}, **out}
     res["downloads"] = {k: {**d, "label": download_label(k)} for k, d in res["downloads"].items()}
     return res

@@ -108,26 +108,32 @@ def result_html(res: dict) -> str:
     parts.append(_missing_html(res))
     if res["warnings"]:
         parts.append('<ul class="atlas-warnings">' + "".join(f"<li>{escape(w)}</li>" for w in res["warnings"]) + "</ul>")
-    parts.append('<table class="atlas-totals"><thead><tr><th>Group</th><th>Replicas (baseline)</th><th>Replicas (target)</th>'
-                 '<th>CPU request (cores), baseline site</th><th>CPU request (cores), target site</th>'
-                 '<th>CPU limit (cores), target site</th><th>Memory request (GiB), baseline site</th>'
-                 '<th>Memory request (GiB), target site</th><th>Memory limit (GiB), target site</th></tr></thead><tbody>')
+    heads = ("Group", "Replicas (baseline)", "Replicas (target)", "CPU request (cores), baseline site", "CPU request (cores), target site",
+             "CPU limit (cores), target site", "Memory request (GiB), baseline site", "Memory request (GiB), target site",
+             "Memory limit (GiB), target site")
+
+    def cells(values) -> str:
+        """One row's cells after its first, each labelled with its column (a phone shows the table stacked, the labels in
+        front of the values: atlas.css); an empty cell stays empty."""
+        return "".join(f'<td data-label="{escape(h)}">{v}</td>' if v else "<td></td>" for h, v in zip(heads[1:], values))
+
+    parts.append('<div class="atlas-table-wrap"><table class="atlas-totals"><thead><tr>' + "".join(f"<th>{escape(h)}</th>" for h in heads)
+                 + "</tr></thead><tbody>")
     for g, v in t["groups"].items():
         if not any(v["before"].values()) and not any(v["after"].values()):
             continue
-        parts.append(f'<tr><td>{escape(g)}</td><td>{fmt(v["replicas_before"]) if g != "sidecars" else "—"}</td>'
-                     f'<td>{fmt(v["replicas_after"]) if g != "sidecars" else "—"}</td>'
-                     f'<td>{fmt(v["before"]["cpu_request"])}</td><td>{fmt(v["after"]["cpu_request"])}</td>'
-                     f'<td>{fmt(v["after"]["cpu_limit"])}</td><td>{fmt(v["before"]["mem_request"])}</td>'
-                     f'<td>{fmt(v["after"]["mem_request"])}</td><td>{fmt(v["after"]["mem_limit"])}</td></tr>')
+        parts.append(f'<tr><td>{escape(g)}</td>' + cells([
+            fmt(v["replicas_before"]) if g != "sidecars" else "—", fmt(v["replicas_after"]) if g != "sidecars" else "—",
+            fmt(v["before"]["cpu_request"]), fmt(v["after"]["cpu_request"]), fmt(v["after"]["cpu_limit"]),
+            fmt(v["before"]["mem_request"]), fmt(v["after"]["mem_request"]), fmt(v["after"]["mem_limit"])]) + "</tr>")
     s = t["site"]
-    parts.append(f'<tr class="atlas-total-row"><th>Per site{" (at least)" if least else ""}</th><td></td><td></td><td>{fmt(s["before"]["cpu_request"])}</td>'
-                 f'<td>{fmt(s["after"]["cpu_request"])}</td><td>{fmt(s["after"]["cpu_limit"])}</td>'
-                 f'<td>{fmt(s["before"]["mem_request"])}</td><td>{fmt(s["after"]["mem_request"])}</td><td>{fmt(s["after"]["mem_limit"])}</td></tr>')
+    parts.append(f'<tr class="atlas-total-row"><th>Per site{" (at least)" if least else ""}</th>' + cells([
+        "", "", fmt(s["before"]["cpu_request"]), fmt(s["after"]["cpu_request"]), fmt(s["after"]["cpu_limit"]),
+        fmt(s["before"]["mem_request"]), fmt(s["after"]["mem_request"]), fmt(s["after"]["mem_limit"])]) + "</tr>")
     d = t["deployment"]
-    parts.append(f'<tr class="atlas-total-row"><th>All {fmt(t["sites"])} site(s){" (at least)" if least else ""}</th><td></td><td></td><td></td>'
-                 f'<td>{fmt(d["cpu_request"])}</td><td>{fmt(d["cpu_limit"])}</td><td></td>'
-                 f'<td>{fmt(d["mem_request"])}</td><td>{fmt(d["mem_limit"])}</td></tr></tbody></table>')
+    parts.append(f'<tr class="atlas-total-row"><th>All {fmt(t["sites"])} site(s){" (at least)" if least else ""}</th>' + cells([
+        "", "", "", fmt(d["cpu_request"]), fmt(d["cpu_limit"]), "", fmt(d["mem_request"]), fmt(d["mem_limit"])])
+        + "</tr></tbody></table></div>")
     parts.append(_packing_html(res))
     parts.append(_rows_html(res["rows"]))
     if res["test_rows"]:
@@ -265,4 +271,13 @@ def run_web(bundle: dict, params: dict) -> dict:
                                    "filename": f"footprint-{res['baseline']['id']}-values.yaml"}}}
 
 
-catalogue.register("footprint", run_web, footprint.FootprintError)
+FIELDS = {"Target load": "load", "Number of sites carrying traffic": "sites", "Sites provisioned": "sites_provisioned",
+          "Normal CPU ceiling": "normal_ceiling", "Failover CPU ceiling": "failover_ceiling", "The normal ceiling": "normal_ceiling",
+          "Target CPU utilization": "target", "Database CPU target": "db_target", "Sidecar CPU target": "sidecar_target",
+          "Data size": "data_size", "Node CPU": "node_cores", "Node memory": "node_mem", "Minimum replicas": "min_replicas",
+          "Reserved CPU": "reserve_cpu", "Reserved memory": "reserve_mem", "DaemonSet CPU": "ds_cpu", "DaemonSet memory": "ds_mem",
+          "Max pods per node": "max_pods", "Spare nodes": "spare_nodes", "Sidecar CPU": "sidecar_cpu", "Sidecar memory": "sidecar_mem"}
+"""The names ``footprint.compute`` gives its inputs in error messages, and the form parameter of each (the page
+marks that field invalid)."""
+
+catalogue.register("footprint", run_web, footprint.FootprintError, FIELDS)

@@ -133,7 +133,7 @@ def test_bad_scenario_and_options(bundle):
 
 def test_web_entry_returns_message_not_exception(bundle):
     out = catalogue.run(bundle, {"scenario": "bsf-3-3", "load": "-1"})
-    assert out == {"ok": False, "error": "Target load must be greater than zero (TPS); got -1."}
+    assert out == {"ok": False, "error": "Target load must be greater than zero (TPS); got -1.", "field": "load"}
     out = catalogue.run(bundle, {"scenario": "bsf-3-3", "load": "80000", "target": "70"})
     assert out["ok"] and "BSF Management Service" in out["html"]
 

@@ -161,7 +161,9 @@ def test_whatif_remove_and_add(bundle):
 def test_asm_web_and_csv(bundle):
     out = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
     assert out["ok"], out
-    assert "bsf-3-2,,TOTAL,167.0,469.7," in out["downloads"]["csv"]["text"]
+    # the CSV holds the pair shown (test_calcfix); the overview of every ASM scenario is the "overview" download
+    assert "total,bsf-3-2,enabled,,TOTAL,167.0,469.7," in out["downloads"]["csv"]["text"]
+    assert "bsf-3-2,,TOTAL,167.0,469.7," in out["downloads"]["overview"]["text"]
     assert out["chart"]["data"]["values"]
     bad = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "policy-3-1-1"})
     assert not bad["ok"] and "different products" in bad["error"]
@@ -398,6 +400,6 @@ def test_asm_csv_lists_the_scenario_without_sidecar_rows(bundle):
     import csv as _csv
     import io as _io
     out = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
-    rows = list(_csv.reader(_io.StringIO(out["downloads"]["csv"]["text"])))
+    rows = list(_csv.reader(_io.StringIO(out["downloads"]["overview"]["text"])))
     line = next(r for r in rows if r[0] == "policy-3-2-1")
     assert line[2] == "TOTAL" and line[3] == "" and "no sidecar rows" in line[-1] and len(line) == len(rows[0])

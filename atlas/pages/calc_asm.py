@@ -1,6 +1,8 @@
 """The ASM overhead calculator's page: ASM-on and ASM-off scenario choices and the what-if load."""
 from __future__ import annotations
 
+from html import escape
+
 from calculators import asm as asm_calc, footprint as fp
 
 from . import calculator_shell as cp
@@ -10,12 +12,21 @@ def page(r) -> str:
     """The ASM overhead calculator page body (``{{ asm_calculator() }}``), prerendered for the default pair."""
     bundle = r.bundle
     d = asm_calc.defaults(bundle)
-    on = [s for s in bundle["scenarios"] if s["id"] in asm_calc.asm_on_ids(bundle)]
-    off = [s for s in fp.scenarios_with_resources(bundle) if s["id"] not in asm_calc.asm_on_ids(bundle)]
+    on_ids, off_ids = set(asm_calc.asm_on_ids(bundle)), set(asm_calc.asm_off_ids(bundle))
+    on = [s for s in bundle["scenarios"] if s["id"] in on_ids]
+    off = [s for s in fp.scenarios_with_resources(bundle) if s["id"] in off_ids]
+    skipped = asm_calc.not_offered(bundle)
+    doc = lambda s: f' data-doc="{escape(s["doc"])}"'  # the ASM-off choices follow the ASM-on scenario's product (calculator.js)
+    note = ""
+    if skipped:
+        note = ('<p class="atlas-note" id="calc-asm-not-offered">Not offered as either side: '
+                + "; ".join(f'<span data-scenario="{escape(x["id"])}">{escape(x["reason"].removesuffix(".").split("; choose")[0])}</span>'
+                            for x in skipped) + ".</p>")
     form = f"""
-  <label>ASM-on scenario <select name="on" id="calc-on">{cp.scenario_options(bundle, on, d['on'])}</select></label>
-  <label>ASM-off scenario (same product; the difference is given only for the same call model and deployment mode) <select name="off" id="calc-off">{cp.scenario_options(bundle, off, d['off'])}</select></label>
-  <label>What-if load, total (the ASM-off scenario's unit; empty = its own load) <input name="load" id="calc-load" type="text" inputmode="decimal" value="" placeholder="e.g. 80000"></label>"""
+  <label>ASM-on scenario (ASM enabled in the guide, sidecars printed) <select name="on" id="calc-on">{cp.scenario_options(bundle, on, d['on'], doc)}</select></label>
+  <label>ASM-off scenario (ASM disabled in the guide, no sidecar printed; same product; the difference is given only for the same call model and deployment mode) <select name="off" id="calc-off" data-same-doc-as="on">{cp.scenario_options(bundle, off, d['off'], doc)}</select></label>
+  <label>What-if load, total (the ASM-off scenario's unit; empty = its own load) <input name="load" id="calc-load" type="text" inputmode="decimal" value="" placeholder="e.g. 80000"></label>
+  {note}"""
     return cp.shell(r, "asm", form, d)
 
 

@@ -8,10 +8,12 @@ table, the home chart and the compare page share. Every text from data/ goes thr
 """
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pandas as pd
 
 from calculators import footprint
-from calculators.scenario import benchmark_load
+from calculators.scenario import benchmark_load, traffic_sites
 from calculators.formatting import fmt
 
 from ..bundle import build as build_bundle
@@ -46,6 +48,18 @@ class Renderer:
         if not s.get("load_per_site") or not any(r["scenario"] == sid for r in self.bundle["resources"]):
             return None
         return footprint.compute(self.bundle, sid, benchmark_load(s))
+
+    def scale_query(self, sid: str) -> str:
+        """The footprint calculator's query for scenario ``sid`` at its own benchmark: ``scenario``, ``load`` (the
+        benchmark's total, ``calculators.scenario.benchmark_load``, in the scenario's unit) and ``sites`` (sites
+        carrying traffic), so the link opens at a scale factor of 1. Raises StopIteration for an unknown scenario."""
+        s = next(x for x in self.bundle["scenarios"] if x["id"] == sid)
+        q = {"scenario": sid}
+        load = benchmark_load(s)
+        if load is not None:
+            q["load"] = str(int(load)) if float(load).is_integer() else repr(float(load))  # never rounded (":g" keeps 6 digits)
+        q["sites"] = str(traffic_sites(s))
+        return urlencode(q)
 
     def completeness(self, sid: str) -> dict:
         """What a footprint of ``sid`` cannot size (``calculators.footprint.completeness``): ``{"partial",
@@ -164,7 +178,8 @@ class Renderer:
                        f'<p>Totals computed from this scenario are lower bounds: they leave out {esc(self.missing_note(sid))}.</p></div>')
         if b:
             out.append("")
-            out.append(f'<p><a class="md-button" href="../../../calculators/footprint/?scenario={esc(sid)}">Scale this footprint in the calculator</a></p>')
+            out.append(f'<p><a class="md-button" id="atlas-scale-link" href="../../../calculators/footprint/?{esc(self.scale_query(sid))}">'
+                       'Scale this footprint in the calculator</a></p>')
         chart = self.utilization_chart(sid)
         if chart:
             out += ["", "## Observed CPU per service", "",

@@ -158,13 +158,76 @@
       el.value = q.get(el.name);
       if (el.tagName === "SELECT") syncUnit(el);
     });
+    /* a link naming a scenario but not its load (or sites) means the scenario's own benchmark, as
+     * choosing it in the form does, never the default scenario's load */
+    fields().forEach(function (el) {
+      if (el.tagName === "SELECT" && el.hasAttribute("data-sets-load") && q.has(el.name)) setsLoad(el, q);
+    });
     return params();
+  }
+  /* The load and sites fields follow scenario select ``el``'s option (its benchmark's load per site x
+   * sites carrying traffic), except those the link ``given`` (URLSearchParams) sets itself. */
+  function setsLoad(el, given) {
+    var opt = el.selectedOptions[0];
+    if (!opt) return;
+    var load = form.elements[el.getAttribute("data-sets-load")];
+    var sites = form.elements[el.getAttribute("data-sets-sites")];
+    var n = Number(opt.getAttribute("data-sites") || 1);
+    if (load && opt.hasAttribute("data-load") && !(given && given.has(load.name))) load.value = String(Number(opt.getAttribute("data-load")) * n);
+    if (sites && opt.hasAttribute("data-sites") && !(given && given.has(sites.name))) sites.value = String(n);
+  }
+  /* True when any field differs from the default inputs the prerendered result was computed for. */
+  function differsFromDefaults() {
+    return fields().some(function (el) {
+      if (el.tagName === "SELECT") {
+        /* a select with no option marked selected starts at its first */
+        var first = Array.prototype.findIndex.call(el.options, function (o) { return o.defaultSelected; });
+        return el.selectedIndex !== Math.max(0, first);
+      }
+      return "defaultValue" in el && el.value !== el.defaultValue;
+    });
+  }
+  /* A link whose inputs differ from the defaults: until its own result is computed, the prerendered
+   * result (the default example) says so above it, and its downloads are held back (they would be the
+   * default's files). ``linkDone(text)`` ends that state: with ``text``, the mark stays and says why
+   * (Python failed, or the link was refused) and the default's downloads come back, named as such. */
+  var pendingEl = null, heldLinks = null;
+  function linkPending() {
+    var holder = document.getElementById("atlas-calc-downloads");
+    pendingEl = document.createElement("p");
+    pendingEl.id = "atlas-calc-pending";
+    pendingEl.className = "atlas-pending";
+    pendingEl.textContent = "Default example below, not your link: your link's inputs are being computed (as soon as Python has loaded). " +
+      "Its downloads are held back until then.";
+    resultEl.parentNode.insertBefore(pendingEl, resultEl);
+    resultEl.setAttribute("data-link-pending", "true");
+    if (holder) {
+      heldLinks = document.createDocumentFragment();
+      while (holder.firstChild) heldLinks.appendChild(holder.firstChild);
+      holder.textContent = "held back until your link's result is computed";
+      holder.setAttribute("data-held", "true");
+    }
+  }
+  function linkDone(text) {
+    if (!pendingEl) return;
+    var holder = document.getElementById("atlas-calc-downloads");
+    if (text) {
+      pendingEl.textContent = "Default example below, not your link: " + text;
+      if (holder && heldLinks) { holder.textContent = ""; holder.appendChild(heldLinks); holder.appendChild(document.createTextNode(" (the default example's)")); }
+    } else {
+      pendingEl.parentNode.removeChild(pendingEl);
+      pendingEl = null;
+    }
+    heldLinks = null;
+    if (holder) holder.removeAttribute("data-held");
+    resultEl.removeAttribute("data-link-pending");
   }
   function setDownloads(downloads) {
     blobUrls.forEach(URL.revokeObjectURL); blobUrls = [];
     var holder = document.getElementById("atlas-calc-downloads");
     if (!holder) return;
     holder.textContent = "";
+    holder.removeAttribute("data-held");
     Object.keys(downloads || {}).forEach(function (k, i) {
       var d = downloads[k];
       var url = URL.createObjectURL(new Blob([d.text], { type: d.mime }));
@@ -176,14 +239,31 @@
       holder.appendChild(a);
     });
   }
+  /* The field a refusal is about (Python names it: catalogue.field_of; the browser names a number it
+   * could not read) gets aria-invalid and is described by the message; every other field is cleared. */
+  function markInvalid(names) {
+    fields().forEach(function (el) {
+      if (names.indexOf(el.name) !== -1) {
+        el.setAttribute("aria-invalid", "true");
+        el.setAttribute("aria-describedby", "atlas-calc-message");
+      } else if (el.hasAttribute("aria-invalid")) {
+        el.removeAttribute("aria-invalid");
+        el.removeAttribute("aria-describedby");
+      }
+    });
+  }
   function show(res, fromUrl) {
     if (!res.ok) {
+      markInvalid(res.field ? [res.field] : []);
+      linkDone(fromUrl ? "your link's inputs were refused (see the message above)." : "the newest inputs were refused (see the message above).");
       message((fromUrl ? "This link's inputs were not valid: " : "") + res.error +
         (fromUrl ? " The result below is for the default inputs." : " The result below is unchanged."));
       status("Python is ready. Those inputs were refused (see the message above); the result below is " +
         (fromUrl ? "for the default inputs." : "unchanged."));
       return;
     }
+    markInvalid([]);
+    linkDone(null);
     message("");
     resultEl.innerHTML = res.html;
     resultEl.setAttribute("data-prerendered", "false");
@@ -211,6 +291,7 @@
     inflight = pending = null;
     root.removeAttribute("data-busy");
     if (worker) { worker.terminate(); worker = null; }
+    linkDone("Python could not load, so your link's inputs were not computed (see the status above).");
     statusParts("The interactive calculator is unavailable: " + text + " The result below was computed when the site was built" +
       (resultEl.getAttribute("data-prerendered") === "true" ? ", for the default inputs." : "; the last result computed here is kept."),
       o.hint, o.hosting, o.detail);
@@ -289,6 +370,7 @@
   function run(p, fromUrl) {
     if (state === "failed" || !worker) return;
     var bad = unreadable();
+    markInvalid(bad);
     if (bad.length) {
       message("Not computed: the browser could not read " + bad.join(", ") + " as a number (too large, or not a number). The result below is unchanged.");
       return;
@@ -319,15 +401,26 @@
   });
   fields().forEach(function (el) {
     if (el.tagName !== "SELECT" || !el.hasAttribute("data-sets-load")) return;
-    el.addEventListener("change", function () {
-      var opt = el.selectedOptions[0];
-      syncUnit(el);
-      var load = form.elements[el.getAttribute("data-sets-load")];
-      var sites = form.elements[el.getAttribute("data-sets-sites")];
-      var n = Number(opt.getAttribute("data-sites") || 1);
-      if (load && opt.hasAttribute("data-load")) load.value = String(Number(opt.getAttribute("data-load")) * n);
-      if (sites && opt.hasAttribute("data-sites")) sites.value = String(n);
-    });
+    el.addEventListener("change", function () { syncUnit(el); setsLoad(el, null); });
+  });
+  /* A select marked data-same-doc-as="<name>" offers only the options of the product (data-doc) chosen in
+   * select <name>: the others are disabled, and with ``move`` a choice of another product moves to the
+   * first of the same product (a link's choice is kept: Python says why a cross-product pair is refused). */
+  function sameDoc(sel, move) {
+    var other = form.elements[sel.getAttribute("data-same-doc-as")];
+    var opt = other && other.selectedOptions[0];
+    if (!opt || !opt.hasAttribute("data-doc")) return;
+    var doc = opt.getAttribute("data-doc");
+    Array.prototype.forEach.call(sel.options, function (o) { o.disabled = o.getAttribute("data-doc") !== doc; });
+    var cur = sel.selectedOptions[0];
+    if (move && cur && cur.disabled) {
+      var first = Array.prototype.find.call(sel.options, function (o) { return !o.disabled; });
+      if (first) sel.value = first.value;
+    }
+  }
+  Array.prototype.forEach.call(form.querySelectorAll("select[data-same-doc-as]"), function (sel) {
+    var other = form.elements[sel.getAttribute("data-same-doc-as")];
+    if (other) other.addEventListener("change", function () { sameDoc(sel, true); });
   });
   Array.prototype.forEach.call(form.querySelectorAll("input[type=file][data-into]"), function (input) {
     input.addEventListener("change", function () {
@@ -347,7 +440,12 @@
     });
   });
   var fromUrl = applyUrl();
+  Array.prototype.forEach.call(form.querySelectorAll("select[data-same-doc-as]"), function (sel) { sameDoc(sel, false); });
   if (notes.length && msgEl.hidden) message("");
+  if (fromUrl && differsFromDefaults()) {
+    linkPending();
+    document.getElementById("calc-permalink").href = "?" + query(fromUrl);
+  }
   if (typeof Worker === "undefined") { fail("this browser cannot run Web Workers."); return; }
   setState("booting");
   /* The worker script itself failed (404, served with a type the browser refuses, a syntax
@@ -403,6 +501,7 @@
         if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));
         if (latest) show(m.result, !!(fromUrl && m.id === 1));
       } else if (latest || m.fatal) {
+        linkDone("the calculator hit an internal error (see the message above).");
         message("The calculator hit an internal error and kept the previous result: " + m.message);
         status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
       }
