@@ -15,9 +15,9 @@ from pathlib import Path
 from .assets import ROOT, BuildError, _node
 
 SUFFIXES = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", ".txt", ".csv", ".map",
-                      ".wasm", ".pack", ".marshal", ".py", ".pyc"})
+                      ".wasm", ".pack", ".marshal", ".py", ".pyc", ".sqlite"})
 """What is compressed: text, WebAssembly, and the code packs and data bundles (bytecode and marshalled data,
-a third and a fifteenth of their size). Not the zip of Python's standard library or the XLSX workbook
+a third and a fifteenth of their size), and the SQLite download (a sixth). Not the zip of Python's standard library or the XLSX workbook
 (already compressed: 2 and 3 % smaller), nor images."""
 MIN_BYTES = 1024
 """Smaller files are sent as they are: the saving is less than a packet."""

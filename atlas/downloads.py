@@ -9,8 +9,14 @@ data, with no code per product:
   index) flattened to one row per record;
 * ``downloads/benchmark-atlas.xlsx``: one sheet per table, header frozen, the
   unit of every numeric column in its header;
+* ``downloads/benchmark-atlas.sqlite``: the same tables in one SQLite database
+  (``sqlite(r, sheets)``): one table per download table with the schema's column
+  types, NOT NULL for required fields and the schema's primary key, indexes on
+  the join keys, a view per document and table (``bsf_resources``), and the
+  sources and rights note in ``sources`` and ``about``;
 * ``downloads/datapackage.json``: Frictionless Data Package (schemas from
-  data/schemas, units, sizes, SHA-256, sources, rights note);
+  data/schemas, units, sizes, SHA-256, sources, rights note; the SQLite file
+  as a non-tabular resource with its size and SHA-256);
 * ``downloads/tables/<doc>/<table id>.csv``: every curated table on its own, the
   rows of data/<doc>/<kind>.csv for that table (linked under each rendered table);
 * ``downloads/SHA256SUMS``: checksums of every file above (``sha256sum -c``).
@@ -26,6 +32,8 @@ import io
 import json
 import math
 import re
+import sqlite3
+import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -40,6 +48,9 @@ from .datastore import KIND_LABEL, KINDS
 RECORD_TABLES = ["scenarios", "errata", "tables"]
 NAMES = KINDS + RECORD_TABLES
 WORKBOOK = "benchmark-atlas.xlsx"
+SQLITE = "benchmark-atlas.sqlite"
+SQL_TYPES = {"string": "TEXT", "integer": "INTEGER", "number": "REAL", "boolean": "INTEGER"}
+SQLITE_USER_VERSION = 1  # PRAGMA user_version of the file: bumped when its layout (not its data) changes
 FIXED_TIME = datetime(2020, 1, 1)  # workbook metadata and zip entries: same data, same bytes
 
 RIGHTS = ("The numbers and labels in these files are facts quoted from the vendor benchmarking guides cited "
@@ -268,6 +279,89 @@ def _workbook(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
     return out.getvalue()
 
 
+def _ident(name: str) -> str:
+    """``name`` as a quoted SQL identifier. Names come from data/schemas and sources.yaml; anything but lower-case
+    letters, digits and underscores is refused (ValueError naming it) rather than escaped."""
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        raise ValueError(f"datasets: {name!r} cannot name an SQLite table, view or column (a-z, 0-9, _ only)")
+    return f'"{name}"'
+
+
+def _sql_text(v: str) -> str:
+    return "'" + v.replace("'", "''") + "'"
+
+
+def view_name(doc: str, name: str) -> str:
+    """The SQLite view of download table ``name`` restricted to document ``doc``: ``<doc>_<name>`` (bsf_resources)."""
+    return f"{doc}_{name}"
+
+
+SQLITE_ABOUT = [
+    ("title", "Benchmark Atlas: curated telecom network-function benchmark data"),
+    ("tables", "One table per download table (the CSVs in csv/), same columns and rows in the same order; "
+               "a view <doc>_<table> per document (bsf_resources: the rows of resources whose doc is bsf); "
+               "sources lists the documents."),
+    ("missing_values", "A value the source does not give is NULL in a numeric or boolean column and '' (empty text) "
+                       "in a text column, as in the JSON downloads. Booleans are 0 and 1."),
+    ("units", "Each numeric column's unit is in the data package (datapackage.json, field property 'unit'), in the "
+              "data dictionary, and as a comment in the table's CREATE statement (sqlite_master.sql)."),
+]
+
+
+def sqlite_bytes(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
+    """The SQLite database of the downloads, as bytes: for every download table of ``sheets`` (name -> (schema fields,
+    typed records), as ``typed_records`` gives them) a table with the schema's column types (string TEXT, integer
+    INTEGER, number REAL, boolean INTEGER 0/1), NOT NULL for required fields, the schema's primaryKey, each numeric
+    column's unit as a comment; indexes on (doc, scenario) and (doc, table_id) where the primary key does not
+    already start with them; a view ``<doc>_<name>`` per document with data and table; tables ``sources`` and
+    ``about`` (rights note). Byte-deterministic for the same data and SQLite library (built in memory, written
+    with VACUUM INTO: no timestamps in the format). Raises ValueError for a name that is not a plain SQL name and
+    sqlite3.Error if SQLite refuses a row (e.g. a duplicate primary key)."""
+    a = r.a
+    docs = a.docs()
+    con = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        con.execute("PRAGMA page_size = 4096")
+        con.execute(f"PRAGMA user_version = {SQLITE_USER_VERSION}")
+        con.execute("BEGIN")
+        for name, (fields, recs) in sheets.items():
+            pk = schema(a, name).get("primaryKey") or []
+            cols = []
+            for i, f in enumerate(fields):
+                req = " NOT NULL" if (f.get("constraints") or {}).get("required") or f["name"] in pk else ""
+                sep = "," if i < len(fields) - 1 or pk else ""
+                unit = f" -- {f['unit']}" if f.get("unit") else ""
+                cols.append(f"  {_ident(f['name'])} {SQL_TYPES[f['type']]}{req}{sep}{unit}")
+            if pk:
+                cols.append(f"  PRIMARY KEY ({', '.join(_ident(k) for k in pk)})")
+            con.execute(f"CREATE TABLE {_ident(name)} (\n" + "\n".join(cols) + "\n)")
+            names = [f["name"] for f in fields]
+            con.executemany(f"INSERT INTO {_ident(name)} VALUES ({', '.join('?' * len(names))})",
+                            ([rec[n] for n in names] for rec in recs))
+            for key in (["doc", "scenario"], ["doc", "table_id"]):
+                if all(k in names for k in key) and pk[:2] != key:
+                    con.execute(f"CREATE INDEX {_ident(name + '_' + key[1])} ON {_ident(name)} "
+                                f"({', '.join(_ident(k) for k in key)})")
+            for doc in docs:
+                if any(rec["doc"] == doc for rec in recs):
+                    con.execute(f"CREATE VIEW {_ident(view_name(doc, name))} AS SELECT * FROM {_ident(name)} "
+                                f"WHERE doc = {_sql_text(doc)}")
+        src = ["doc", "title", "short_name", "publisher", "release", "document_id", "date", "chapter"]
+        con.execute("CREATE TABLE sources (\n" + ",\n".join(f"  {_ident(c)} TEXT" + (" PRIMARY KEY" if c == "doc" else "")
+                                                              for c in src) + "\n)")
+        con.executemany("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        ([s["id"]] + [_s(s.get(c)) for c in src[1:]] for s in a.sources if s["id"] in docs))
+        con.execute("CREATE TABLE about (\n  key TEXT PRIMARY KEY,\n  value TEXT NOT NULL\n)")
+        con.executemany("INSERT INTO about VALUES (?, ?)", SQLITE_ABOUT + [("rights", rights(a))])
+        con.execute("COMMIT")
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / SQLITE
+            con.execute("VACUUM INTO ?", (str(out),))
+            return out.read_bytes()
+    finally:
+        con.close()
+
+
 def _datapackage(r, b: Build) -> bytes:
     a = r.a
     docs = a.docs()
@@ -292,6 +386,16 @@ def _datapackage(r, b: Build) -> bytes:
             "bytes": len(b.files[path]), "hash": "sha256:" + sha256(b.files[path]),
             "sources": [cite[d] for d in present], "schema": sch,
         })
+    # Not tabular for Frictionless (no dialect table): validated as a file, by its size and SHA-256.
+    resources.append({
+        "name": "sqlite", "title": "All tables in one SQLite database",
+        "description": ("The resources above as tables of one SQLite database, same columns and rows, with the schemas' "
+                        "column types and primary keys, and a view <doc>_<table> per document (bsf_resources). "
+                        "Missing values: NULL in numeric columns, '' in text columns."),
+        "path": SQLITE, "format": "sqlite", "mediatype": "application/vnd.sqlite3",
+        "bytes": len(b.files[SQLITE]), "hash": "sha256:" + sha256(b.files[SQLITE]),
+        "sources": list(cite.values()),
+    })
     pkg = {
         "name": "benchmark-atlas",
         "title": "Benchmark Atlas: curated telecom network-function benchmark data",
@@ -299,7 +403,7 @@ def _datapackage(r, b: Build) -> bytes:
                         "tables in vendor benchmarking guides, one tidy row per value, each with its document, scenario, "
                         "table, row and seed line; with the scenarios, the source defects (errata) and the index of every "
                         "table. Numeric columns carry their unit in the field property 'unit'. JSON and Excel forms of the "
-                        "same rows: json/<name>.json and " + WORKBOOK + "."),
+                        "same rows: json/<name>.json, " + WORKBOOK + " and " + SQLITE + "."),
         "licenses": [{"name": "other-closed",
                       "title": "Not an open licence: facts quoted from the cited vendor guides, which remain the vendors' copyright"}],
         "rights": rights(a),
@@ -361,6 +465,7 @@ def build(r) -> Build:
         b.files[f"json/{name}.json"] = ("[\n" + ",\n".join(json.dumps(x, ensure_ascii=False) for x in recs) + "\n]\n").encode("utf-8")
         sheets[name] = (fields, recs)
     b.files[WORKBOOK] = _workbook(r, sheets)
+    b.files[SQLITE] = sqlite_bytes(r, sheets)
     b.files["datapackage.json"] = _datapackage(r, b)
     b.sums = "".join(f"{sha256(data)}  {p}\n" for p, data in sorted({**b.files, **b.table_bytes}.items()))
     r._datasets_build = b

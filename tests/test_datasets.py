@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from atlas.datastore import KINDS
-from conftest import DOC_IDS, ROOT
+from conftest import DOC_IDS, ROOT, one
 
 RECORDS = ["scenarios", "errata", "tables"]
 
@@ -163,11 +163,19 @@ def test_datapackage_validates_with_frictionless(built_site, atlas):
     path = built_site / "downloads" / "datapackage.json"
     report = frictionless.validate(str(path))
     assert report.valid, report.flatten(["taskName", "rowNumber", "fieldName", "type", "note"])[:10]
-    assert len(report.tasks) == len(KINDS + RECORDS)
-    rows = {t.name: t.stats["rows"] for t in report.tasks}
+    assert len(report.tasks) == len(KINDS + RECORDS) + 1
+    rows = {t.name: t.stats.get("rows") for t in report.tasks}
     assert rows["resources"] == len(atlas.frames["resources"]) and rows["errata"] == len(atlas.errata)
+    # the SQLite file: a resource of its own, checked as a file (size and SHA-256), not as a table
+    assert {t.name: t.type for t in report.tasks}["sqlite"] == "file"
     pkg = json.loads(path.read_text())
+    db = next(r for r in pkg["resources"] if r["name"] == "sqlite")
+    assert (db["path"], db["format"], db["mediatype"]) == ("benchmark-atlas.sqlite", "sqlite", "application/vnd.sqlite3")
+    assert db["bytes"] == (path.parent / db["path"]).stat().st_size
+    assert db["hash"] == "sha256:" + hashlib.sha256((path.parent / db["path"]).read_bytes()).hexdigest()
     for r in pkg["resources"]:
+        if r["name"] == "sqlite":
+            continue
         if r["name"] in KINDS:
             assert [f["name"] for f in r["schema"]["fields"]] == _schema_fields(r["name"])
         for f in r["schema"]["fields"]:
@@ -195,8 +203,11 @@ def test_datapackage_schemas_are_the_schema_files(built_site):
     sources.yaml in its order, or the enum of the record file's JSON Schema."""
     pkg = json.loads((built_site / "downloads" / "datapackage.json").read_text(encoding="utf-8"))
     errata_kinds = json.loads((ROOT / "data" / "schemas" / "errata.schema.json").read_text())["items"]["properties"]["kind"]["enum"]
-    assert {r["name"] for r in pkg["resources"]} == set(KINDS + RECORDS)
+    assert {r["name"] for r in pkg["resources"]} == set(KINDS + RECORDS) | {"sqlite"}
     for r in pkg["resources"]:
+        if r["name"] == "sqlite":
+            assert "schema" not in r  # not tabular: one file of many tables
+            continue
         want = _schema_file(r["name"])
         assert r["description"] == want.pop("description") and "title" not in r["schema"]
         want.pop("title")
@@ -207,7 +218,7 @@ def test_datapackage_schemas_are_the_schema_files(built_site):
             elif ref:
                 f["constraints"]["enum"] = next(x for x in r["schema"]["fields"] if x["name"] == f["name"])["constraints"]["enum"]
         assert r["schema"] == want, r["name"]
-    fields = {(r["name"], f["name"]): f for r in pkg["resources"] for f in r["schema"]["fields"]}
+    fields = {(r["name"], f["name"]): f for r in pkg["resources"] for f in r.get("schema", {}).get("fields", [])}
     assert fields[("resources", "doc")]["constraints"] == {"required": True, "enum": DOC_IDS}
     assert fields[("settings", "doc")]["constraints"]["enum"] == DOC_IDS
     assert fields[("errata", "kind")]["constraints"]["enum"] == errata_kinds and "swapped-columns" in errata_kinds
@@ -250,7 +261,7 @@ def test_checksums_match_every_download(built_site):
     for name, digest in sums.items():
         assert hashlib.sha256((root / name).read_bytes()).hexdigest() == digest, name
     page = _html(built_site, "data/datasets")
-    for name in ("benchmark-atlas.xlsx", "datapackage.json", "csv/resources.csv", "json/errata.json"):
+    for name in ("benchmark-atlas.xlsx", "benchmark-atlas.sqlite", "datapackage.json", "csv/resources.csv", "json/errata.json"):
         assert re.search(rf'downloads/{re.escape(name)}" download>[^<]*</a></td><td>{(root / name).stat().st_size}</td>'
                          rf'<td><code class="atlas-sha256">{sums[name]}</code>', page), name
 
@@ -260,7 +271,8 @@ def test_datasets_page_links_every_download(built_site):
     hrefs = {_resolve("data/datasets", h)[0] for h in re.findall(r'href="([^"]+)"', page) if "downloads/" in h}
     for name in KINDS + RECORDS:
         assert f"downloads/csv/{name}.csv" in hrefs and f"downloads/json/{name}.json" in hrefs
-    assert {"downloads/benchmark-atlas.xlsx", "downloads/datapackage.json", "downloads/SHA256SUMS"} <= hrefs
+    assert {"downloads/benchmark-atlas.xlsx", "downloads/benchmark-atlas.sqlite", "downloads/datapackage.json",
+            "downloads/SHA256SUMS"} <= hrefs
     for h in hrefs:
         assert (built_site / h).is_file(), h
 
@@ -413,3 +425,111 @@ def test_enum_reference_to_nothing_stops_the_build(tmp_path, monkeypatch):
     with pytest.raises(datastore.DataError) as e:
         datastore._schema("errata.csv", DOC_IDS)
     assert str(e.value).startswith(f"{p}: field action: enumFrom 'errata.schema.json#/items/properties/actions' names no enum")
+
+
+# ------------------------------------------------------------------ SQLite
+def _sqlite(site: Path):
+    import sqlite3
+    con = sqlite3.connect(f"file:{site / 'downloads' / 'benchmark-atlas.sqlite'}?mode=ro", uri=True)
+    con.row_factory = sqlite3.Row
+    return con
+
+
+def _typed_cell(text: str, type_: str):
+    """A CSV cell as the SQLite file should hold it (by hand, from the schema's type): a missing number or boolean
+    is NULL, a missing text ''; booleans 0/1."""
+    if text == "":
+        return "" if type_ == "string" else None
+    return {"integer": int, "number": float, "boolean": lambda t: {"true": 1, "false": 0}[t], "string": str}[type_](text)
+
+
+def test_sqlite_row_is_the_csv_row_bsf_3_29_ndbmtd(built_site, atlas):
+    """BSF guide, scenario 3.3, Table 3-29 row 18 'ndbcmd/ istio-proxy' (printed so; the service is ndbmtd), Site1 CPU
+    45.52%: the row of utilization in the SQLite file equals the CSV's, cell for cell, typed."""
+    from atlas.downloads import schema
+    fields = schema(atlas, "utilization")["fields"]
+    csv_row = one(_raw_csv(built_site / "downloads" / "csv" / "utilization.csv"),
+                  doc="bsf", table_id="3-29", row="18", column_label="Site1 CPU")
+    con = _sqlite(built_site)
+    got = con.execute("SELECT * FROM utilization WHERE doc = 'bsf' AND table_id = '3-29' AND row = 18 "
+                      "AND column_label = 'Site1 CPU'").fetchall()
+    assert len(got) == 1
+    got = dict(got[0])
+    assert (got["row_label"], got["service"], got["container"], got["scenario"], got["observed_percent"], got["raw"]) \
+        == ("ndbcmd/ istio-proxy", "ndbmtd", "istio-proxy", "bsf-3-3", 45.52, "45.52%")
+    assert got == {f["name"]: _typed_cell(csv_row[f["name"]], f["type"]) for f in fields}
+    assert got["target_percent"] is None and got["note"] == ""
+
+
+@pytest.mark.parametrize("name", KINDS + RECORDS)
+def test_sqlite_table_holds_exactly_the_download_rows(built_site, atlas, name):
+    """Each table: the CSV's columns in order, typed as the schema says, NOT NULL where required, the schema's primary
+    key, and the JSON download's rows in the same order (the JSON keeps text as printed, where the CSV makes
+    formula-like cells inert)."""
+    from atlas.downloads import schema
+    sch = schema(atlas, name)
+    con = _sqlite(built_site)
+    info = con.execute(f'PRAGMA table_info("{name}")').fetchall()
+    header = next(csv.reader((built_site / "downloads" / "csv" / f"{name}.csv").open(encoding="utf-8")))
+    assert [c["name"] for c in info] == header == [f["name"] for f in sch["fields"]]
+    want_type = {"string": "TEXT", "integer": "INTEGER", "number": "REAL", "boolean": "INTEGER"}
+    for c, f in zip(info, sch["fields"]):
+        assert c["type"] == want_type[f["type"]], (name, f["name"])
+        if (f.get("constraints") or {}).get("required"):
+            assert c["notnull"] == 1, (name, f["name"])
+    assert [c["name"] for c in sorted((c for c in info if c["pk"]), key=lambda c: c["pk"])] == sch.get("primaryKey", [])
+    rows = [tuple(r) for r in con.execute(f'SELECT * FROM "{name}" ORDER BY rowid')]
+    assert len(rows) == len(_raw_csv(built_site / "downloads" / "csv" / f"{name}.csv")) > 0
+    js = json.loads((built_site / "downloads" / "json" / f"{name}.json").read_text(encoding="utf-8"))
+    assert rows == [tuple(int(v) if isinstance(v, bool) else v for v in rec.values()) for rec in js]
+
+
+def test_sqlite_views_per_product_and_indexes(built_site, atlas):
+    """A view <doc>_<table> for every document with rows in the table, holding exactly that document's rows; the join
+    keys (doc, scenario) and (doc, table_id) indexed in every table (by an index or the primary key's first columns)."""
+    con = _sqlite(built_site)
+    views = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'view'")}
+    want = set()
+    for name in KINDS + RECORDS:
+        counts = dict(con.execute(f'SELECT doc, count(*) FROM "{name}" GROUP BY doc').fetchall())
+        for doc in DOC_IDS:
+            if doc not in counts:
+                continue
+            want.add(f"{doc}_{name}")
+            docs = con.execute(f'SELECT doc, count(*) FROM "{doc}_{name}" GROUP BY doc').fetchall()
+            assert [tuple(x) for x in docs] == [(doc, counts[doc])], (doc, name)
+        indexed = [[c["name"] for c in con.execute(f'PRAGMA index_info("{ix["name"]}")')]
+                   for ix in con.execute(f'PRAGMA index_list("{name}")')]
+        for key in (["doc", "scenario"], ["doc", "table_id"]):
+            if name != "scenarios" or key[1] == "scenario":
+                assert any(cols[:2] == key for cols in indexed), (name, key, indexed)
+    assert views == want and {"bsf_resources", "policy_latency", "dsr_measurements", "shcm_settings"} <= views
+    # BSF 3.3 Table 3-25 (resources) is BSF's: in bsf_resources, not in policy_resources
+    assert con.execute("SELECT count(*) FROM bsf_resources WHERE table_id = '3-25'").fetchone()[0] == 24
+    assert con.execute("SELECT count(*) FROM policy_resources WHERE scenario = 'bsf-3-3'").fetchone()[0] == 0
+    src = {r["doc"]: r["title"] for r in con.execute("SELECT * FROM sources")}
+    assert src == {s["id"]: s["title"] for s in atlas.sources if s["id"] in atlas.docs()}
+    about = dict(con.execute("SELECT key, value FROM about").fetchall())
+    assert "copyright" in about["rights"] and "Oracle" in about["rights"]
+
+
+def test_datasets_page_sql_example_runs_on_the_sqlite_file(built_site):
+    """The query under the SQLite file on the datasets page, run on the built file: BSF 3.3 Table 3-25 has 24 rows;
+    BSF Management Service, app: 14 replicas, 4 cores requested per pod; istio-proxy: 14 replicas, 2 cores."""
+    page = _html(built_site, "data/datasets")
+    sql = unescape(re.search(r'<pre><code class="language-sql">(.*?)</code></pre>', page, re.S).group(1))
+    rows = [tuple(r) for r in _sqlite(built_site).execute(sql)]
+    assert len(rows) == 24
+    assert [r[1:] for r in rows if r[0] == "BSF Management Service"] == [("app", 14, 4.0), ("istio-proxy", 14, 2.0)]
+    assert 'href="../../downloads/benchmark-atlas.sqlite" download>' in page
+
+
+def test_sqlite_file_is_byte_deterministic(atlas):
+    """Two SQLite files written from the same records are the same bytes (no time stamp in the format; the whole
+    site's reproducibility is tests/test_links.py::test_build_is_deterministic)."""
+    from atlas.downloads import NAMES, sqlite_bytes, typed_records
+    from atlas.pages.products import Renderer
+    r = Renderer(atlas)
+    sheets = {n: typed_records(r, n) for n in NAMES}
+    one_, two = sqlite_bytes(r, sheets), sqlite_bytes(r, sheets)
+    assert one_[:16] == b"SQLite format 3\0" and one_ == two

@@ -4,15 +4,21 @@ Build time: one small JSON per scenario (assets/data/compare/<id>.json: load, si
 ASM, release, totals, and per service and container the replicas, CPU request per pod
 and observed CPU) and a prerendered default pair. In the browser, compare.js fetches the
 two chosen files and renders the same markup (text only, never HTML from data); the
-choice lives in the URL (?a=<id>&b=<id>).
+choice lives in the URL (?a=<id>&b=<id>, &diff=1 for differences only).
+
+One model of a pair (``pair_rows``) feeds both the tables (``render_pair``) and the
+exports (``export_rows``, CSV and JSON: built here for the default pair, as files the
+page links without JavaScript, and by compare.js as a Blob for any other pair).
 """
 from __future__ import annotations
 
+import io
 import json
 import math
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-from calculators.formatting import fmt
+from calculators.formatting import csv_writer, fmt
 
 from ..html import esc
 
@@ -94,13 +100,77 @@ def scenario_data(r, sid: str) -> dict:
 
 
 def delta(a, b) -> str:
-    """B minus A as the page prints it (``+1.5``, ``-266.247``: three decimals at most, sign shown), or '' when a
-    side is missing or both are equal. compare.js has the same rule (tests/test_compare_agrees.py)."""
+    """B minus A as the page prints it: sign shown, thousands separators, three decimals at most, rounded half away
+    from zero on the exact binary value as JavaScript's ``toFixed`` does (``+9,000``, ``-266.247``, ``+0.063`` for
+    0.0625); '' when a side is missing or both are equal. compare.js has the same rule (tests/test_compare_agrees.py)."""
     if a is None or b is None or a == b:
         return ""
     d = b - a
-    t = f"{round(d, 3):.3f}".rstrip("0").rstrip(".")
+    q = Decimal(d).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP)
+    t = f"{q:,.3f}".rstrip("0").rstrip(".")
     return ("+" if d > 0 else "") + t
+
+
+def plain_delta(shown: str) -> str:
+    """A delta as ``delta`` prints it, for a CSV cell: no sign for a positive number, no thousands separators
+    (``+9,000`` -> ``9000``)."""
+    return shown.replace(",", "").lstrip("+")
+
+
+def js_number(v) -> str:
+    """A number as JavaScript's ``String(v)`` writes it (``54000``, ``0.25``), for CSV cells both renderers agree on;
+    '' for None. Plain decimals only (the data has no value below 1e-6, where JavaScript turns to exponents)."""
+    if v is None:
+        return ""
+    if float(v).is_integer():
+        return str(int(v))
+    r = repr(float(v))
+    return format(Decimal(r), "f") if "e" in r else r
+
+
+COLS = [("replicas", "Replicas"), ("cpu_pod", "CPU request per pod (cores)"), ("cpu_total", "CPU request, all replicas (cores)"),
+        ("cpu_obs", "Observed CPU (max over traffic sites)")]
+
+
+def pair_rows(a: dict, b: dict) -> tuple[list[dict], list[dict]]:
+    """The comparison of two ``scenario_data`` dicts: (facts, services). A fact: ``{"key", "label", "a", "b" (texts
+    shown, '' where a side lacks it), "av", "bv" (numbers or None), "delta" (``delta``), "differs"}``. A service row:
+    ``{"key", "service", "container", "cells": [{"key", "label", "a", "b", "av", "bv", "delta", "differs"}],
+    "differs"}``, where "a" or "b" is None for a service the side does not have (shown as 'not in A')."""
+    fa = {f["key"]: f for f in a["facts"]}
+    fb = {f["key"]: f for f in b["facts"]}
+    facts = []
+    for k in [f["key"] for f in a["facts"]] + [f["key"] for f in b["facts"] if f["key"] not in fa]:
+        x, y = fa.get(k), fb.get(k)
+        tx, ty = (x["t"] if x else ""), (y["t"] if y else "")
+        av, bv = (x["v"] if x else None), (y["v"] if y else None)
+        facts.append({"key": k, "label": (x or y)["label"], "a": tx, "b": ty, "av": av, "bv": bv,
+                      "delta": delta(av, bv), "differs": tx != ty})
+    sa = {s["key"]: s for s in a["services"]}
+    sb = {s["key"]: s for s in b["services"]}
+    services = []
+    for k in list(sa) + [k for k in sb if k not in sa]:
+        x, y = sa.get(k), sb.get(k)
+        base = x or y
+        cells = []
+        for c, label in COLS:
+            vx, vy = (x[c] if x else None), (y[c] if y else None)
+            tx, ty = (vx["t"] if vx else ""), (vy["t"] if vy else "")
+            av, bv = (vx["v"] if vx else None), (vy["v"] if vy else None)
+            cells.append({"key": c, "label": label, "a": tx if x else None, "b": ty if y else None, "av": av, "bv": bv,
+                          "delta": delta(av, bv), "differs": tx != ty})
+        services.append({"key": k, "service": base["service"], "container": base["container"], "cells": cells,
+                         "differs": any(c["differs"] for c in cells)})
+    return facts, services
+
+
+def summary(facts: list[dict], services: list[dict]) -> str:
+    """The sentence above the tables: how many fields and service rows differ (compare.js writes the same)."""
+    nf, ns = sum(f["differs"] for f in facts), sum(s["differs"] for s in services)
+    out = f"{nf} of {len(facts)} scenario fields differ"
+    if services:
+        out += f"; {ns} of {len(services)} service rows differ"
+    return out + "."
 
 
 ONLY_A = '<span class="atlas-only">not in A</span>'
@@ -113,52 +183,116 @@ def _delta_html(dl: str) -> str:
 
 # The markup below is mirrored by docs/assets/js/compare.js (render()); tests/test_compare_agrees.py proves the two agree.
 def render_pair(a: dict, b: dict, prefix: str = "../../") -> str:
-    """The comparison of two ``scenario_data`` dicts as HTML: a facts table and a per-service table, cells that
-    differ marked, deltas (B - A) beside B. ``prefix``: from the compare page back to the site root."""
+    """The comparison of two ``scenario_data`` dicts as HTML: a sentence counting the differences, a facts table and
+    a per-service table, cells that differ marked, deltas (B - A) beside B, rows without a difference marked
+    ``atlas-same`` (hidden by the page's 'Differences only' switch). The sentence and the tables carry
+    ``data-search-exclude`` (Material's search leaves them out of its index; the headings stay). ``prefix``: from the
+    compare page back to the site root."""
     def head(x):
         """Column heading: the scenario's title linking to its page."""
         return f'<a href="{esc(prefix + x["url"])}">{esc(x["title"])}</a>'
 
-    out = ['<h2 id="atlas-compare-facts">Scenarios</h2>',
-           '<div class="atlas-table-wrap"><table class="atlas-data atlas-compare" data-atlas-table="compare-facts"><thead><tr>'
+    def same(row):
+        return "" if row["differs"] else ' class="atlas-same"'
+
+    facts, services = pair_rows(a, b)
+    out = [f'<p class="atlas-compare-summary" data-search-exclude>{esc(summary(facts, services))}</p>',
+           '<h2 id="atlas-compare-facts">Scenarios</h2>',
+           '<div class="atlas-table-wrap" data-search-exclude><table class="atlas-data atlas-compare" data-atlas-table="compare-facts"><thead><tr>'
            f'<th scope="col">Field</th><th scope="col" data-compare-side="a">A: {head(a)}</th><th scope="col" data-compare-side="b">B: {head(b)}</th></tr></thead><tbody>']
-    fb = {f["key"]: f for f in b["facts"]}
-    keys = [f["key"] for f in a["facts"]] + [f["key"] for f in b["facts"] if f["key"] not in {x["key"] for x in a["facts"]}]
-    fa = {f["key"]: f for f in a["facts"]}
-    for k in keys:
-        x, y = fa.get(k), fb.get(k)
-        label = (x or y)["label"]
-        tx, ty = (x["t"] if x else ""), (y["t"] if y else "")
-        diff = ' class="atlas-diff"' if tx != ty else ""
-        dl = delta(x and x["v"], y and y["v"])
-        out.append(f'<tr data-key="{esc(k)}"><th scope="row">{esc(label)}</th><td{diff}>{esc(tx)}</td>'
-                   f'<td{diff}>{esc(ty)}{_delta_html(dl)}</td></tr>')
+    for f in facts:
+        diff = ' class="atlas-diff"' if f["differs"] else ""
+        out.append(f'<tr data-key="{esc(f["key"])}"{same(f)}><th scope="row">{esc(f["label"])}</th><td{diff}>{esc(f["a"])}</td>'
+                   f'<td{diff}>{esc(f["b"])}{_delta_html(f["delta"])}</td></tr>')
     out.append("</tbody></table></div>")
     out.append('<h2 id="atlas-compare-services">Per service</h2>')
-    sa = {s["key"]: s for s in a["services"]}
-    sb = {s["key"]: s for s in b["services"]}
-    keys = list(sa) + [k for k in sb if k not in sa]
-    if not keys:
+    if not services:
         out.append('<p class="atlas-missing">Neither scenario has per-service resource or utilization data.</p>')
         return "\n".join(out)
-    cols = [("replicas", "Replicas"), ("cpu_pod", "CPU request per pod (cores)"), ("cpu_total", "CPU request, all replicas (cores)"),
-            ("cpu_obs", "Observed CPU (max over traffic sites)")]
-    out.append('<div class="atlas-table-wrap"><table class="atlas-data atlas-compare" data-atlas-table="compare-services"><thead><tr>'
+    out.append('<div class="atlas-table-wrap" data-search-exclude><table class="atlas-data atlas-compare" data-atlas-table="compare-services"><thead><tr>'
                '<th scope="col">Service</th><th scope="col">Container</th>'
-               + "".join(f'<th scope="col">{esc(h)}, A</th><th scope="col">{esc(h)}, B</th>' for _, h in cols) + "</tr></thead><tbody>")
-    for k in keys:
-        x, y = sa.get(k), sb.get(k)
-        base = x or y
+               + "".join(f'<th scope="col">{esc(h)}, A</th><th scope="col">{esc(h)}, B</th>' for _, h in COLS) + "</tr></thead><tbody>")
+    for row in services:
         cells = []
-        for c, _ in cols:
-            vx, vy = (x[c] if x else None), (y[c] if y else None)
-            tx, ty = (vx["t"] if vx else ""), (vy["t"] if vy else "")
-            diff = ' class="atlas-diff"' if tx != ty else ""
-            dl = delta(vx and vx["v"], vy and vy["v"])
-            cells.append(f"<td{diff}>{esc(tx) if x else ONLY_A}</td><td{diff}>{esc(ty) if y else ONLY_B}{_delta_html(dl)}</td>")
-        out.append(f'<tr data-key="{esc(k)}"><td>{esc(base["service"])}</td><td>{esc(base["container"])}</td>' + "".join(cells) + "</tr>")
+        for c in row["cells"]:
+            diff = ' class="atlas-diff"' if c["differs"] else ""
+            cells.append(f'<td{diff}>{ONLY_A if c["a"] is None else esc(c["a"])}</td>'
+                         f'<td{diff}>{ONLY_B if c["b"] is None else esc(c["b"])}{_delta_html(c["delta"])}</td>')
+        out.append(f'<tr data-key="{esc(row["key"])}"{same(row)}><td>{esc(row["service"])}</td><td>{esc(row["container"])}</td>'
+                   + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     return "\n".join(out)
+
+
+EXPORT_COLUMNS = ["table", "field", "service", "container", "a", "b", "a_value", "b_value", "b_minus_a", "differs"]
+"""The columns of a comparison's CSV and of each row of its JSON: one row per compared pair of cells shown."""
+
+
+def export_rows(a: dict, b: dict, diff_only: bool = False) -> list[dict]:
+    """The comparison of two ``scenario_data`` dicts as export rows (EXPORT_COLUMNS), one per pair of cells the page
+    shows, in its order: the facts table ("scenarios": field = its label) then per service and column ("services":
+    field = the column, service and container); "a" and "b" the texts shown ('not in A' for a service A lacks),
+    "a_value"/"b_value" the numbers behind them (None when the value is not a number), "b_minus_a" the delta shown
+    as a number (None when none is shown), "differs" whether the page marks the cells. ``diff_only``: only the rows
+    the page shows with 'Differences only' on (a service row's four pairs when any differs)."""
+    facts, services = pair_rows(a, b)
+    out = []
+    for f in facts:
+        if diff_only and not f["differs"]:
+            continue
+        out.append({"table": "scenarios", "field": f["label"], "service": "", "container": "", "a": f["a"], "b": f["b"],
+                    "a_value": f["av"], "b_value": f["bv"],
+                    "b_minus_a": float(plain_delta(f["delta"])) if f["delta"] else None, "differs": f["differs"]})
+    for s in services:
+        if diff_only and not s["differs"]:
+            continue
+        for c in s["cells"]:
+            out.append({"table": "services", "field": c["label"], "service": s["service"], "container": s["container"],
+                        "a": "not in A" if c["a"] is None else c["a"], "b": "not in B" if c["b"] is None else c["b"],
+                        "a_value": c["av"], "b_value": c["bv"],
+                        "b_minus_a": float(plain_delta(c["delta"])) if c["delta"] else None, "differs": c["differs"]})
+    return out
+
+
+def export_name(a: dict, b: dict, diff_only: bool, ext: str) -> str:
+    """The file name of a comparison's export: compare-<A id>-vs-<B id>[-differences].<ext>."""
+    return f'compare-{a["id"]}-vs-{b["id"]}{"-differences" if diff_only else ""}.{ext}'
+
+
+def export_csv(a: dict, b: dict, diff_only: bool = False) -> str:
+    """``export_rows`` as CSV text (header EXPORT_COLUMNS; numbers as JavaScript writes them, the delta without sign
+    or separators, differs as yes/no; formula-like text made inert, calculators.formatting.csv_writer)."""
+    buf = io.StringIO()
+    w = csv_writer(buf)
+    w.writerow(EXPORT_COLUMNS)
+    for row in export_rows(a, b, diff_only):
+        w.writerow([row["table"], row["field"], row["service"], row["container"], row["a"], row["b"],
+                    js_number(row["a_value"]), js_number(row["b_value"]), js_number(row["b_minus_a"]),
+                    "yes" if row["differs"] else "no"])
+    return buf.getvalue()
+
+
+def export_json(a: dict, b: dict, diff_only: bool = False) -> str:
+    """``export_rows`` as JSON text: ``{"a": {"id", "title", "url"}, "b": {...}, "differences_only", "columns",
+    "rows"}`` (numbers as numbers, None as null)."""
+    side = lambda x: {"id": x["id"], "title": x["title"], "url": x["url"]}  # noqa: E731
+    return json.dumps({"a": side(a), "b": side(b), "differences_only": diff_only, "columns": EXPORT_COLUMNS,
+                       "rows": export_rows(a, b, diff_only)}, ensure_ascii=False, indent=1, allow_nan=False) + "\n"
+
+
+EXPORT_DIR = "assets/data/compare/export"
+"""Where the default pair's exports are written (the links the page has without JavaScript)."""
+
+
+def _export_links(a: dict, b: dict, prefix: str) -> str:
+    """The prerendered export links: the default pair's files, all rows and differences only (the page's CSS shows
+    the set the switch asks for; compare.js replaces both with links to what it shows)."""
+    def links(diff_only):
+        cls = "atlas-export-diff" if diff_only else "atlas-export-all"
+        return f'<span class="{cls}">' + " · ".join(
+            f'<a href="{esc(prefix + EXPORT_DIR + "/" + export_name(a, b, diff_only, ext))}" download>{label}</a>'
+            for ext, label in (("csv", "CSV"), ("json", "JSON"))) + "</span>"
+    return links(False) + links(True)
 
 
 def _options(r, selected: str) -> str:
@@ -175,21 +309,29 @@ def _options(r, selected: str) -> str:
     return "".join(out)
 
 
-def compare_page(r) -> str:
-    """The compare page body (``{{ compare_page() }}``): the two scenario choices and the default pair prerendered."""
+def _default_pair(r) -> tuple[str, str]:
     ids = [s["id"] for s in r.a.scenarios]
-    a, b = (DEFAULT if all(x in ids for x in DEFAULT) else (ids[0], ids[min(1, len(ids) - 1)]))
+    return DEFAULT if all(x in ids for x in DEFAULT) else (ids[0], ids[min(1, len(ids) - 1)])
+
+
+def compare_page(r) -> str:
+    """The compare page body (``{{ compare_page() }}``): the two scenario choices, the 'Differences only' switch, the
+    export links and the default pair prerendered. The choices, status and tables are kept out of the search index
+    (``data-search-exclude``, Material's): the page's own text is what search finds."""
+    a, b = _default_pair(r)
+    da, db = scenario_data(r, a), scenario_data(r, b)
     return f"""
 <div id="atlas-compare" class="atlas-compare-root" data-default-a="{esc(a)}" data-default-b="{esc(b)}">
-<form class="atlas-compare-form" method="get" action="./">
+<form class="atlas-compare-form" method="get" action="./" data-search-exclude>
   <label>Scenario A <select name="a" id="compare-a">{_options(r, a)}</select></label>
   <label>Scenario B <select name="b" id="compare-b">{_options(r, b)}</select></label>
+  <label class="atlas-compare-switch"><span><input type="checkbox" name="diff" value="1" id="compare-diff-only"> Differences only</span></label>
   <button type="submit" class="md-button md-button--primary" id="compare-run">Compare</button>
 </form>
-<p id="atlas-compare-status" class="atlas-status" role="status" aria-live="polite">Showing {esc(a)} against {esc(b)}, rendered when the site was built. Choosing other scenarios needs JavaScript (no Python is loaded on this page).</p>
-<p class="atlas-compare-legend"><span class="atlas-swatch"></span> highlighted cells differ; (+n) is B minus A. <a id="compare-permalink" href="?a={esc(a)}&amp;b={esc(b)}">Permalink</a></p>
+<p id="atlas-compare-status" class="atlas-status" role="status" aria-live="polite" data-search-exclude>Showing {esc(a)} against {esc(b)}, rendered when the site was built. Choosing other scenarios needs JavaScript (no Python is loaded on this page).</p>
+<p class="atlas-compare-legend" data-search-exclude><span class="atlas-swatch"></span> highlighted cells differ; (+n) is B minus A. <a id="compare-permalink" href="?a={esc(a)}&amp;b={esc(b)}">Permalink</a> · Download this comparison: <span id="compare-export">{_export_links(da, db, "../../")}</span></p>
 <div id="atlas-compare-result" data-a="{esc(a)}" data-b="{esc(b)}" data-prerendered="true">
-{render_pair(scenario_data(r, a), scenario_data(r, b))}
+{render_pair(da, db)}
 </div>
 </div>
 """
@@ -197,8 +339,15 @@ def compare_page(r) -> str:
 
 def write_data(r, docs_dir: Path) -> None:
     """Write one JSON per scenario (``scenario_data``) to ``docs_dir``/assets/data/compare/<id>.json, which
-    compare.js fetches. Raises OSError if a file cannot be written."""
+    compare.js fetches, and the default pair's exports (CSV and JSON, all rows and differences only) to
+    ``docs_dir``/EXPORT_DIR, which the page links without JavaScript. Raises OSError if a file cannot be written."""
     out = Path(docs_dir) / "assets" / "data" / "compare"
     out.mkdir(parents=True, exist_ok=True)
     for s in r.a.scenarios:
         (out / f'{s["id"]}.json').write_text(json.dumps(scenario_data(r, s["id"]), separators=(",", ":"), allow_nan=False), encoding="utf-8")
+    a, b = (scenario_data(r, x) for x in _default_pair(r))
+    ex = Path(docs_dir) / EXPORT_DIR
+    ex.mkdir(parents=True, exist_ok=True)
+    for diff_only in (False, True):
+        (ex / export_name(a, b, diff_only, "csv")).write_text(export_csv(a, b, diff_only), encoding="utf-8", newline="")
+        (ex / export_name(a, b, diff_only, "json")).write_text(export_json(a, b, diff_only), encoding="utf-8")

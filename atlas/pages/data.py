@@ -4,7 +4,7 @@ the errata and the coverage page (every table id of every guide), and the downlo
 each rendered table."""
 from __future__ import annotations
 
-from ..downloads import KINDS, NAMES, WORKBOOK, build, record_rows, rights, schema, sha256
+from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, build, record_rows, rights, schema, sha256
 from ..html import anchor, esc, md_esc
 
 
@@ -53,6 +53,14 @@ def _link(path: str, label: str, data: bytes) -> str:
             f'<span class="atlas-note atlas-nowrap">{_size(len(data))}</span>')
 
 
+SQL_EXAMPLE = """-- BSF 3.3, Table 3-25: replicas and CPU request per service and container
+SELECT service, container, replicas, cpu_request_cores
+FROM bsf_resources
+WHERE scenario = 'bsf-3-3' AND table_id = '3-25'
+ORDER BY row;"""
+"""The query the datasets page shows under the SQLite file (tests/test_datasets.py runs it on the built file)."""
+
+
 def datasets_page(r) -> str:
     """The datasets page (``{{ datasets_page() }}``): every download with its rows, size and checksum, the workbook,
     the data package and the sources with their rights note."""
@@ -72,8 +80,18 @@ def datasets_page(r) -> str:
             f'<li>{_link(WORKBOOK, "Excel workbook (" + WORKBOOK + ")", b.files[WORKBOOK])}: one sheet per table above, '
             "header row frozen and filterable, the unit of every numeric column in its header, an <em>about</em> sheet with "
             "the sources.</li>"
+            f'<li>{_link(SQLITE, "SQLite database (" + SQLITE + ")", b.files[SQLITE])}: one table per table above, same '
+            "columns and rows, typed (<code>TEXT</code>, <code>INTEGER</code>, <code>REAL</code>; booleans 0 and 1) with "
+            "the schemas' primary keys and each column's unit as a comment in its <code>CREATE TABLE</code>; a view per "
+            "product and table (<code>bsf_resources</code>, <code>policy_latency</code>, …), indexes on "
+            "<code>(doc, scenario)</code> and <code>(doc, table_id)</code>, and tables <code>sources</code> and "
+            "<code>about</code>. A value the guide does not give is <code>NULL</code> in a numeric column and empty text "
+            "in a text column, as in the JSON. Open it with <code>sqlite3</code>, any SQLite client or "
+            "<code>datasette " + SQLITE + "</code>, e.g.:"
+            f'<pre><code class="language-sql">{esc(SQL_EXAMPLE)}</code></pre></li>'
             f'<li>{_link("datapackage.json", "Frictionless Data Package (datapackage.json)", b.files["datapackage.json"])}: '
-            "describes every CSV above with its Table Schema (types, constraints, units), size, SHA-256 and sources. "
+            "describes every CSV above with its Table Schema (types, constraints, units), size, SHA-256 and sources, "
+            "and the SQLite file with its size and SHA-256. "
             "Validate with <code>frictionless validate datapackage.json</code> after downloading the <code>csv/</code> files "
             "beside it.</li>"
             f'<li><a href="../../downloads/SHA256SUMS" download>SHA256SUMS</a> <span class="atlas-note">{_size(len(b.sums))}</span>: '
