@@ -1,0 +1,450 @@
+"""What the calculators promise their users line by line: every row of a result's CSV (section, key,
+item, value, unit, source: users copy these into sheets), the tables' labels, the summaries and
+messages, each written out here by hand from the guides' tables (table and row named) and hand
+arithmetic, never read back from the code under test. Issue 12's mutation testing found these
+promises unasserted (tools/mutation_sample.py). No browser: the whole file runs in seconds."""
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import pytest
+
+from calculators import dsr, shcm
+
+
+# ------------------------------------------------------------------ helpers
+
+def csv_rows(text: str) -> list[list[str]]:
+    """The CSV's data rows (after its column header; comment lines starting with '#' are skipped)."""
+    lines = [x for x in text.splitlines() if not x.startswith("#")]
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    return rows[1:]
+
+
+def csv_header(text: str) -> list[str]:
+    """The CSV's column header (the first line that is not a '#' comment)."""
+    return next(csv.reader([next(x for x in text.splitlines() if not x.startswith("#"))]))
+
+
+class _Tables(HTMLParser):
+    """Every <table> of an HTML fragment as lists of rows of cell texts (th and td alike)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables: list[list[list[str]]] = []
+        self._cell: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.tables.append([])
+        elif tag == "tr" and self.tables:
+            self.tables[-1].append([])
+        elif tag in ("td", "th"):
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self._cell is not None:
+            self.tables[-1][-1].append("".join(self._cell).strip())
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def html_tables(html: str) -> list[list[list[str]]]:
+    """The tables of ``html``, each a list of rows (header row first), each a list of cell texts."""
+    p = _Tables()
+    p.feed(html)
+    return p.tables
+
+
+STEP_HEADER = ["Kind", "Item", "Value", "Unit", "Source / how"]
+"""The steps table of the DSR and ShCM results (calculators.sizing.steps_html)."""
+CSV_COLUMNS = ["scenario", "section", "key", "item", "value", "unit", "source"]
+"""The columns of the DSR and ShCM CSV downloads (calculators.sizing.steps_csv)."""
+
+
+# ------------------------------------------------------------------ ShCM
+
+SHCM_T5 = "Table T-rhino-performance, row 5"
+SHCM_T5_ROWS = [
+    # T-rhino-performance row 5 (test 5, config B): 1200 SPS, 2160 RPS, 2 hours, CPU 320 % (= 3.2 cores, shcm-E003),
+    # heap 1.5G; T-client-latency row 5: p50 4.2, p99 131, max 367.2 ms; T-hardware row 1: c5.2xlarge, 8 vCPUs;
+    # T-server-configs row 2: config B.
+    ["input", "scenario", "Baseline test", "Test 5 (shcm-test-5)", "", ""],
+    ["input", "target", "Target load", "21600", "RPS", "your input"],
+    ["input", "cpu_ceiling_percent", "CPU ceiling per node", "80", "percent of vCPUs", "your input"],
+    ["input", "spare", "Spare nodes (N+k)", "1", "count", "your input"],
+    ["measured", "node", "Rhino node", "Amazon ec2 using c5.2xlarge servers (8 vCPUs, 16gb RAM)", "", "Table T-hardware, row 1"],
+    ["measured", "vcpu", "vCPUs per node", "8", "vCPU", "Table T-hardware, row 1 (read from the sentence)"],
+    ["measured", "config", "Server config", "B: 6 c5.2xlarge servers. 1 server for Rhino. 3 servers for Cassandra. "
+     "Replicated 3-node Cassandra cluster. 2 servers for client simulator.", "", f"{SHCM_T5}; Table T-server-configs, row 2"],
+    ["measured", "sps", "Load, sessions per second", "1200", "SPS", f"{SHCM_T5}, column 'SPS' (printed '1200')"],
+    ["measured", "rps", "Load, requests per second", "2160", "RPS", f"{SHCM_T5}, column 'RPS' (printed '2160')"],
+    ["measured", "cpu_percent", "ShCM JVM CPU (average), as printed", "320", "percent",
+     f"{SHCM_T5}, column 'CPU (average)' (printed '320%')"],
+    ["measured", "cpu_cores", "ShCM JVM CPU (average), cores", "3.2", "cores", f"{SHCM_T5}, column 'CPU (average)' (printed '320%')"],
+    ["measured", "heap_avg", "Heap (average)", "1.5", "GiB", f"{SHCM_T5}, column 'Heap (average)' (printed '1.5G')"],
+    ["measured", "duration", "Duration", "2", "hours", f"{SHCM_T5}, column 'Duration (hours)' (printed '2')"],
+    ["measured", "latency_p50", "Client latency p50", "4.2", "ms", "Table T-client-latency, row 5"],
+    ["measured", "latency_p99", "Client latency p99", "131", "ms", "Table T-client-latency, row 5"],
+    ["measured", "latency_max", "Client latency max", "367.2", "ms", "Table T-client-latency, row 5"],
+    # 3.2 cores / 8 vCPU = 40 % of the node
+    ["computed", "node_percent", "JVM CPU as share of the node", "40", "percent of vCPUs", "3.2 cores / 8 vCPU"],
+    # 21600 / 2160 = 10 nodes at the measured load
+    ["result", "nodes_at_measured", "Rhino nodes at the measured load", "10", "count", "ceil(21,600 / 2,160)"],
+    # 2160 x (8 x 80 %) / 3.2 = 2160 x 6.4 / 3.2 = 4320 RPS per node
+    ["computed", "rate_at_ceiling", "Load per node at the ceiling", "4320", "RPS",
+     "2,160 x (8 x 80%) / 3.2 cores (linear extrapolation)"],
+    ["result", "nodes_at_ceiling", "Rhino nodes at the ceiling", "5", "count", "ceil(21,600 / 4,320)"],
+    ["result", "total", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"],
+    # 21600 / (6 x 2160) x 40 % = 200/3 % = 66.666667 (six places); with the spare lost 21600 / (5 x 2160) x 40 % = 80 %
+    ["result", "cpu_all", "Expected JVM CPU per node, all in service", "66.666667", "percent of vCPUs",
+     "21,600 / (6 x 2,160) x 40%"],
+    ["result", "cpu_after_loss", "Expected JVM CPU per node with 1 lost", "80", "percent of vCPUs", "21,600 / (5 x 2,160) x 40%"],
+]
+SHCM_T5_WARNINGS = [
+    # 80 / 40 = 2 x the measured share; 2160 -> 4320 RPS per node
+    "The ceiling of 80% is 2 x the 40% of the node's 8 vCPUs that the ShCM JVM used in test 5: the per-node rate is "
+    "extrapolated linearly from 2,160 to 4,320 RPS, a planning estimate: across the guide's tests CPU did not rise in "
+    "proportion to load.",
+    # config B's tests are 4, 5 and 6 (T-rhino-performance rows 4-6): the highest is test 6, 2520 RPS, p50 4.8 ms,
+    # p99 170 ms (T-client-latency row 6)
+    "Each node would carry 4,320 RPS, above the highest load tested on server config B: 2,520 RPS in test 6 "
+    "(client latency p50 4.8 ms, p99 170 ms).",
+]
+
+
+def test_shcm_csv_every_line_test_5_at_80_percent_with_a_spare(bundle):
+    """ShCM test 5 (config B) at 21,600 RPS, 80 % ceiling, 1 spare: the CSV lists every input, measured figure
+    (with its table, row, column and printed text), computed step and result, then the warnings."""
+    res = shcm.compute(bundle, "shcm-test-5", "21600", unit="RPS", cpu_ceiling_percent="80", spare="1")
+    text = shcm.result_csv(res)
+    assert csv_header(text) == CSV_COLUMNS
+    want = [["shcm-test-5", *r] for r in SHCM_T5_ROWS] + [["shcm-test-5", "warning", "", w, "", "", ""] for w in SHCM_T5_WARNINGS]
+    assert csv_rows(text) == want
+    # the figures carried in the result, exact
+    assert res["cpu_all"] == Fraction(200, 3) and res["cpu_after_loss"] == 80 and res["other_load"] == 1200
+    assert res["config_max"] == {"test": 6, "load": 2520} and res["other_unit"] == "SPS"
+
+
+def test_shcm_notes_for_a_separate_cassandra_and_the_errata(bundle):
+    """Config B (T-server-configs row 2) runs Cassandra on its own servers: a note, no colocation warning; then the
+    three errata that bear on every sizing (shcm-E003 CPU above 100 %, shcm-E006 the 1.8 ratio, shcm-E020 the
+    counter-intuitive results), each as 'id: problem'."""
+    res = shcm.compute(bundle, "shcm-test-5", 21600, cpu_ceiling_percent=80, spare=1)
+    errata = bundle["shcm_info"]["errata"]
+    assert res["notes"] == [
+        "Server config B runs Cassandra on separate servers; only the Rhino nodes are sized here, not the Cassandra cluster.",
+        f"shcm-E003: {errata['shcm-E003']['problem']}", f"shcm-E006: {errata['shcm-E006']['problem']}",
+        f"shcm-E020: {errata['shcm-E020']['problem']}"]
+    assert res["test"]["config_text_cite"] == "Table T-server-configs, row 2"
+
+
+def test_shcm_config_a_colocation_warning_and_no_ceiling(bundle):
+    """Test 1 (T-rhino-performance row 1, config A: Rhino and Cassandra on one server) at its own 1800 RPS, no
+    ceiling, no spare: 1 node at 35 % (2.8 cores / 8 vCPU), exactly the measured load, so no extrapolation warning
+    and no 'with k lost' line; the colocation warning is the only one."""
+    res = shcm.compute(bundle, "shcm-test-1", 1800)
+    assert res["warnings"] == [
+        "Server config A colocates Cassandra with Rhino on the same server: the CPU figure is the ShCM JVM's only, so "
+        "Cassandra's CPU on the same vCPUs is not counted and the ceiling leaves it unaccounted."]
+    rows = {r[2]: r for r in csv_rows(shcm.result_csv(res))}
+    assert rows["cpu_ceiling_percent"][4:] == ["", "percent of vCPUs", "none: sized at the measured load"]
+    assert rows["total"][4:] == ["1", "count", "1 for the load + 0 spare"]
+    assert rows["cpu_all"][4:] == ["35", "percent of vCPUs", "1,800 / (1 x 1,800) x 35%"]
+    assert "cpu_after_loss" not in rows and "rate_at_ceiling" not in rows and "nodes_at_ceiling" not in rows
+
+
+def test_shcm_page_summary_steps_table_and_chart(bundle):
+    """The page's result: summary sentence, the steps table (headers and kind labels), warnings and notes lists,
+    and the chart's series and target for test 5 at 21,600 RPS, 80 %, 1 spare."""
+    out = shcm.run_web(bundle, {"scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80", "spare": "1"})
+    html = out["html"]
+    assert ('<p class="atlas-summary"><strong data-key="total">6 Rhino node(s)</strong> (5 for 21,600 RPS at a CPU ceiling '
+            "of 80% of the node&#x27;s vCPUs, + 1 spare), each a c5.2xlarge of 8 vCPU. Baseline: test 5, server config B. "
+            "A planning estimate, not a vendor figure.</p>") in html
+    (steps,) = html_tables(html)
+    assert steps[0] == STEP_HEADER
+    assert [r[:2] for r in steps[1:3]] == [["Input", "Baseline test"], ["Input", "Target load"]]
+    assert {r[0] for r in steps[1:]} == {"Input", "Measured (source)", "Computed", "Result"}
+    assert ["Result", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"] in steps
+    assert '<ul class="atlas-warnings"><li>The ceiling of 80% is 2 x' in html
+    assert '<p>Notes from the guide and its errata:</p><ul class="atlas-notes"><li>Server config B runs Cassandra' in html
+    chart = out["chart"]
+    line, rule = chart["layer"]
+    series = {(v["series"], v["nodes"]): v["capacity"] for v in line["data"]["values"]}
+    # counts 0, needed 5, total 6, at the measured load 10; series at the measured 40 % (2160 per node) and at 80 % (4320)
+    assert sorted({n for _, n in series}) == [0, 5, 6, 10]
+    assert series[("at the measured CPU (40% of vCPUs)", 10)] == 21600.0
+    assert series[("at the 80% ceiling (extrapolated)", 5)] == 21600.0
+    assert rule["data"]["values"] == [{"target": 21600.0, "label": "target 21,600 RPS"}]
+    assert line["encoding"]["x"]["title"] == "Rhino nodes" and line["encoding"]["y"]["title"] == "Capacity (RPS)"
+    assert chart["description"] == "RPS capacity against the number of Rhino nodes, with the target"
+    assert out["inputs"] == {"scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80", "spare": "1"}
+    assert out["downloads"]["csv"]["filename"] == "shcm-shcm-test-5.csv" and out["downloads"]["csv"]["mime"] == "text/csv"
+
+
+def test_shcm_defaults_are_test_1_at_its_own_rps(bundle):
+    """Default inputs: test 1 at its measured 1800 RPS (T-rhino-performance row 1), no ceiling, no spare."""
+    assert shcm.defaults(bundle) == {"scenario": "shcm-test-1", "target": "1800", "unit": "RPS", "ceiling": "", "spare": "0"}
+
+
+# ------------------------------------------------------------------ DSR
+
+T31 = "Table 3-1, row 1"
+DSR_RELAY_ROWS = [
+    # Table 3-1 row 1 (3.2.1 Relay, 12 vCPU (Regular), profile 30K_MPS, 100% Relay): 288K MPS on 16 DA-MPs (caption),
+    # CPU peak 19 %, RAM 35 %. Target 240,000 MPS, 40 % ceiling, 1 spare, mated pair.
+    ["input", "scenario", "Benchmark run", "3.2.1 Relay | 12 vCPU (Regular) | 30K_MPS (dsr-relay-12vcpu)", "", ""],
+    ["input", "target_mps", "Target traffic", "240000", "MPS", "your input"],
+    ["input", "cpu_ceiling_percent", "CPU ceiling per MP", "40", "percent", "your input"],
+    ["input", "spare", "Spare DA-MPs per DSR (N+k)", "1", "count", "your input"],
+    ["input", "redundancy", "Redundancy", "mated pair (each DSR carries the whole target when its mate is down)", "",
+     "your input; mated pair: seed 002, line 28"],
+    ["measured", "call_mix", "Call model", "100% Relay", "", f"{T31}, column 'Call Flow Model'"],
+    ["measured", "setting:DA-MP Flavor", "DA-MP Flavor", "12 vCPU (Regular)", "", T31],
+    ["measured", "setting:DA-MP Profile", "DA-MP Profile", "30K_MPS", "", T31],
+    ["measured", "mps_achieved", "MPS achieved, whole setup", "288000", "MPS", f"{T31}, column 'DSR MPS Achieved' (printed '288K')"],
+    ["measured", "da_mp_count", "DA-MPs in the setup", "16", "count", f"{T31}, column 'Caption' (printed '16 DA-MPs')"],
+    ["measured", "da_mp_vcpu", "DA-MP flavor", "12", "vCPU", f"{T31}, column 'DA-MP Flavor' (printed '12 vCPU (Regular)')"],
+    ["measured", "cpu_peak", "CPU peak per MP", "19", "percent", f"{T31}, column 'CPU Peak' (printed '19%')"],
+    ["measured", "ram_peak", "RAM peak per MP", "35", "percent", f"{T31}, column 'RAM Utilization Peak' (printed '35%')"],
+    # 288,000 / 16 = 18,000 MPS per DA-MP; the source starts with '=', so the CSV makes it inert with an apostrophe
+    # (calculators.formatting.csv_cell, OWASP "CSV Injection")
+    ["computed", "rate", "MPS per DA-MP at the measured CPU peak", "18000", "MPS", "'= 288,000 / 16 (computed here, not printed)"],
+    # 18000 x 40 / 19 = 720000/19 = 37,894.736842 (40 % is inside the 14-53 % measured for 12-vCPU DA-MPs)
+    ["computed", "rate_at_ceiling", "MPS per DA-MP scaled to the ceiling", "37894.736842", "MPS", "18,000 x 40 / 19 (linear)"],
+    ["computed", "rate_measured", "Measured method: MPS per DA-MP", "30000", "MPS", "capped at the profile's rated 30,000 MPS"],
+    # 240000 / 30000 = 8 by both methods
+    ["result", "needed_measured", "Measured method: DA-MPs per DSR", "8", "count", "ceil(240,000 / 30,000)"],
+    ["measured", "rate_engineered", "Engineered method: rated MPS per DA-MP", "30000", "MPS", f"DA-MP Profile '30K_MPS', {T31}"],
+    ["result", "needed_engineered", "Engineered method: DA-MPs per DSR", "8", "count", "ceil(240,000 / 30,000)"],
+    ["result", "needed", "DA-MPs per DSR for the load (headline)", "8", "count", "both methods agree"],
+    ["result", "per_dsr", "DA-MPs per DSR", "9", "count", "8 + 1 spare"],
+    ["result", "total", "DA-MPs to deploy", "18", "count", "9 per DSR x 2 DSR(s), redundancy mated-pair"],
+    ["result", "vcpu_total", "vCPU for these DA-MPs", "216", "vCPU", "18 x 12 vCPU"],
+    # all in service: each DSR carries 120,000: 120000 x 19 / (9 x 18000) = 380/27 = 14.074074 %;
+    # spare lost and mate down: 240000 x 19 / (8 x 18000) = 95/3 = 31.666667 %
+    ["result", "cpu_all", "Expected CPU per DA-MP, all in service", "14.074074", "percent",
+     "120,000 x 19 / (9 x 18,000), linear from the measured point"],
+    ["result", "cpu_after_loss", "Expected CPU per DA-MP with 1 spare(s) lost and the mate down", "31.666667", "percent",
+     "240,000 x 19 / (8 x 18,000)"],
+]
+DSR_RELAY_WARNINGS = [
+    # 40 / 19 = 2.105 -> '2.11 x'
+    "The measured rate is extrapolated linearly from 18,000 MPS at 19% CPU to 37,894.737 MPS at 40% (2.11 x): a planning "
+    "estimate, not a vendor figure.",
+    "The measured method would give each DA-MP 37,894.737 MPS, above the 30,000 MPS rated by its DA-MP Profile '30K_MPS' "
+    "(Table 3-1, row 1); a DA-MP is never given more than its profile's rated MPS, so 30,000 MPS is used.",
+]
+
+
+def relay_case(bundle):
+    return dsr.compute(bundle, "dsr-relay-12vcpu", "240000", cpu_ceiling_percent="40", spare="1", redundancy="mated-pair")
+
+
+def test_dsr_csv_every_line_relay_mated_pair_at_40_percent(bundle):
+    """Issue 12's DSR case with a spare: every CSV line (inputs, the run's call model and settings, each measured figure
+    with table, row, column and printed text, both methods, the totals and the expected CPU), then the warnings."""
+    res = relay_case(bundle)
+    text = dsr.result_csv(res)
+    assert csv_header(text) == CSV_COLUMNS
+    want = ([["dsr-relay-12vcpu", *r] for r in DSR_RELAY_ROWS]
+            + [["dsr-relay-12vcpu", "warning", "", w, "", "", ""] for w in DSR_RELAY_WARNINGS])
+    assert csv_rows(text) == want
+    assert res["cpu_all"] == Fraction(380, 27) and res["cpu_after_loss"] == Fraction(95, 3)
+    assert res["extrapolation"] == Fraction(40, 19) and res["mps_at_measured"] == 14 and res["mps_at_ceiling"] == 7
+    assert res["profile"] == {"rate": 30000, "value": "30K_MPS", "cite": "Table 3-1, row 1"}
+
+
+def test_dsr_relay_notes_cite_the_contradiction_the_prose_and_the_relay_rule(bundle):
+    """Notes of Table 3-1 row 1: the run's contradiction (dsr-E036, the 'overload' at 19 % CPU), its prose note, and
+    the relay tuning rule dsr-G22 (seed line 242), in that order."""
+    res = relay_case(bundle)
+    e036 = bundle["dsr_notes"]["errata"]["dsr-E036"]["problem"]
+    g22 = bundle["dsr_notes"]["guidance"]["dsr-G22"]["setting"]
+    assert res["notes"] == [f"dsr-E036: {e036}", "Parameter 'Traffic generation' is printed in the prose (line 235), not in a table.",
+                            f"dsr-G22 (infrastructure rule, seed line 242): {g22}"]
+
+
+def test_dsr_page_summary_methods_table_and_not_sizable_list(bundle):
+    """The page's result for the relay case: summary, the two methods side by side, the steps table, and the three runs
+    that cannot be sized (Table 3-5 FABR-SDS without a DA-MP count, dsr-E037; Table 3-12's two PDRA runs, dsr-E049)."""
+    html = dsr.result_html(relay_case(bundle))
+    assert ('<p class="atlas-summary"><strong data-key="total">18 DA-MPs</strong> (8 for 240,000 MPS by both methods, + 1 spare '
+            "per DSR, x 2 DSRs (mated pair)), 216 vCPU. Baseline: 3.2.1 Relay | 12 vCPU (Regular) | 30K_MPS. "
+            "A planning estimate, not a vendor figure.</p>") in html
+    methods, steps = html_tables(html)
+    assert methods == [
+        ["Method", "MPS per DA-MP", "DA-MPs per DSR", "Basis"],
+        ["Measured", "30,000", "8", "18,000 MPS at 19% CPU as benchmarked, scaled to the ceiling within the CPU range measured "
+                                    "for the flavour; capped at the profile's rated MPS"],
+        ["Engineered", "30,000", "8", "DA-MP Profile 30K_MPS (Table 3-1, row 1): the rated MPS per DA-MP"]]
+    assert steps[0] == STEP_HEADER
+    assert ["Result", "DA-MPs to deploy", "18", "count", "9 per DSR x 2 DSR(s), redundancy mated-pair"] in steps
+    assert ["Measured (source)", "CPU peak per MP", "19", "percent", f"{T31}, column &#x27;CPU Peak&#x27; (printed &#x27;19%&#x27;)"
+            .replace("&#x27;", "'")] in steps
+    assert "<summary>3 benchmark run(s) cannot be sized from the guide</summary>" in html
+    assert ('<li data-scenario="dsr-fabr-sds"><strong>3.2.3 FABR</strong>: The run prints 160,000 MPS '
+            "(Table 3-5, row 1, column &#x27;DA-MP MPS Achieved&#x27;) but no number of DA-MPs, so no per-DA-MP rate can be "
+            "derived. See dsr-E037.</li>") in html
+    assert ("The only rate printed is &#x27;SBR MPS Achieved&#x27; (50,000 MPS, Table 3-12, row 1, column &#x27;SBR MPS "
+            "Achieved&#x27;); the guide does not say whether it is the rate at the DA-MPs, so no per-DA-MP rate is derived. "
+            "See dsr-E049.") in html
+    assert '<p>Notes from the guide and its errata that bear on this run:</p><ul class="atlas-notes"><li>dsr-E036: ' in html
+
+
+def test_dsr_chart_relay_case(bundle):
+    """Chart of the relay case: counts 0, 8 (needed), 9 (per DSR), 14 (240000 / 18000 = 13.3 at the measured rate);
+    series at the measured 19 % (18,000 per DA-MP) and the measured method capped at the profile (30,000); the
+    engineered 30,000 equals it, so it is not drawn twice; the target 240,000 as the rule."""
+    chart = dsr.result_chart(relay_case(bundle))
+    line, rule = chart["layer"]
+    values = {(v["series"], v["mps_count"]): v["capacity"] for v in line["data"]["values"]}
+    assert sorted({n for _, n in values}) == [0, 8, 9, 14]
+    assert {s for s, _ in values} == {"at the measured CPU peak (19%)", "measured method (scaled, capped at the profile)"}
+    assert values[("at the measured CPU peak (19%)", 14)] == 252000.0 and values[("measured method (scaled, capped at the profile)", 8)] == 240000.0
+    assert rule["data"]["values"] == [{"target": 240000.0, "label": "target 240,000 MPS"}]
+    assert line["encoding"]["x"]["title"] == "DA-MPs" and line["encoding"]["y"]["title"] == "Capacity (MPS)"
+    assert chart["description"] == "MPS capacity of one DSR against its number of DA-MPs, with the load it must carry"
+
+
+T310 = "Table 3-10, row 1"
+DSR_VSTP_ROWS = [
+    # Table 3-10 row 1 (3.2.5 SFAPP + MNP + GTT, 8 vCPU SS7-MP): 18K/MP printed, CPU peak 22, RAM 55 (bare numbers,
+    # dsr-E039). Target 100,000 MPS at an 80 % ceiling: above the 2-56 % measured for 8-vCPU SS7-MPs (rows 12 and 7-8),
+    # so scaled only to 56 %: 18000 x 56 / 22 = 504000/11 = 45,818.181818 MPS; 100000 / 45818.18 = 2.18 -> 3.
+    ["input", "scenario", "Benchmark run", "3.2.5 SFAPP + MNP + GTT | 8 vCPU (dsr-vstp-sfapp-mnp-gtt)", "", ""],
+    ["input", "target_mps", "Target traffic", "100000", "MPS", "your input"],
+    ["input", "cpu_ceiling_percent", "CPU ceiling per MP", "80", "percent", "your input"],
+    ["input", "spare", "Spare SS7-MPs per DSR (N+k)", "0", "count", "your input"],
+    ["input", "redundancy", "Redundancy", "none (one DSR carries the target)", "", "your input; mated pair: seed 002, line 28"],
+    ["measured", "call_mix", "Call model", "2K MNP + 2K SFAPP + 6K GTT", "", f"{T310}, column 'Call Flow Model'"],
+    ["measured", "setting:SS7-MP Flavor", "SS7-MP Flavor", "8 vCPU", "", T310],
+    ["measured", "mps_achieved_per_ss7_mp", "MPS achieved per SS7-MP (printed)", "18000", "MPS",
+     f"{T310}, column 'vSTP MPS Achieved' (printed '18K/MP')"],
+    ["measured", "ss7_mp_vcpu", "SS7-MP flavor", "8", "vCPU", f"{T310}, column 'SS7-MP Flavor' (printed '8 vCPU')"],
+    ["measured", "cpu_peak", "CPU peak per MP", "22", "percent", f"{T310}, column 'CPU Peak' (printed '22')"],
+    ["measured", "ram_peak", "RAM peak per MP", "55", "percent", f"{T310}, column 'RAM Peak' (printed '55')"],
+    ["computed", "rate", "MPS per SS7-MP at the measured CPU peak", "18000", "MPS", "as printed"],
+    ["computed", "rate_at_ceiling", "MPS per SS7-MP scaled to the ceiling", "45818.181818", "MPS",
+     "18,000 x 56 / 22 (linear; capped at the 56% the guide measured for the 8-vCPU SS7-MP)"],
+    ["computed", "rate_measured", "Measured method: MPS per SS7-MP", "45818.181818", "MPS", "as above"],
+    ["result", "needed_measured", "Measured method: SS7-MPs per DSR", "3", "count", "ceil(100,000 / 45,818.182)"],
+    ["result", "needed_engineered", "Engineered method", "not available", "", "no DA-MP Profile rate printed for this run"],
+    ["result", "needed", "SS7-MPs per DSR for the load (headline)", "3", "count", "measured method (more conservative)"],
+    ["result", "per_dsr", "SS7-MPs per DSR", "3", "count", "3 + 0 spare"],
+    ["result", "total", "SS7-MPs to deploy", "3", "count", "3 per DSR x 1 DSR(s), redundancy none"],
+    ["result", "vcpu_total", "vCPU for these SS7-MPs", "24", "vCPU", "3 x 8 vCPU"],
+    # 100000 x 22 / (3 x 18000) = 1100/27 = 40.740741 %; no spare and no mate: no 'after loss' line
+    ["result", "cpu_all", "Expected CPU per SS7-MP, all in service", "40.740741", "percent",
+     "100,000 x 22 / (3 x 18,000), linear from the measured point"],
+]
+DSR_VSTP_WARNINGS = [
+    "The ceiling of 80% is above the highest CPU peak the guide measured for the 8-vCPU SS7-MP (56%, range 2-56%): the "
+    "measured rate is scaled only to 56%, not beyond; nothing in the guide shows the rate rising in step with CPU further.",
+    # 56 / 22 = 2.545 -> '2.55 x'
+    "The measured rate is extrapolated linearly from 18,000 MPS at 22% CPU to 45,818.182 MPS at 56% (2.55 x): a planning "
+    "estimate, not a vendor figure.",
+    # the highest printed rate per SS7-MP is 20K/MP, first in Table 3-10 row 3 (TIF + GTT)
+    "Each SS7-MP would carry 45,818.182 MPS, above the highest rate per SS7-MP of any run in the guide "
+    "(20,000 MPS, 3.2.5 TIF + GTT | 8 vCPU).",
+]
+
+
+def test_dsr_csv_every_line_vstp_capped_at_the_measured_range(bundle):
+    """A vSTP run (SS7-MPs, rate printed per MP, no DA-MP Profile): every CSV line, with the range cap, the
+    extrapolation and the above-any-run warnings."""
+    res = dsr.compute(bundle, "dsr-vstp-sfapp-mnp-gtt", 100000, cpu_ceiling_percent=80)
+    want = ([["dsr-vstp-sfapp-mnp-gtt", *r] for r in DSR_VSTP_ROWS]
+            + [["dsr-vstp-sfapp-mnp-gtt", "warning", "", w, "", "", ""] for w in DSR_VSTP_WARNINGS])
+    assert csv_rows(dsr.result_csv(res)) == want
+    assert res["flavour"] == "8-vCPU SS7-MP" and res["flavour_range"] == (2, 56) and res["cpu_range"] == (2, 56)
+    e039 = bundle["dsr_notes"]["errata"]["dsr-E039"]["problem"]
+    g = bundle["dsr_notes"]["guidance"]
+    assert res["notes"] == [f"dsr-E039: {e039}", "Load is printed per MP only ('18K/MP'); no total is printed.",
+                            f"dsr-G24 (infrastructure rule, seed line 485): {g['dsr-G24']['setting']}",
+                            f"dsr-G23 (infrastructure rule, seed line 484): {g['dsr-G23']['setting']}"]
+    html = dsr.result_html(res)
+    methods = html_tables(html)[0]
+    assert methods[0] == ["Method", "MPS per SS7-MP", "SS7-MPs per DSR", "Basis"]
+    assert methods[2] == ["Engineered", "—", "—", "no DA-MP Profile rate printed for this run"]
+    assert methods[1][3] == "18,000 MPS at 22% CPU as benchmarked, scaled to the ceiling within the CPU range measured for the flavour"
+    chart = dsr.result_chart(res)
+    assert {v["series"] for v in chart["layer"][0]["data"]["values"]} == {"at the measured CPU peak (22%)", "measured method (scaled)"}
+
+
+def test_dsr_no_ceiling_the_measured_method_is_the_headline(bundle):
+    """Table 3-1 row 1 at 240,000 MPS with no ceiling: measured 18,000 -> 14 DA-MPs against the profile's 8; the ceiling
+    line says none, the measured method is named as the more conservative, no 'after loss' line without spare or mate."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 240000)
+    rows = {r[2]: r for r in csv_rows(dsr.result_csv(res))}
+    assert rows["cpu_ceiling_percent"][4:] == ["", "percent", "none: sized at the measured CPU peak"]
+    assert rows["rate_measured"][4:] == ["18000", "MPS", "as above"]
+    assert rows["needed"][4:] == ["14", "count", "measured method (more conservative)"]
+    assert "rate_at_ceiling" not in rows and "cpu_after_loss" not in rows
+    html = dsr.result_html(res)
+    assert "(14 for 240,000 MPS by the measured method, the more conservative, + 0 spare), 168 vCPU." in html
+    assert html_tables(html)[0][1][3] == "18,000 MPS at 19% CPU as benchmarked"
+    assert res["warnings"] == [] and res["extrapolation"] is None and res["rate_at_ceiling"] is None
+
+
+def test_dsr_measured_headline_and_a_ceiling_below_the_peak(bundle):
+    """Table 3-15 row 4 (DSA Source_Host_Validation_Mme: 10K per DA-MP printed, CPU 33 %, profile 30K_MPS) at 100,000 MPS
+    and a 50 % ceiling (inside the 14-53 % of 12-vCPU DA-MPs): 10000 x 50 / 33 = 15,151.5 -> 6.6 -> 7 DA-MPs; the
+    profile's 30,000 -> 4. The measured 7 is the headline. At a 20 % ceiling (below the measured 33 %):
+    10000 x 20 / 33 = 6,060.6 -> 16.5 -> 17, with the 'below' warning and no extrapolation warning."""
+    res = dsr.compute(bundle, "dsr-dsa-source-host-validation-mme", 100000, cpu_ceiling_percent=50)
+    assert res["methods"]["measured"] == {"rate": Fraction(500000, 33), "needed": 7, "capped_range": False, "capped_profile": False}
+    assert res["methods"]["engineered"] == {"rate": 30000, "needed": 4} and res["headline"] == "measured"
+    low = dsr.compute(bundle, "dsr-dsa-source-host-validation-mme", 100000, cpu_ceiling_percent=20)
+    assert low["needed"] == 17 and low["rate_at_ceiling"] == Fraction(200000, 33)
+    assert low["warnings"] == [
+        "The ceiling (20%) is below the measured CPU peak (33%): each MP is sized for less than the benchmark carried."]
+    g25 = bundle["dsr_notes"]["guidance"]["dsr-G25"]
+    assert f"dsr-G25 (infrastructure rule, seed line 626): {g25['setting']}" in low["notes"]
+    assert "dsr-E034: " + bundle["dsr_notes"]["errata"]["dsr-E034"]["problem"] in low["notes"]
+
+
+def test_dsr_profile_with_a_suffix_names_its_rate(bundle):
+    """Table 3-1 row 2 (relay with multi-queue: 576K on 16 DA-MPs = 36,000 per DA-MP at 36 %) prints the DA-MP Profile
+    '40K_MPS_FABR' (dsr-E026 notes the FABR name on a relay run; dsr-E027: 36K per DA-MP is consistent only with it):
+    the engineered rate is 40,000 MPS. At 400,000 MPS and a 36 % ceiling: measured 36,000 -> 11.1 -> 12; engineered
+    40,000 -> 10. The measured method is the headline; no 'no profile' warning. At the 18-vCPU relay (Table 3-1 row 3:
+    560K / 16 = 35,000 at 28 %, profile 35K_MPS) at 350,000 MPS the two methods agree: 10 each, 'both'."""
+    a = dsr.compute(bundle, "dsr-relay-multiqueue-12vcpu", 400000, cpu_ceiling_percent=36)
+    assert a["profile"] == {"rate": 40000, "value": "40K_MPS_FABR", "cite": "Table 3-1, row 2"}
+    assert (a["methods"]["measured"]["needed"], a["methods"]["engineered"], a["headline"]) == (12, {"rate": 40000, "needed": 10}, "measured")
+    assert a["warnings"] == []
+    b = dsr.compute(bundle, "dsr-relay-18vcpu", 350000)
+    assert (b["methods"]["measured"]["needed"], b["methods"]["engineered"]["needed"], b["headline"]) == (10, 10, "both")
+    assert "(10 for 350,000 MPS by both methods, + 0 spare), 180 vCPU." in dsr.result_html(b)
+
+
+def test_dsr_profile_rate_reads_the_name_only():
+    """'30K_MPS' -> 30,000; '40K_MPS_FABR' -> 40,000; '35K_MPS' -> 35,000 (Table 3-1 rows 1-3); no profile or a name
+    that states no rate -> None."""
+    row = {"table_id": "3-1", "row": 1}
+    for value, rate in (("30K_MPS", 30000), ("40K_MPS_FABR", 40000), ("35K_MPS", 35000), (" 2.5K_MPS ", 2500)):
+        assert dsr.profile_rate({"settings": {"DA-MP Profile": {"value": value, **row}}})[0] == rate, value
+    for value in ("Regular", "30K", "K_MPS", "30K_MPSX"):
+        assert dsr.profile_rate({"settings": {"DA-MP Profile": {"value": value, **row}}}) is None, value
+    assert dsr.profile_rate({"settings": {}}) is None and dsr.profile_rate({}) is None
+
+
+def test_dsr_cpu_after_loss_above_the_measured_range_is_warned(bundle):
+    """Table 3-19 row 1 (RSA: 15K per DA-MP printed, CPU 53 %, the top of the 14-53 % range of 12-vCPU DA-MPs) at
+    30,000 MPS with 1 spare and a mated pair: 30000 / 15000 = 2 per DSR, + 1 = 3, x 2 = 6. Mate down and spare lost:
+    30000 x 53 / (2 x 15000) = 53 %, not above 53: no warning. At 31,000 MPS: 3 needed, 31000 x 53 / (3 x 15000) = 36.5 %."""
+    res = dsr.compute(bundle, "dsr-rsa", 30000, spare=1, redundancy="mated-pair")
+    assert (res["needed"], res["per_dsr"], res["total"], res["cpu_after_loss"]) == (2, 3, 6, 53)
+    assert not any("would run at about" in w for w in res["warnings"])
+    # cpu_all: each DSR carries 15,000 on 3 DA-MPs: 15000 x 53 / (3 x 15000) = 17.667 %
+    assert res["cpu_all"] == Fraction(53, 3)
+    over = dsr.compute(bundle, "dsr-rsa", 30000, cpu_ceiling_percent=53, redundancy="mated-pair")
+    assert over["cpu_after_loss"] == 53
