@@ -448,3 +448,143 @@ def test_dsr_cpu_after_loss_above_the_measured_range_is_warned(bundle):
     assert res["cpu_all"] == Fraction(53, 3)
     over = dsr.compute(bundle, "dsr-rsa", 30000, cpu_ceiling_percent=53, redundancy="mated-pair")
     assert over["cpu_after_loss"] == 53
+
+
+# ------------------------------------------------------------------ over-target
+
+OVERTARGET_COLUMNS = ["kind", "status", "doc", "scenario", "table_id", "row", "row_label", "site", "service", "container",
+                      "observed_percent", "target_percent", "threshold_percent", "replicas", "replicas_table", "replicas_row",
+                      "hpa_reads_percent", "hpa_min_replicas", "hpa_max_replicas", "partial", "hpa_desired_replicas"]
+
+
+@pytest.fixture(scope="module")
+def flags(bundle):
+    from calculators import overtarget
+    return overtarget.compute(bundle, None, "80")
+
+
+def test_overtarget_csv_lines_for_a_service_a_scenario_and_memory(flags):
+    """Whole CSV lines, by hand from the guides:
+    - Policy 3.4.2, Table 3-214 row 1 ndbappmysqld site3: 92 % of an 80 % target, 5 replicas (Table 3-212 row 1, no
+      site): 92 / 80 = 1.15, outside the HPA's 0.1 tolerance -> ceil(5 x 1.15) = ceil(5.75) = 6. Site4 (88 %): 1.1, within
+      the tolerance -> stays 5.
+    - NEF TI-1, Table 3-21 row 1: '~69%' scenario-wide against the 70 % 'Target CPU' (Table 3-19 row 5): near
+      (69 >= 0.9 x 70 = 63), no pods stated so no replicas.
+    - Policy 3.4.4, Table 3-235 row 10 ndbmtd/mysqlndbcluster site1: memory 93.1 % >= 80 %, the scenario partial
+      (12 rows of Table 3-235 printed without a value, policy-E308)."""
+    from calculators import overtarget
+    text = overtarget.to_csv(flags)
+    assert csv_header(text) == OVERTARGET_COLUMNS
+    rows = csv_rows(text)
+    assert ["cpu", "over", "policy", "policy-3-4-2", "3-214", "1", "ndbappmysqld", "site3", "ndbappmysqld", "app", "92.0", "80.0",
+            "", "5", "3-212", "1", "92", "", "", "", "6"] in rows
+    assert ["cpu", "over", "policy", "policy-3-4-2", "3-214", "1", "ndbappmysqld", "site4", "ndbappmysqld", "app", "88.0", "80.0",
+            "", "5", "3-212", "1", "88", "", "", "", "5"] in rows
+    assert ["cpu", "near", "nef", "nef-ti-1", "3-21", "1", "Average CPU, Total", "", "(scenario-wide; pods not stated)", "", "69.0",
+            "70.0", "", "", "", "", "69", "", "", "", ""] in rows
+    e308 = ("12 rows of Table 3-235 could not be used (missing; policy-E308): mysql-cluster-site1-site2-replication-svc, "
+            "ndbappmysqld, mysql-cluster-site2-site1-replication-svc.")
+    assert ["memory", "memory", "policy", "policy-3-4-4", "3-235", "10", "ndbmtd/mysqlndbcluster", "site1", "ndbmtd",
+            "mysqlndbcluster", "93.1", "", "80.0", "", "", "", "", "", "", e308, ""] in rows
+    nef = next(e for e in flags["cpu"] if e["scenario"] == "nef-ti-1")
+    assert (nef["percent_basis"], nef["target_table"], nef["target_row"], nef["observed"]) == ("unstated", "3-19", 5, 69.0)
+
+
+def test_overtarget_partial_scenarios_are_named(flags):
+    """Policy 3.3.2: 2 rows of Table 3-196 flagged (policy-E053, the 22,530 % reading): the scenario is listed as
+    partial and its flagged ndbappmysqld row (89 % of 80 %) is marked on the page."""
+    from calculators import overtarget
+    assert flags["partial"]["policy-3-3-2"] == "2 rows of Table 3-196 could not be used (flagged; policy-E053): ndbmtd."
+    html = overtarget.to_html(flags)
+    assert ('<li data-scenario="policy-3-3-2">policy-3-3-2: 2 rows of Table 3-196 could not be used (flagged; policy-E053): '
+            "ndbmtd.</li>") in html
+    assert 'data-scenario="policy-3-3-2" data-service="ndbappmysqld" data-site="site3" data-status="over" data-partial>' in html
+
+
+def test_overtarget_page_rule_tables_and_rows(flags):
+    """The page states the HPA rule it follows, and its two tables carry their headers and the rows above, with links
+    to the table on the scenario's page."""
+    from calculators import overtarget
+    html = overtarget.to_html(flags)
+    assert ('<p class="atlas-note">HPA desired replicas as the Kubernetes controller computes them (kubernetes.io, Horizontal '
+            "Pod Autoscaling, &#x27;Algorithm details&#x27;): utilization is read as a whole percent of the request, truncated "
+            "(29.9 % reads 29 %); desired = ceil(current x reading / target), unchanged while |reading / target - 1| &lt;= 0.1") in html
+    cpu, mem = html_tables(html)
+    assert cpu[0] == ["Flag", "Scenario", "Service", "Container", "Site", "Observed CPU (%)", "Target (%)", "Observed / target",
+                      "Replicas (printed)", "HPA desired replicas", "Source", "HPA reads (whole %)", "Scenario partial"]
+    assert ["over", "policy-3-4-2", "ndbappmysqld", "app", "site3", "92", "80", "1.150", "5 (Table 3-212, row 1)", "6",
+            "Table 3-214, row 1", "92", ""] in cpu
+    assert ["near", "nef-ti-1", "(scenario-wide; pods not stated)", "", "—", "69", "70", "0.986", "—", "—", "Table 3-21, row 1",
+            "69", ""] in cpu
+    assert mem[0] == ["Scenario", "Service", "Container", "Site", "Observed memory (%)", "Of", "Source"]
+    assert ["policy-3-4-4", "ndbmtd", "mysqlndbcluster", "site1", "93.1", "unstated", "Table 3-235, row 10"] in mem
+    assert '<a href="../../products/nef/nef-ti-1/#table-3-21">Table 3-21, row 1</a>' in html
+    assert "<h3>CPU at, over or near the target</h3>" in html and "<h3>Memory at or above 80 %</h3>" in html
+    assert " memory rows at or above 80 % across all products.</p>" in html
+
+
+OWN = ("name,replicas,cpu_request,observed,target\n"
+       "svc-a,10,2,90%,75\n"          # 90 / 75 = 1.2 -> ceil(10 x 1.2) = 12, over
+       "svc-b,4,500m,1.8 cores,80\n"  # 1.8 cores / (4 x 0.5) = 90 % of 80 %: 1.125 -> ceil(4 x 1.125) = ceil(4.5) = 5, over
+       ",3,1,50%,70\n"                # no name
+       "svc-d,2,1,4000000 cores,70\n"  # 4,000,000 / (2 x 1) x 100 = 200,000,000 % > 100,000 %
+       "svc-e,3,,60%,70\n")           # no request needed for a percent: 60 / 70 = 0.857, ok; outside the 0.1 tolerance -> ceil(3 x 0.857) = ceil(2.57) = 3
+
+
+def test_own_csv_rows_problems_and_csv_lines():
+    """The user's own services (hand arithmetic in OWN's comments): each row's flag and HPA desired count, the bad
+    lines by number with their message, and the 'own-cpu' CSV lines."""
+    from calculators import overtarget
+    own, problems = overtarget.parse_own(OWN)
+    assert [(e["line"], e["name"], e["status"], e["desired"]) for e in own] == [
+        (2, "svc-a", "over", 12), (3, "svc-b", "over", 5), (6, "svc-e", "ok", 3)]
+    assert own[1]["observed"] == 90.0 and own[1]["observed_how"] == "1.8 cores / (4 x 0.5)" and own[1]["cpu_request"] == 0.5
+    assert own[2]["cpu_request"] is None and own[2]["observed_how"] == "percent"
+    assert problems == [
+        {"line": 4, "message": "name is empty."},
+        {"line": 5, "message": "observed works out at 200000000 % of the request, above 100,000 %: check the value and its unit."}]
+    text = overtarget.to_csv({"cpu": [], "memory": []}, own)
+    assert csv_rows(text) == [
+        ["own-cpu", "over", "", "", "", "2", "svc-a", "", "svc-a", "", "90.0", "75.0", "", "10", "", "", "90", "", "", "", "12"],
+        ["own-cpu", "over", "", "", "", "3", "svc-b", "", "svc-b", "", "90.0", "80.0", "", "4", "", "", "90", "", "", "", "5"],
+        ["own-cpu", "ok", "", "", "", "6", "svc-e", "", "svc-e", "", "60.0", "70.0", "", "3", "", "", "60", "", "", "", "3"]]
+
+
+def test_own_csv_page_counts_and_table(bundle):
+    """The page's 'Your services' part for OWN: counts, the problems by line, the table of rows."""
+    from calculators import overtarget
+    out = overtarget.run_web(bundle, {"product": "nef", "mem_threshold": "80", "csv": OWN})
+    html = out["html"]
+    assert ('<p class="atlas-own-counts">3 rows evaluated: <strong>2</strong> over, <strong>0</strong> near, 1 ok; '
+            "2 not evaluated (below).</p>") in html
+    assert '<li data-line="4">Line 4: name is empty.</li>' in html
+    own = html_tables(html)[0]
+    assert own[0] == ["Line", "Service", "Replicas", "Observed CPU (%)", "Target (%)", "Flag", "HPA desired replicas"]
+    assert own[1:] == [["2", "svc-a", "10", "90", "75", "over", "12"], ["3", "svc-b", "4", "90", "80", "over", "5"],
+                       ["6", "svc-e", "3", "60", "70", "ok", "3"]]
+    assert " memory rows at or above 80 % for nef.</p>" in html
+    assert out["downloads"]["csv"]["filename"] == "over-target.csv"
+
+
+@pytest.mark.parametrize("controls, refused", [(2, False), (3, True)])
+def test_own_csv_binary_check_counts_stray_control_characters(controls, refused):
+    """A short CSV (under 300 characters, so the limit is max(2, 1 %) = 2) is binary when it has more than 2 control
+    characters other than tab and line breaks: 2 stray form feeds are read, 3 are refused."""
+    from calculators import overtarget
+    text = "name,replicas,cpu_request,observed,target\nsvc-a,10,2,90%,75\n" + "\x0c" * controls
+    if refused:
+        with pytest.raises(overtarget.OverTargetError, match="looks like binary data"):
+            overtarget.parse_own(text)
+    else:
+        own, _ = overtarget.parse_own(text)
+        assert [e["name"] for e in own] == ["svc-a"]
+
+
+def test_classify_and_hpa_steps():
+    """'over' at or above the target, 'near' from 0.9 x target (27 of 30), else None; the HPA's desired count
+    (50 replicas at 90 % against 75 %: ratio 1.2 -> 60, the module's example)."""
+    from calculators import overtarget
+    assert [overtarget.classify(o, 30) for o in (30, 31, 27, 26.9)] == ["over", "over", "near", None]
+    assert overtarget.hpa_desired(50, 90, 75) == 60
+    assert overtarget.hpa(50, 90, 75) == {"reads": 90, "ratio": Fraction(6, 5), "within_tolerance": False, "unclamped": 60,
+                                          "desired": 60, "bound": None}
