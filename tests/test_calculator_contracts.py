@@ -588,3 +588,29 @@ def test_classify_and_hpa_steps():
     assert overtarget.hpa_desired(50, 90, 75) == 60
     assert overtarget.hpa(50, 90, 75) == {"reads": 90, "ratio": Fraction(6, 5), "within_tolerance": False, "unclamped": 60,
                                           "desired": 60, "bound": None}
+
+
+# ------------------------------------------------------------------ footprint: the page's form reaches the calculator
+
+def test_footprint_page_passes_every_form_field(bundle):
+    """Every field of the footprint page's form reaches the calculator: each value typed (all different from the
+    defaults) comes back in the result's inputs, and the node fields shape the packing paragraph: 16 cores / 64 GiB
+    less the custom 1 core / 2 GiB reserved = 15 cores / 62 GiB allocatable, DaemonSets 0.5 cores / 1 GiB, 50 pods
+    per node, 1 spare node. BSF 3.1 (ASM off) with sidecars added at the size typed."""
+    from calculators import footprint_report
+    params = dict(scenario="bsf-3-1", load="44000", sites="2", sites_provisioned="3", node_cores="16", node_mem="64",
+                  node_reserve="custom", reserve_cpu="1", reserve_mem="2", ds_cpu="0.5", ds_mem="1", max_pods="50",
+                  spare_nodes="1", asm="add", sidecar_cpu="0.5", sidecar_mem="0.25", target="60", db_target="70",
+                  sidecar_target="90", min_replicas="2", redundancy="n+1", normal_ceiling="35", failover_ceiling="75",
+                  data_size="100")
+    out = footprint_report.run_web(bundle, params)
+    assert out["inputs"] == {
+        "scenario": "bsf-3-1", "target_load": 44000.0, "unit": "TPS", "target_cpu_percent": 60.0, "db_target_percent": 70.0,
+        "sidecar_target_percent": 90.0, "sites": 2, "sites_provisioned": 3, "failover": True, "redundancy": "n+1",
+        "normal_ceiling": 35.0, "failover_ceiling": 75.0, "data_size_gib": 100.0, "asm": "add", "node_cores": 16.0,
+        "node_mem_gib": 64.0, "min_replicas": 2, "asm_from": "your size (0.5 cores, 0.25 GiB)"}
+    html = out["html"]
+    assert ", including 1 spare of 16 cores / 64 GiB, packed first-fit decreasing; allocatable 15 cores / 62 GiB after your " \
+           "reservations, DaemonSets 0.5 cores / 1 GiB per node, at most 50 pods per node;" in html
+    assert out["downloads"]["csv"]["filename"] == "footprint-bsf-3-1.csv"
+    assert out["downloads"]["helm"]["filename"] == "footprint-bsf-3-1-values.yaml"
