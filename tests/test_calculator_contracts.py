@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from calculators import dsr, shcm
+from calculators import asm, dsr, shcm
 
 
 # ------------------------------------------------------------------ helpers
@@ -614,3 +614,38 @@ def test_footprint_page_passes_every_form_field(bundle):
            "reservations, DaemonSets 0.5 cores / 1 GiB per node, at most 50 pods per node;" in html
     assert out["downloads"]["csv"]["filename"] == "footprint-bsf-3-1.csv"
     assert out["downloads"]["helm"]["filename"] == "footprint-bsf-3-1-values.yaml"
+
+
+# ------------------------------------------------------------------ ASM overhead CSV lines
+
+def _bsf_3_2_sums(path, metric_rows):
+    """Sidecar and all-container sums of BSF 3.2 straight from a data CSV (the guide's rows, not the calculator)."""
+    from conftest import ROOT
+    rows = [r for r in csv.DictReader((ROOT / "data" / "bsf" / path).open(encoding="utf-8")) if r["scenario"] == "bsf-3-2"]
+    rows = [r for r in rows if metric_rows(r)]
+    return rows
+
+
+def test_asm_csv_lines_bsf_3_2(bundle):
+    """BSF 3.2 (Tables 3-16 and 3-17, site-less, 54K TPS; observations Tables 3-18 and 3-19 at Site1):
+    - Diameter Gateway, Table 3-16 row 6: 8 replicas of app 4 cores / 2 GiB and istio-proxy 2 cores / 2 GiB:
+      sidecars 16 of 48 cores (33.3333 %), 16 of 32 GiB (50 %); observed Site1 CPU 2.76 / (14.7 + 2.76) = 15.8076 %,
+      memory 3.19 / (9.13 + 3.19) GB = 25.8929 % (Table 3-18 row 1).
+    - TOTAL: 167 of 469.7 cores (35.5546 %, test_bsf_3_2_sidecar_share_of_requested_cpu), memory and the observed
+      shares summed here from data/bsf (replicas x request; Site1 observations), rounded to 4 places as the CSV is."""
+    f = lambda x: float(x) if x else 0.0
+    res = _bsf_3_2_sums("resources.csv", lambda r: True)
+    mem_side = sum(f(r["replicas"]) * f(r["mem_request_gib"]) for r in res if r["container"] == "istio-proxy")
+    mem_all = sum(f(r["replicas"]) * f(r["mem_request_gib"]) for r in res)
+    obs = _bsf_3_2_sums("utilization.csv", lambda r: r["site"] == "site1" and r["status"] in ("ok", "corrected"))
+    share = lambda m: round(100 * sum(float(r["observed_abs"]) for r in obs if r["metric"] == m and r["container"] == "istio-proxy")
+                            / sum(float(r["observed_abs"]) for r in obs if r["metric"] == m), 4)
+    assert (mem_side, round(mem_all, 3), share("cpu"), share("memory")) == (146, 1183.628, 32.7519, 3.5762)
+    text = asm.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
+    rows = csv_rows(text)
+    assert ["bsf-3-2", "app", "Diameter Gateway", "16.0", "48.0", "33.3333", "16.0", "32.0", "50.0", "54000.0", "TPS", "3-16/6",
+            "15.8076", "25.8929", ""] in rows
+    assert ["bsf-3-2", "", "TOTAL", "167.0", "469.7", "35.5546", "146.0", "1183.628", str(round(100 * mem_side / mem_all, 4)),
+            "54000.0", "TPS", "3-16 3-17", "32.7519", "3.5762", ""] in rows
+    assert ["policy-3-2-1", "", "TOTAL"] + [""] * 11 + [
+        "ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"] in rows
