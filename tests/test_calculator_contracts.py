@@ -183,8 +183,21 @@ def test_shcm_page_summary_steps_table_and_chart(bundle):
     assert series[("at the measured CPU (40% of vCPUs)", 10)] == 21600.0
     assert series[("at the 80% ceiling (extrapolated)", 5)] == 21600.0
     assert rule["data"]["values"] == [{"target": 21600.0, "label": "target 21,600 RPS"}]
-    assert line["encoding"]["x"]["title"] == "Rhino nodes" and line["encoding"]["y"]["title"] == "Capacity (RPS)"
+    # the Vega-Lite spec the page draws (calculators.sizing.capacity_chart): whole nodes on x, capacity on y, one
+    # coloured line per series, the target as a dashed rule with its label as tooltip
+    assert line["mark"] == {"type": "line", "point": True, "tooltip": True}
+    assert line["encoding"] == {
+        "x": {"field": "nodes", "type": "quantitative", "title": "Rhino nodes", "axis": {"tickMinStep": 1}},
+        "y": {"field": "capacity", "type": "quantitative", "title": "Capacity (RPS)"},
+        "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}
+    assert rule["mark"] == {"type": "rule", "strokeDash": [4, 4], "tooltip": True}
+    assert rule["encoding"] == {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}
     assert chart["description"] == "RPS capacity against the number of Rhino nodes, with the target"
+    assert chart["width"] == "container" and chart["height"] == 220
+    assert chart["$schema"] == "https://vega.github.io/schema/vega-lite/v6.json"
+    # the steps table closes before the notes, and the result's div closes last
+    assert "</td></tr></tbody></table></div><p>Notes from the guide and its errata:</p>" in html
+    assert html.endswith("</li></ul></div>")
     assert out["inputs"] == {"scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80", "spare": "1"}
     assert out["downloads"]["csv"]["filename"] == "shcm-shcm-test-5.csv" and out["downloads"]["csv"]["mime"] == "text/csv"
 
