@@ -662,3 +662,225 @@ def test_asm_csv_lines_bsf_3_2(bundle):
             "54000.0", "TPS", "3-16 3-17", "32.7519", "3.5762", ""] in rows
     assert ["policy-3-2-1", "", "TOTAL"] + [""] * 11 + [
         "ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"] in rows
+
+
+# ------------------------------------------------------------------ command line: options reach the calculators
+
+@pytest.fixture(scope="module")
+def cli_run(bundle, tmp_path_factory):
+    """Run ``python -m calculators`` in-process on the test bundle: (exit status, stdout, stderr)."""
+    import contextlib
+    import json
+
+    from calculators.__main__ import main
+    path = tmp_path_factory.mktemp("cli-contracts") / "bundle.json"
+    path.write_text(json.dumps(bundle))
+
+    def run(*argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                rc = main(["--bundle", str(path), *argv])
+            except SystemExit as e:
+                rc = e.code
+        return rc, out.getvalue(), err.getvalue()
+    return run
+
+
+def _cells(line: str) -> list[str]:
+    """The cells of one line of the command line's plain-text tables (columns two or more spaces apart)."""
+    import re
+    return [c for c in re.split(r"\s{2,}", line.strip())]
+
+
+def test_cli_footprint_table_bsf_3_1_at_its_own_load(cli_run):
+    """BSF 3.1 (22K TPS per site, Tables 3-5 and 3-6) at 44,000 TPS on 2 sites, 3 provisioned, n+1: 22,000 per site in
+    both states (the third site stands by), so every service keeps its printed size. The per-site totals are the
+    tables' replicas x requests (summed here from data/bsf): application (Table 3-5) and cnDBTier (Table 3-6).
+    Node packing on 16-core / 64 GiB nodes with GKE reservations (0.06 + 0.01 + 2 x 0.005 + 12 x 0.0025 = 0.11 cores
+    reserved: 15.89 allocatable): 251 cores / 15.89 = 15.8 -> CPU alone needs 16 nodes; 1 spare."""
+    from conftest import ROOT
+    rc, out, err = cli_run("footprint", "--scenario", "bsf-3-1", "--load", "44000", "--sites", "2", "--sites-provisioned", "3",
+                           "--redundancy", "n+1", "--node-cores", "16", "--node-mem", "64", "--spare-nodes", "1")
+    assert rc == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[:3] == [
+        "Scenario bsf-3-1: 44,000 TPS total on 2 site(s) carrying traffic, 3 provisioned; redundancy n+1; CPU target "
+        "printed/ceiling; ASM keep.",
+        "  normal: 22,000 TPS per site (x1), ceiling 40 %", "  failover: 22,000 TPS per site (x1), ceiling 80 %"]
+    rows = [r for r in csv.DictReader((ROOT / "data" / "bsf" / "resources.csv").open(encoding="utf-8")) if r["scenario"] == "bsf-3-1"]
+    tot = lambda t, k: sum(float(r["replicas"]) * float(r[k]) for r in rows if r["table_id"] == t)
+    app_cpu, app_mem, db_cpu, db_mem = tot("3-5", "cpu_request_cores"), tot("3-5", "mem_request_gib"), tot("3-6", "cpu_request_cores"), tot("3-6", "mem_request_gib")
+    assert tuple(round(x, 6) for x in (app_cpu, app_mem, db_cpu, db_mem)) == (96, 70, 155, 385)
+    assert "application: 96 -> 96 cores, 70 -> 70 GiB requested per site" in lines
+    assert "cnDBTier: 155 -> 155 cores, 385 -> 385 GiB requested per site" in lines
+    # 96 + 155 = 251 cores, 70 + 385 = 455 GiB per site; 3 sites: 753 cores, 1,365 GiB
+    assert "Per site: 251 cores, 455 GiB requested; 3 site(s): 753 cores, 1,365 GiB." in lines
+    nodes = lines[-1]
+    assert nodes.startswith("Nodes per site: ") and " (1 spare) of 16 cores / 64 GiB; binding: " in nodes
+    assert "cpu alone needs 16" in nodes
+    per_site = int(nodes.split(": ")[1].split(" ")[0])
+    assert nodes.endswith(f"; {per_site * 3} nodes in all.")
+    head = next(i for i, x in enumerate(lines) if x.startswith("service "))
+    assert _cells(lines[head]) == ["service", "container", "rule", "binding", "replicas_before", "replicas_after", "cpu_request",
+                                   "cpu_request_after", "mem_request_after", "table_id", "source_row"]
+    # Table 3-5 row 6: Ingress Gateway, 9 replicas of 3 cores / 4 GiB: 27 cores, 36 GiB
+    assert ["Ingress Gateway", "app", "cpu+memory", "benchmark replicas", "9", "9", "3", "27", "36", "3-5", "6"] in [
+        _cells(x) for x in lines[head + 2:]]
+
+
+def test_cli_footprint_passes_every_option(cli_run):
+    """Every footprint option of the command line reaches the calculator: each value typed comes back in the JSON's
+    inputs, and the node options in its packing (custom 1 core / 2 GiB reserved from 16 / 64: 15 cores / 62 GiB)."""
+    import json
+    rc, out, err = cli_run("footprint", "--scenario", "bsf-3-1", "--load", "44000", "--target", "60", "--db-target", "70",
+                           "--sidecar-target", "90", "--sites", "2", "--sites-provisioned", "3", "--redundancy", "n+1",
+                           "--normal-ceiling", "35", "--failover-ceiling", "75", "--data-size", "100", "--asm", "add",
+                           "--sidecar-cpu", "0.5", "--sidecar-mem", "0.25", "--min-replicas", "2", "--node-cores", "16",
+                           "--node-mem", "64", "--node-reserve", "custom", "--reserve-cpu", "1", "--reserve-mem", "2",
+                           "--ds-cpu", "0.5", "--ds-mem", "1", "--max-pods", "50", "--spare-nodes", "1", "--format", "json")
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["inputs"] == {
+        "scenario": "bsf-3-1", "target_load": 44000.0, "unit": "TPS", "target_cpu_percent": 60.0, "db_target_percent": 70.0,
+        "sidecar_target_percent": 90.0, "sites": 2, "sites_provisioned": 3, "failover": True, "redundancy": "n+1",
+        "normal_ceiling": 35.0, "failover_ceiling": 75.0, "data_size_gib": 100.0, "asm": "add", "node_cores": 16.0,
+        "node_mem_gib": 64.0, "min_replicas": 2, "asm_from": "your size (0.5 cores, 0.25 GiB)"}
+    p = res["packing"]
+    assert (p["reserve"], p["allocatable"], p["daemonset_cpu"], p["daemonset_mem"], p["max_pods"], p["spare"]) == (
+        "custom", {"cpu": 15.0, "mem": 62.0}, 0.5, 1.0, 50, 1)
+    rc, out, _ = cli_run("footprint", "--scenario", "bsf-3-2", "--load", "54000", "--asm", "add", "--asm-from", "bsf-3-3",
+                         "--failover", "--format", "json")
+    res = json.loads(out)
+    assert (res["inputs"]["redundancy"], res["inputs"]["asm"]) == ("n+1", "add")
+    rc, out, _ = cli_run("footprint", "--scenario", "bsf-3-1", "--load", "22000", "--asm", "add", "--asm-from", "bsf-3-3",
+                         "--format", "json")
+    assert json.loads(out)["inputs"]["asm_from"] == "bsf-3-3"
+
+
+def test_cli_footprint_csv_and_helm_are_written(cli_run):
+    """--format csv writes the footprint CSV (Table 3-5 row 6, Ingress Gateway, is one of its lines) and --format helm
+    the Helm values: Table 3-5 row 6 at its own load, 9 replicas requesting 3 cores and 4 GiB (36 GiB / 9) each."""
+    rc, out, _ = cli_run("footprint", "--scenario", "bsf-3-1", "--load", "22000", "--format", "csv")
+    assert rc == 0 and any(r and "Ingress Gateway" in r for r in csv_rows(out))
+    rc, out, _ = cli_run("footprint", "--scenario", "bsf-3-1", "--load", "22000", "--format", "helm")
+    assert rc == 0 and ('ingress-gateway:\n  replicaCount: 9\n  containers:\n    app:\n      resources:\n        requests:\n'
+                        '          cpu: "3"\n          memory: "4Gi"\n') in out
+
+
+def test_cli_dsr_and_shcm_pass_every_option(cli_run):
+    """DSR: the relay case of Table 3-1 row 1 with every option (18 DA-MPs, as on the page); without --target the
+    default run sizes for its own 288K: 288000 / 18000 = 16 measured against 288000 / 30000 = 9.6 -> 10 engineered,
+    so 16. Another run needs a target. ShCM test 5 in SPS (T-rhino-performance row 5: 1200 SPS at 3.2 cores = 40 %):
+    at 80 %, 2,400 SPS per node -> 1 node for 1,200 SPS, + 2 spare = 3."""
+    import json
+    rc, out, err = cli_run("dsr", "--scenario", "dsr-relay-12vcpu", "--target", "240000", "--ceiling", "40", "--spare", "1",
+                           "--redundancy", "mated-pair", "--format", "json")
+    res = json.loads(out)
+    assert res["inputs"] == {"scenario": "dsr-relay-12vcpu", "target_mps": 240000.0, "cpu_ceiling_percent": 40.0, "spare": 1,
+                             "redundancy": "mated-pair"}
+    assert res["total"] == 18
+    rc, out, err = cli_run("dsr", "--format", "json")
+    assert rc == 0 and json.loads(out)["total"] == 16 and json.loads(out)["inputs"]["target_mps"] == 288000
+    rc, out, err = cli_run("dsr", "--scenario", "dsr-rbar")
+    assert rc == 2 and err == "error: --target is needed for dsr-rbar (the default target is that of dsr-relay-12vcpu).\n"
+    rc, out, err = cli_run("dsr", "--scenario", "dsr-relay-12vcpu", "--target", "240000", "--ceiling", "40", "--format", "csv")
+    assert rc == 0 and csv_header(out) == CSV_COLUMNS and ["dsr-relay-12vcpu", "result", "total", "DA-MPs to deploy", "8", "count",
+                                                           "8 per DSR x 1 DSR(s), redundancy none"] in csv_rows(out)
+    rc, out, err = cli_run("shcm", "--scenario", "shcm-test-5", "--target", "1200", "--unit", "SPS", "--ceiling", "80",
+                           "--spare", "2", "--format", "json")
+    res = json.loads(out)
+    assert res["inputs"] == {"scenario": "shcm-test-5", "target": 1200.0, "unit": "SPS", "cpu_ceiling_percent": 80.0, "spare": 2}
+    assert (res["rate_at_ceiling"], res["needed"], res["total"]) == (2400.0, 1, 3)
+    rc, out, err = cli_run("shcm", "--format", "json")
+    assert json.loads(out)["inputs"]["target"] == 1800 and json.loads(out)["total"] == 1  # test 1 at its own 1800 RPS
+
+
+def test_cli_steps_table_warnings_rows_and_notes(cli_run):
+    """The DSR/ShCM plain-text result: the warnings first ('warning: '), then the steps as a table with the columns
+    section, item, value, unit, source, then the notes ('note: ')."""
+    rc, out, err = cli_run("shcm", "--scenario", "shcm-test-5", "--target", "21600", "--ceiling", "80", "--spare", "1")
+    lines = out.splitlines()
+    assert lines[0] == "warning: " + SHCM_T5_WARNINGS[0] and lines[1] == "warning: " + SHCM_T5_WARNINGS[1]
+    assert _cells(lines[2]) == ["section", "item", "value", "unit", "source"]
+    assert _cells(lines[4]) == ["input", "Baseline test", "Test 5 (shcm-test-5)"]
+    assert ["result", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"] in [_cells(x) for x in lines]
+    assert lines[-4] == ("note: Server config B runs Cassandra on separate servers; only the Rhino nodes are sized here, "
+                         "not the Cassandra cluster.")
+    assert lines[-3].startswith("note: shcm-E003: ") and lines[-1].startswith("note: shcm-E020: ")
+
+
+def test_cli_asm_what_if_load_and_formats(cli_run):
+    """ASM on the command line: --load sets the what-if load of both changes (60,000 TPS); csv (the default) writes
+    the overhead lines, json the four parts, table the text report."""
+    import json
+    rc, out, err = cli_run("asm", "--on", "bsf-3-2", "--off", "bsf-3-1", "--load", "60000", "--format", "json")
+    res = json.loads(out)
+    assert set(res) == {"overview", "compare", "whatif", "asm_without_sidecars"}
+    assert res["whatif"]["add"]["load"] == 60000 and res["whatif"]["remove"]["load"] == 60000
+    assert (res["whatif"]["add"]["scenario"], res["whatif"]["remove"]["scenario"]) == ("bsf-3-1", "bsf-3-2")
+    assert res["compare"]["on"]["scenario"] == "bsf-3-2" and res["compare"]["off"]["scenario"] == "bsf-3-1"
+    rc, out, err = cli_run("asm", "--on", "bsf-3-2", "--off", "bsf-3-1")
+    assert rc == 0 and ["bsf-3-2", "", "TOTAL"] == csv_rows(out)[[r[2] for r in csv_rows(out)].index("TOTAL")][:3]
+    rc, out, err = cli_run("asm", "--on", "bsf-3-2", "--off", "bsf-3-1", "--load", "60000", "--format", "table")
+    lines = out.splitlines()
+    assert lines[0] == "Sidecar share of requested CPU and memory, every ASM-enabled scenario:"
+    assert _cells(lines[1]) == ["scenario", "sidecar_cpu", "all_cpu", "cpu_share", "mem_share", "sidecar_cpu_per_1k_requested",
+                                "sidecar_cpu_per_1k_observed", "observed_cpu_share"]
+    # BSF 3.2: 167 of 469.7 cores, 35.555 %; 167 / 54 = 3.093 cores per 1K TPS requested; observed 32.765 cores at Site1
+    # over 54K TPS = 0.607 per 1K; observed share 32.765 / 100.04 = 32.752 %
+    assert ["bsf-3-2", "167", "469.7", "35.555 %", "12.335 %", "3.093", "0.607", "32.752 %"] in [_cells(x) for x in lines]
+    assert "bsf-3-2 (ASM on) against bsf-3-1 (ASM off), per 1K TPS:" in lines
+    assert "What-if (per site, requests):" in lines
+    assert _cells(lines[lines.index("What-if (per site, requests):") + 1]) == [
+        "change", "scenario", "load", "cpu_before", "cpu_after", "cpu_delta", "mem_delta"]
+
+
+def test_cli_overtarget_own_file_and_formats(cli_run, tmp_path):
+    """Over-target on the command line for NEF: the ten scenario-wide CPU figures (Tables 3-5 ... 3-40, '~55%' to
+    '~69%') against the 70 % target: 7 are at or above 63 % (0.9 x 70), none at 70; your own file's bad line is
+    reported on stderr as FILE:LINE: message and the good ones are flagged (svc-a: 90 % of 75 %, over, 10 -> 12)."""
+    own = tmp_path / "own.csv"
+    own.write_text("name,replicas,cpu_request,observed,target\nsvc-a,10,2,90%,75\n,3,1,50%,70\n", encoding="utf-8")
+    rc, out, err = cli_run("overtarget", "--product", "nef", "--own", str(own))
+    assert rc == 0 and err == f"{own}:3: name is empty.\n"
+    lines = out.splitlines()
+    assert lines[:2] == ["inputs: product nef, memory threshold 80 %",
+                         "0 over, 7 near (observed >= 0.9 x target), 0 memory rows at or above the threshold."]
+    assert _cells(lines[3]) == ["status", "scenario", "service", "name", "site", "observed", "target", "replicas", "desired",
+                                "table_id", "row", "partial"]
+    assert ["near", "nef-ti-1", "(scenario-wide; pods not stated)", "—", "69", "70", "—", "3-21", "1"] in [_cells(x) for x in lines]
+    # your rows have no scenario, service, site, table or row: dashes
+    assert ["over", "—", "—", "svc-a", "—", "90", "75", "10", "12", "—", "—", "—"] in [_cells(x) for x in lines]
+    rc, out, err = cli_run("overtarget", "--product", "nef", "--own", str(own), "--format", "csv")
+    assert ["own-cpu", "over", "", "", "", "2", "svc-a", "", "svc-a", "", "90.0", "75.0", "", "10", "", "", "90", "", "", "", "12"] in csv_rows(out)
+    rc, out, err = cli_run("overtarget", "--product", "policy", "--mem-threshold", "93", "--format", "json")
+    import json
+    res = json.loads(out)
+    # policy memory rows at or above 93 %: Table 3-235 row 10 ndbmtd at site1 (93.1 %) and site2 (93.08 %)
+    assert res["inputs"] == {"product": "policy", "mem_threshold": 93.0}
+    assert [(m["scenario"], m["site"], m["observed"]) for m in res["memory"]] == [("policy-3-4-4", "site1", 93.1), ("policy-3-4-4", "site2", 93.08)]
+    assert res["own"] is None and res["own_problems"] is None
+    rc, out, err = cli_run("overtarget", "--product", "policy", "--mem-threshold", "93")
+    lines = out.splitlines()
+    i = lines.index("") if "" in lines else None
+    assert i is not None and _cells(lines[i + 1]) == ["status", "scenario", "service", "container", "site", "observed", "table_id", "row"]
+    assert ["memory", "policy-3-4-4", "ndbmtd", "mysqlndbcluster", "site1", "93.1", "3-235", "10"] == _cells(lines[i + 3])
+
+
+def test_cli_listings(cli_run):
+    """--list: ids with titles; ASM marks each scenario on or off; over-target lists the products by short name;
+    --list without a calculator is refused; --bundle=FILE works before --list too."""
+    rc, out, err = cli_run("asm", "--list")
+    assert ["bsf-3-1", "ASM off: 22K TPS, 4-site setup, traffic on Site1"] in [_cells(x) for x in out.splitlines()]
+    assert ["bsf-3-2", "ASM on: 54K TPS, 3-site setup, traffic on Site1 (with ASM)"] in [_cells(x) for x in out.splitlines()]
+    rc, out, err = cli_run("overtarget", "--list")
+    assert [_cells(x) for x in out.splitlines()] == [["bsf", "BSF"], ["policy", "Policy"], ["nef", "NEF"]]
+    rc, out, err = cli_run("dsr", "--list")
+    assert "3.2.3 FABR (cannot be sized)" in out and "  dsr-rbar" in out and "3.2.2 RBAR" in out
+    rc, out, err = cli_run("shcm", "--list")
+    assert _cells(out.splitlines()[0]) == ["shcm-test-1", "Benchmark Results Test 1: 1000 SPS (1800 RPS), server config A"]
+    rc, out, err = cli_run("footprint", "--list")
+    assert "  bsf-3-1" in out and "22K TPS, 4-site setup, traffic on Site1" in out
+    rc, out, err = cli_run("--list")
+    assert rc == 2 and "--list needs a calculator: footprint, asm, overtarget, dsr or shcm" in err
