@@ -884,3 +884,69 @@ def test_cli_listings(cli_run):
     assert "  bsf-3-1" in out and "22K TPS, 4-site setup, traffic on Site1" in out
     rc, out, err = cli_run("--list")
     assert rc == 2 and "--list needs a calculator: footprint, asm, overtarget, dsr or shcm" in err
+
+
+# ------------------------------------------------------------------ footprint: load states and refusals, word for word
+
+def test_footprint_load_states_say_how_the_failover_load_arises(bundle):
+    """The states a site is sized for (BSF 3.1, 22K TPS per site printed): 66,000 TPS on 3 sites is 22,000 each;
+    n+1 with all 3 carrying traffic: 66000 / 2 = 33,000 (x1.5) at the 80 % failover ceiling; mated pair: 2 x 22,000 =
+    44,000 (x2); with a 4th site standing by, the standby takes the lost site's 22,000."""
+    from calculators import footprint
+    res = footprint.compute(bundle, "bsf-3-1", 66000, sites=3, sites_provisioned=3, redundancy="n+1")
+    assert res["states"] == [
+        {"state": "normal", "load": 22000.0, "factor": 1.0, "ceiling": 40.0, "how": ""},
+        {"state": "failover", "load": 33000.0, "factor": 1.5, "ceiling": 80.0, "how": "one of 3 sites lost: total / 2"}]
+    assert res["per_site_load"] == 33000.0 and res["scale_factor"] == 1.5
+    res = footprint.compute(bundle, "bsf-3-1", 66000, sites=3, sites_provisioned=3, redundancy="mated-pair",
+                            normal_ceiling=30, failover_ceiling=70)
+    assert res["states"][1] == {"state": "failover", "load": 44000.0, "factor": 2.0, "ceiling": 70.0,
+                                "how": "a site carries its mate's traffic too: 2 x its normal share"}
+    assert res["states"][0]["ceiling"] == 30.0
+    res = footprint.compute(bundle, "bsf-3-1", 66000, sites=3, sites_provisioned=4, failover=True)
+    assert res["states"][1]["how"] == "a standby site takes the lost site's load" and res["states"][1]["load"] == 22000.0
+    res = footprint.compute(bundle, "bsf-3-1", 66000, sites=3)
+    assert res["states"] == [{"state": "normal", "load": 22000.0, "factor": 1.0, "ceiling": None, "how": ""}]
+    assert (res["inputs"]["normal_ceiling"], res["inputs"]["failover_ceiling"], res["inputs"]["failover"]) == (None, None, False)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"target_cpu_percent": 150}, "Target CPU utilization must be between 1 and 100 %; got 150."),
+    ({"db_target_percent": "0.5"}, "Database CPU target must be between 1 and 100 %; got 0.5."),
+    ({"sidecar_target_percent": 101}, "Sidecar CPU target must be between 1 and 100 %; got 101."),
+    ({"normal_ceiling": 200, "redundancy": "n+1", "sites": 2}, "Normal CPU ceiling must be between 1 and 100 %; got 200."),
+    ({"failover_ceiling": 101, "redundancy": "n+1", "sites": 2}, "Failover CPU ceiling must be between 1 and 100 %; got 101."),
+    ({"normal_ceiling": 90, "failover_ceiling": 80, "redundancy": "n+1", "sites": 2},
+     "The normal ceiling (90 %) cannot be above the failover ceiling (80 %)."),
+    ({"sites": "1.5"}, "Number of sites carrying traffic must be a whole number from 1 to 64."),
+    ({"sites": 65}, "Number of sites carrying traffic must be a whole number from 1 to 64."),
+    ({"sites_provisioned": 100}, "Sites provisioned must be a whole number from 1 to 64."),
+    ({"sites": 3, "sites_provisioned": 2}, "Sites provisioned (2) cannot be fewer than sites carrying traffic (3)."),
+    ({"redundancy": "n+1", "sites": 1, "sites_provisioned": 1},
+     "Failover sizing needs at least 2 sites carrying traffic, or more sites provisioned than carrying traffic."),
+    ({"redundancy": "n+2"}, "Redundancy must be 'none', 'n+1' or 'mated-pair'."),
+    ({"asm": "maybe"}, "ASM must be 'keep', 'remove' or 'add'."),
+    ({"min_replicas": 1001}, "Minimum replicas must be a whole number from 1 to 1000."),
+    ({"node_cores": 16, "node_mem_gib": 64, "max_pods": "0.5"}, "Max pods per node must be a whole number from 1 to 1000."),
+    ({"node_cores": 16, "node_mem_gib": 64, "node_reserve": "aws"}, "Node reservation must be 'gke' or 'custom'."),
+])
+def test_footprint_refusals_name_the_field_and_the_rule(bundle, kwargs, message):
+    """Each bad input to the footprint (BSF 3.1 at its own 22,000 TPS otherwise) is refused with its exact message."""
+    from calculators import footprint
+    with pytest.raises(footprint.FootprintError) as e:
+        footprint.compute(bundle, "bsf-3-1", kwargs.pop("load", 22000), **kwargs)
+    assert str(e.value) == message
+
+
+def test_footprint_refuses_far_extrapolation_and_unknown_scenarios(bundle):
+    """More than 1000 x the baseline's 22,000 TPS per site is refused with both loads named; an unknown scenario
+    and a scenario without resource rows are named."""
+    from calculators import footprint
+    with pytest.raises(footprint.FootprintError) as e:
+        footprint.compute(bundle, "bsf-3-1", 22000 * 1000 + 1)
+    assert str(e.value) == ("Target load per site (22,000,001 TPS) is more than 1000 times the baseline's 22,000 TPS; "
+                            "the benchmark cannot support that extrapolation.")
+    footprint.compute(bundle, "bsf-3-1", 22000 * 1000)  # exactly 1000 x is accepted
+    with pytest.raises(footprint.FootprintError) as e:
+        footprint.compute(bundle, "nope", 1)
+    assert str(e.value) == "Unknown scenario 'nope'."
