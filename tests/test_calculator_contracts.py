@@ -950,3 +950,42 @@ def test_footprint_refuses_far_extrapolation_and_unknown_scenarios(bundle):
     with pytest.raises(footprint.FootprintError) as e:
         footprint.compute(bundle, "nope", 1)
     assert str(e.value) == "Unknown scenario 'nope'."
+
+
+# ------------------------------------------------------------------ footprint rows: rule, detail, figures
+
+def test_footprint_rows_bsf_3_1_at_double_load_with_a_60_percent_target(bundle):
+    """BSF 3.1 (Table 3-5, one site at 22K TPS) at 44,000 TPS on its one site (x2) with a 60 % CPU target, row by row:
+    - Ingress Gateway (Table 3-5 row 6: 9 replicas, 3 / 4 cores, 4 / 6 GiB; Table 3-8 row 6 at Site1: CPU 28.43 %,
+      memory 50.70 %): cores used 0.2843 x 9 x 3 = 7.6761; 7.6761 x 2 / (3 x 0.60) = 8.53 -> 9; memory used
+      0.507 x 9 x 4 = 18.252 GiB; 18.252 x 2 / 4 = 9.126 -> 10: memory binds, 10 replicas (30 / 40 cores, 40 / 60 GiB).
+    - Diameter Gateway (Table 3-5 row 12: 2 replicas, no observation): proportional, 2 x 2 = 4.
+    - Appinfo (management): fixed at 2. ndbmgmd (Table 3-6 row 10): fixed per site at 2.
+    - ndbmtd (Table 3-6 row 12: 6 replicas; Table 3-9 row 12: memory 90.8 %): the data it holds keeps 6, 3 node groups."""
+    from calculators import footprint
+    res = footprint.compute(bundle, "bsf-3-1", 44000, target_cpu_percent=60)
+    rows = {(r["service"], r["container"]): r for r in res["rows"]}
+    ig = rows[("Ingress Gateway", "app")]
+    assert ig["rule_detail"] == ("7.676 cores used (Table 3-8 row 6, site1) at your target; normal: 7.676 x 2 / (3 x 60 %) -> 9; "
+                                 "memory: 18.25 GiB observed (Table 3-8 row 6) x 2 / 4 GiB -> 10 (assumed to grow with load: "
+                                 "conservative)")
+    assert (ig["rule"], ig["binding"], ig["replicas_before"], ig["replicas_after"]) == ("cpu+memory", "memory", 9, 10)
+    assert (ig["cpu_request_before"], ig["cpu_request_after"], ig["cpu_limit_after"]) == (27, 30, 40)
+    assert (ig["mem_request_before"], ig["mem_request_after"], ig["mem_limit_after"]) == (36, 40, 60)
+    assert ig["demand"] == {"cpu_used": pytest.approx(7.6761), "mem_used": pytest.approx(18.252), "targets": {"normal": 60.0}}
+    assert (ig["group"], ig["role"], ig["table_id"], ig["source_row"], ig["source_scenario"], ig["added"]) == (
+        "application", "traffic", "3-5", 6, "bsf-3-1", False)
+    dg = rows[("Diameter Gateway", "app")]
+    assert (dg["rule"], dg["rule_detail"], dg["binding"], dg["replicas_after"]) == (
+        "proportional", "2 x 2 (load ratio; no observed CPU for this pod)", "load ratio", 4)
+    ai = rows[("Appinfo", "app")]
+    assert (ai["rule"], ai["rule_detail"], ai["replicas_after"], ai["role"]) == ("fixed", "management service: fixed", 2, "management")
+    mg = rows[("ndbmgmd", "mysqlndbcluster")]
+    assert (mg["rule"], mg["rule_detail"], mg["replicas_after"], mg["group"]) == (
+        "fixed-per-site", "cnDBTier management nodes: a fixed set per site for availability, not load", 2, "cnDBTier")
+    mt = rows[("ndbmtd", "mysqlndbcluster")]
+    assert (mt["rule"], mt["binding"], mt["replicas_after"]) == ("data-held", "data held", 6)
+    assert mt["rule_detail"] == ("data nodes are sized by the data they hold, not by CPU (memory 90.8 % observed (site1, Table 3-9 "
+                                 "row 12)); every site holds a full copy, so a site keeps the baseline's 6 (3 node groups of 2); "
+                                 "give a data size to size them from your data")
+    assert res["warnings"] == [] and res["partial"] is False
