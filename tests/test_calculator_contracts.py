@@ -989,3 +989,19 @@ def test_footprint_rows_bsf_3_1_at_double_load_with_a_60_percent_target(bundle):
                                  "row 12)); every site holds a full copy, so a site keeps the baseline's 6 (3 node groups of 2); "
                                  "give a data size to size them from your data")
     assert res["warnings"] == [] and res["partial"] is False
+
+
+def test_footprint_page_states_and_band_words(bundle):
+    """The footprint page's list of load states (BSF 3.1, 66,000 TPS on 3 sites, n+1: 22,000 normal at 40 %, 33,000
+    in failover at 80 %) and a row's uncertainty band in words: none without a backtest, else the p90 and median
+    errors rounded to whole percent and the replicas at the high end."""
+    from calculators import footprint, footprint_report
+    res = footprint.compute(bundle, "bsf-3-1", 66000, sites=3, sites_provisioned=3, redundancy="n+1")
+    html = footprint_report.result_html(res)
+    assert ('<ul class="atlas-states"><li>normal: 22,000 TPS per site carrying traffic (x1 the baseline), CPU ceiling 40 %</li>'
+            "<li>failover: 33,000 TPS per site carrying traffic (x1.5 the baseline), CPU ceiling 80 % (one of 3 sites lost: "
+            "total / 2)</li></ul>") in html
+    assert footprint_report.band_text(None) == "" and footprint_report.band_text({}) == ""
+    assert footprint_report.band_text({"none": "no backtest for this product and rule"}) == "no backtest"
+    assert footprint_report.band_text({"p90_ape": 23.4, "comparisons": 12, "median_ape": 8.6, "replicas_high": 1400}) == \
+        "±23 % (p90 of 12; median ±9 %): up to 1,400"
