@@ -1005,3 +1005,57 @@ def test_footprint_page_states_and_band_words(bundle):
     assert footprint_report.band_text({"none": "no backtest for this product and rule"}) == "no backtest"
     assert footprint_report.band_text({"p90_ape": 23.4, "comparisons": 12, "median_ape": 8.6, "replicas_high": 1400}) == \
         "±23 % (p90 of 12; median ±9 %): up to 1,400"
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"load": "many"}, "Target load must be a number in TPS, not 'many'."),
+    ({"load": "-5"}, "Target load must be greater than zero (TPS); got -5."),
+    ({"sites": "two"}, "Number of sites carrying traffic must be a number in sites, not 'two'."),
+    ({"min_replicas": "0"}, "Minimum replicas must be greater than zero (pods); got 0."),
+    ({"data_size_gib": "-1"}, "Data size must be greater than zero (GiB per copy); got -1."),
+    ({"node_cores": "16", "node_mem_gib": ""}, "Node memory is empty: enter a number in GiB."),
+    ({"asm": "add", "sidecar_cpu": "0.5", "sidecar_mem": "-1"}, "Sidecar memory must be greater than zero (GiB per sidecar); got -1."),
+    ({"asm": "add", "sidecar_cpu": "x", "sidecar_mem": "1"}, "Sidecar CPU must be a number in cores per sidecar, not 'x'."),
+])
+def test_footprint_number_refusals_name_the_unit(bundle, kwargs, message):
+    """Numbers the footprint refuses are named with their unit (BSF 3.1 at its own 22,000 TPS otherwise)."""
+    from calculators import footprint
+    with pytest.raises(footprint.FootprintError) as e:
+        footprint.compute(bundle, "bsf-3-1", kwargs.pop("load", 22000), **kwargs)
+    assert str(e.value) == message
+
+
+def test_footprint_empty_fields_mean_the_defaults(bundle):
+    """Empty form fields are the defaults: BSF 3.1's one traffic site, its 4 provisioned sites, no target."""
+    from calculators import footprint
+    res = footprint.compute(bundle, "bsf-3-1", 22000, sites="", sites_provisioned="", target_cpu_percent="",
+                            db_target_percent="", sidecar_target_percent="", data_size_gib="")
+    assert (res["inputs"]["sites"], res["inputs"]["sites_provisioned"], res["inputs"]["target_cpu_percent"]) == (1, 4, None)
+
+
+def test_footprint_added_sidecars_say_where_their_size_comes_from(bundle):
+    """ASM added to BSF 3.1 at a size you type: each added istio-proxy row says 'your input' and names no source
+    scenario; from BSF 3.3 it cites
+    that scenario's table; an ASM scenario of another product, or one without sidecars, is refused with the choices
+    (BSF's ASM scenarios with sidecar rows: bsf-3-2 and bsf-3-3)."""
+    from calculators import footprint
+    res = footprint.compute(bundle, "bsf-3-1", 22000, asm="add", sidecar_cpu="0.5", sidecar_mem="0.25")
+    added = [r for r in res["rows"] if r["added"]]
+    assert added and {(r["container"], r["is_sidecar"], r["source_scenario"], r["table_id"], r["row_label"]) for r in added} == {
+        ("istio-proxy", True, None, "your input", "added sidecar")}
+    assert {(r["cpu_request"], r["mem_request"]) for r in added} == {(0.5, 0.25)}
+    with pytest.raises(footprint.FootprintError) as e:
+        footprint.compute(bundle, "bsf-3-1", 22000, asm="add", asm_from="policy-3-2-2")
+    assert str(e.value).endswith("choose one of: bsf-3-2, bsf-3-3.")
+
+
+def test_footprint_replication_nodes_note_a_changed_site_count(bundle):
+    """BSF 3.1 was benchmarked with 4 sites provisioned; with 5, ndbmysqld (Table 3-6 row 15) keeps its 6 and says why
+    the count is uncertain."""
+    from calculators import footprint
+    res = footprint.compute(bundle, "bsf-3-1", 22000, sites_provisioned=5)
+    row = next(r for r in res["rows"] if r["service"] == "ndbmysqld" and r["container"] == "mysqlndbcluster")
+    assert row["notes"] == ["uncertain: the baseline had 4 site(s), you have 5; replication channels follow the number of "
+                            "remote sites, and the guide gives no rule per channel, so the baseline's count is kept"]
+    assert row["rule_detail"] == ("cnDBTier replication SQL nodes: one set per georeplication channel, so they follow the site "
+                                  "topology, not load") and row["replicas_after"] == 6
