@@ -1044,6 +1044,8 @@ def test_footprint_added_sidecars_say_where_their_size_comes_from(bundle):
     assert added and {(r["container"], r["is_sidecar"], r["source_scenario"], r["table_id"], r["row_label"]) for r in added} == {
         ("istio-proxy", True, None, "your input", "added sidecar")}
     assert {(r["cpu_request"], r["mem_request"]) for r in added} == {(0.5, 0.25)}
+    res = footprint.compute(bundle, "bsf-3-1", 22000, asm="add", asm_from="bsf-3-3")
+    assert {r["source_scenario"] for r in res["rows"] if r["added"]} == {"bsf-3-3"}
     with pytest.raises(footprint.FootprintError) as e:
         footprint.compute(bundle, "bsf-3-1", 22000, asm="add", asm_from="policy-3-2-2")
     assert str(e.value).endswith("choose one of: bsf-3-2, bsf-3-3.")
