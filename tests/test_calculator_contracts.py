@@ -1061,3 +1061,49 @@ def test_footprint_replication_nodes_note_a_changed_site_count(bundle):
                             "remote sites, and the guide gives no rule per channel, so the baseline's count is kept"]
     assert row["rule_detail"] == ("cnDBTier replication SQL nodes: one set per georeplication channel, so they follow the site "
                                   "topology, not load") and row["replicas_after"] == 6
+
+
+def test_dsr_unknown_scenario_message():
+    """An unknown DSR run is refused with its id and what to choose."""
+    with pytest.raises(dsr.DsrError) as e:
+        dsr.compute({"dsr_runs": [], "dsr_notes": {}}, "x", "")
+    assert str(e.value) == "Unknown scenario 'x': choose a DSR benchmark run."
+
+
+def test_dsr_target_refusal_text(bundle):
+    """Empty and negative targets for Table 3-1 row 1, word for word."""
+    with pytest.raises(dsr.DsrError) as e:
+        dsr.compute(bundle, "dsr-relay-12vcpu", "")
+    assert str(e.value) == "Target traffic is empty: enter a number in MPS."
+    with pytest.raises(dsr.DsrError) as e:
+        dsr.compute(bundle, "dsr-relay-12vcpu", "-3")
+    assert str(e.value) == "Target traffic must be greater than zero (MPS); got -3."
+
+
+def test_asm_page_explains_partial_shares(bundle):
+    """The ASM page says what a partial scenario's share means (policy 3.2.7, Table 3-140, policy-E031)."""
+    html = asm.run_web(bundle, asm.defaults(bundle))["html"]
+    assert ('<p class="atlas-note">A <strong>partial</strong> scenario has resource rows flagged by an erratum or printed '
+            "without a value: its share over every row would mix sidecars whose application rows are missing, so the share is "
+            "given only over the services whose rows are all usable, and per-1K totals are lower bounds.</p>") in html
+    assert "<h3>What-if on a footprint (per site, requests)</h3>" in html
+
+
+def test_cli_help_formats_and_units_are_checked(cli_run, capsys):
+    """--help opens with the module's first paragraph only; each --format accepts exactly its listed choices (asm has
+    no helm; dsr takes table explicitly); ShCM's --unit takes RPS and SPS as written."""
+    from calculators.__main__ import main
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "Command line for the calculators (CPython)." in out and "Numbers are read by calculators.inputs" not in out
+    rc, out, err = cli_run("asm", "--format", "helm")
+    assert rc == 2 and "invalid choice: 'helm'" in err
+    rc, out, err = cli_run("dsr", "--format", "table")
+    assert rc == 0 and "DA-MPs to deploy" in out
+    rc, out, err = cli_run("shcm", "--unit", "RPS", "--format", "json")
+    assert rc == 0 and '"unit": "RPS"' in out
+    rc, out, err = cli_run("shcm", "--unit", "rps")
+    assert rc == 2 and "invalid choice: 'rps'" in err
+    rc, out, err = cli_run("overtarget", "--format", "helm")
+    assert rc == 2 and "invalid choice: 'helm'" in err
