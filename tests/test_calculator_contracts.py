@@ -1107,3 +1107,15 @@ def test_cli_help_formats_and_units_are_checked(cli_run, capsys):
     assert rc == 2 and "invalid choice: 'rps'" in err
     rc, out, err = cli_run("overtarget", "--format", "helm")
     assert rc == 2 and "invalid choice: 'helm'" in err
+
+
+def test_completeness_of_an_unknown_scenario_and_of_policy_3_2_7(bundle):
+    """partial.completeness: an unknown scenario is complete with nothing missing (its documented answer); policy 3.2.7
+    misses 14 rows of Table 3-140 flagged by policy-E031, e.g. row 4, Config Service at Site1."""
+    from calculators import partial
+    assert partial.completeness(bundle, "nope") == {"partial": False, "missing": []}
+    res = partial.completeness(bundle, "policy-3-2-7")
+    assert res["partial"] is True and len(res["missing"]) == 14
+    assert res["missing"][0] == {"service": "config-server", "container": "app", "component": "app", "table_id": "3-140", "row": 4,
+                                 "row_label": "Config Service", "site": "site1", "status": "flagged", "errata": ["policy-E031"],
+                                 "reason": "excluded by erratum"}
