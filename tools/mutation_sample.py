@@ -16,6 +16,13 @@ every ``calculators/*.py`` file, sorted by path, is mutated in memory with mutmu
 ``random.Random(seed).sample(keys, size)`` picks the sample (size 250 unless ``--size``). A change
 to a calculator's code changes its mutants and so the sample.
 
+The samples drawn so far are kept in ``tools/mutation_samples/seed-SEED.txt`` (seed 20261124: drawn from the
+15,445 mutants of the code before the DSR profile fix of November 2026; rerun it with ``--names`` on later code,
+since a redraw on changed code gives other names).
+
+Cost: on the shared 2-core machine under load (load average 20-37), with ``nice -n 19``, generating the mutants
+took 34 minutes and a single mutant's targeted test about 5 minutes of wall time; run it on a quiet machine.
+
 ``run`` calls ``nice -n 19 mutmut run --max-children N NAME...`` (N is 2 unless ``--max-children``;
 other work shares the machine) and then reports. ``report`` reads mutmut's verdicts from
 ``mutants/calculators/*.py.meta``: killed, survived, no tests, timeout and the others mutmut names,
