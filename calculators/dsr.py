@@ -190,11 +190,12 @@ def cpu_range(bundle: dict, kind: str) -> tuple[Fraction, Fraction] | None:
 
 
 def profile_rate(run: dict) -> tuple[Fraction, dict] | None:
-    """The message rate named by the DA-MP Profile (e.g. '30K_MPS' -> 30000 MPS) with its settings row, or None."""
+    """The message rate named by the DA-MP Profile (e.g. '30K_MPS' -> 30000 MPS, '40K_MPS_FABR' -> 40000 MPS)
+    with its settings row, or None."""
     s = (run.get("settings") or {}).get("DA-MP Profile")
     if not s:
         return None
-    found = re.match(r"^\s*(\d+(?:\.\d+)?)\s*K_MPS\b", str(s["value"]))
+    found = re.match(r"^\s*(\d+(?:\.\d+)?)\s*K_MPS(?:_[A-Za-z0-9]+)*\s*$", str(s["value"]))
     return (Fraction(found.group(1)) * 1000, s) if found else None
 
 
