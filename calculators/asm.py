@@ -476,14 +476,26 @@ def chart(ov: list[dict]) -> dict:
                          "color": {"field": "what", "type": "nominal", "title": None}}}
 
 
-def run_web(bundle: dict, params: dict) -> dict:
+def compute_web(bundle: dict, params: dict) -> tuple:
+    """(overview, compare, whatif, inputs) of the form's strings (``params``). Raises AsmError."""
     d = defaults(bundle)
     on, off = params.get("on") or d["on"], params.get("off") or d["off"]
     cmp = compare(bundle, on, off)
     wi = whatif(bundle, on, off, params.get("load") or None)
-    ov = overview(bundle)
-    return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": {"on": on, "off": off, "load": params.get("load") or ""},
+    return overview(bundle), cmp, wi, {"on": on, "off": off, "load": params.get("load") or ""}
+
+
+def run_web(bundle: dict, params: dict) -> dict:
+    ov, cmp, wi, i = compute_web(bundle, params)
+    return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": i,
             "downloads": {"csv": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv", "filename": "asm-overhead.csv"}}}
 
 
-catalogue.register("asm", run_web, AsmError)
+def report_web(bundle: dict, params: dict) -> dict:
+    """The report (``calculators.report``) of the result ``run_web`` gives. Raises AsmError."""
+    from . import report
+    ov, cmp, wi, i = compute_web(bundle, params)
+    return report.asm(ov, cmp, wi, asm_without_sidecars(bundle), i, bundle)
+
+
+catalogue.register("asm", run_web, AsmError, report_web)
