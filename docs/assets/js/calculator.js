@@ -359,6 +359,13 @@
       printBtn.hidden = false;
       printBtn.addEventListener("click", function () { window.print(); });
     }
+    /* On paper every part of the result shows: closed <details> (fill per node, runs that cannot be
+     * sized) open while printing and close again after. */
+    var opened = [];
+    window.addEventListener("beforeprint", function () {
+      opened = Array.prototype.filter.call(resultEl.querySelectorAll("details:not([open])"), function (d) { d.open = true; return true; });
+    });
+    window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
     function key(p) { return p ? JSON.stringify(p) : ""; }
     if (link) link.addEventListener("click", function (ev) {
       if (!forParams || link.getAttribute("data-for") === key(forParams)) return; /* the build's, or made already */
