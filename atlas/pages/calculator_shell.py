@@ -30,7 +30,7 @@ def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -
     links = " · ".join(
         f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(d["label"])}</a>'
         for k, d in res["downloads"].items())
-    xlsx = report_link(r.bundle, name, params)
+    xlsx = report_link(r, name, params)
     permalink = urlencode({k: v for k, v in params.items() if v})
     chart = ""
     if res.get("chart"):
@@ -56,16 +56,22 @@ def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def report_link(bundle: dict, name: str, params: dict) -> str:
+def report_link(r, name: str, params: dict) -> str:
     """The "XLSX" link of the prerendered result: its report (``calculators.report``, written by ``reportxlsx``)
-    as a ``data:`` URL. In the browser, calculator.js makes the XLSX of a result computed there when the
-    reader clicks it (the worker loads the report pack then). Raises RuntimeError if the report fails."""
+    as a file of the site, ``assets/reports/<name>-default.<hash>.xlsx`` (named by its content; handed to the
+    page writer through ``r.files``), so the page itself stays light. In the browser, calculator.js makes the
+    XLSX of a result computed there when the reader clicks it (the worker loads the report pack then).
+    Raises RuntimeError if the report fails."""
     import reportxlsx
-    rep = catalogue.report(bundle, {"calc": name, **params})
+    from ..assets import hashed_name
+    rep = catalogue.report(r.bundle, {"calc": name, **params})
     if not rep["ok"]:
         raise RuntimeError(f"default {name} report failed: {rep['error']}")
-    data = base64.b64encode(reportxlsx.write(rep["report"])).decode("ascii")
-    return (f'<a id="calc-dl-xlsx" download="{escape(rep["report"]["filename"])}" href="data:{XLSX_MIME};base64,{data}" '
+    data = reportxlsx.write(rep["report"])
+    rel = "assets/reports/" + hashed_name(f"{name}-default.xlsx", data)
+    if hasattr(r, "files"):
+        r.files[rel] = data
+    return (f'<a id="calc-dl-xlsx" download="{escape(rep["report"]["filename"])}" href="../../{rel}" type="{XLSX_MIME}" '
             f'title="Inputs, results, totals, warnings, method and sources as one workbook">XLSX</a>')
 
 
