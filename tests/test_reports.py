@@ -77,6 +77,20 @@ def test_footprint_report_totals_at_the_scenarios_own_load(bundle):
     assert rows_of(r, "Warnings") == [{"Kind": "none", "Text": "No warnings for these inputs."}]
 
 
+def test_footprint_report_of_a_partial_result_says_so(bundle):
+    """Policy 3.2.7, Table 3-140: the app containers of 13 rows (4-11, 13, 15-18) are excluded by erratum policy-E031
+    (row 7 also policy-E032), and row 11's istio-proxy prints no usable value (policy-E094). The report's totals say
+    'at least'; each of the 14 containers left out is a warning and a source naming its table, row and errata."""
+    r = rep(bundle, calc="footprint", scenario="policy-3-2-7", load="75000")
+    missing = [w["Text"] for w in rows_of(r, "Warnings") if w["Kind"].startswith("not sized")]
+    assert len(missing) == 14 and sum("policy-E031" in w for w in missing) == 13
+    assert "query-service / istio-proxy: no usable value printed (Table 3-140, row 11); errata policy-E094" in missing
+    gone = {(x["Item"], x["Table"], x["Row"], x["Section"], x["Errata"]) for x in rows_of(r, "Sources") if x["Item"].endswith("(not sized)")}
+    assert {row for _, _, row, _, _ in gone} == {4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 16, 17, 18} and len(gone) == 14
+    assert ("nrf-client-nfdiscovery / app (not sized)", "3-140", 7, "3.2.7", "policy-E032; policy-E031") in gone
+    assert any(x["Total"] == "Per site (at least: partial result)" for x in rows_of(r, "Totals"))
+
+
 def test_dsr_report(bundle):
     """Relay, 12 vCPU (Table 3-1 row 1): 288K MPS on 16 DA-MPs = 18,000 per DA-MP at 19 % CPU. At a 40 % ceiling that
     scales to 37,894.7, capped at the 30K_MPS profile: 240,000 / 30,000 = 8 DA-MPs by both methods, 8 x 12 = 96 vCPU."""
