@@ -288,7 +288,7 @@ def test_browser_xlsx_of_a_computed_result(page, site_url, tmp_path):
 
 @pytest.mark.browser
 @pytest.mark.parametrize("path", ["footprint/?scenario=bsf-3-3&load=126000&target=70&node_cores=64&node_mem=256",
-                                  "over-target/?product=policy"])
+                                  "over-target/?product=policy", "asm/?on=bsf-3-3&off=bsf-3-1"])
 def test_browser_print_report(page, site_url, path):
     """Printed (print media, A4's 794 px): no filter box, sort glyph, download link or button; every table of the
     result fits the paper's width (nothing scrolls or is clipped); the inputs and the closed details print."""
@@ -315,6 +315,7 @@ def test_browser_print_report(page, site_url, path):
         }).filter(x => x.table > x.box + 0.5 || x.right > x.page);
     }""")
     assert clipped == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 794  # nothing, the inputs neither, runs off the paper
     assert page.locator("#atlas-calc-result table:visible").count() >= 1
     assert page.locator("#atlas-calc-result details:not([open])").count() == 0
     assert page.locator("select[name=scenario]:visible, select[name=product]:visible").count() == 1
