@@ -175,6 +175,31 @@ def interpreter_script(source: str) -> str:
 
 
 
+REPORT_PACKAGES = ("reportxlsx", "xlsxwriter")
+"""Packages of the report pack besides calculators/report.py: the XLSX writer (ROOT/reportxlsx) and XlsxWriter
+as installed (requirements.lock), loaded by the worker only when the reader asks for an XLSX."""
+
+
+def report_pack_sources() -> list[tuple[str, Path]]:
+    """The report pack's source files: ``(path in the pack, file)``, calculators/report.py first, then every .py of
+    REPORT_PACKAGES (from where Python imports them). Raises BuildError if one is not installed."""
+    import importlib.util
+    out = [("calculators/report.py", ROOT / "calculators" / "report.py")]
+    for name in REPORT_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            raise BuildError(f"the package {name} is not installed (tools/setup.sh installs requirements.lock)")
+        top = Path(list(spec.submodule_search_locations)[0])
+        out += [(f"{name}/{f.relative_to(top).as_posix()}", f) for f in sorted(top.rglob("*.py")) if "__pycache__" not in f.parts]
+    return out
+
+
+def _cached(rel: str, tag: str) -> str:
+    """The bytecode file compile_pyc.mjs writes for source ``rel``: ``dir/__pycache__/name.<tag>.pyc``."""
+    head, _, name = rel.rpartition("/")
+    return f"{head}/__pycache__/{name[:-3]}.{tag}.pyc"
+
+
 def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None = None) -> list[str]:
     """Write the calculators package, its bytecode, one code pack per calculator page and the data bundles
     under ``docs_dir``/assets/ (see the module docstring). ``sources``: the calculators' folder (default
@@ -183,7 +208,8 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
 
     ``assets/py/manifest.json`` names, per calculator, its code pack (``packs``: the file name and the
     ``[path, offset, length]`` of each file in it) and its data bundle (``bundles``: the ``.marshal`` and
-    ``.json`` file names), every one content-hashed; also ``path`` (folders put first on sys.path),
+    ``.json`` file names), every one content-hashed; ``report`` (the report pack, loaded when the reader asks
+    for an XLSX: calculators/report.py, reportxlsx and XlsxWriter, sources and bytecode); also ``path`` (folders put first on sys.path),
     ``cache_tag`` and ``core`` (the byte size of each Pyodide core file)."""
     nm = node_modules()
     assets = Path(docs_dir) / "assets"
@@ -195,6 +221,10 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
         for src in sorted(Path(sources or ROOT / "calculators").glob("*.py")):
             if src.name != "__main__.py":
                 shutil.copyfile(src, tpy / "calculators" / src.name)
+        report_sources = report_pack_sources()
+        for rel, src in report_sources:
+            (tpy / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, tpy / rel)
         (tdata / "calculator-bundle.json").write_text(json.dumps(bundle, separators=(",", ":")), encoding="utf-8")
         # Each calculator page loads only the keys its calculator reads (calculators.catalogue.CATALOGUE):
         # the footprint page parses 0.9 MB instead of 1.2 MB, the DSR and ShCM pages a few KB.
@@ -212,6 +242,17 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
             pack = hashed_name(f"code.{name}.pack", blob)
             (tpy / pack).write_bytes(blob)
             manifest["packs"][name] = {"pack": pack, "files": index}
+        # The report pack: what the worker loads when the reader first asks for an XLSX (never at boot).
+        rels = [r for rel, _ in report_sources for r in (rel, _cached(rel, compiled["cache_tag"]))]
+        missing = [r for r in rels if not (tpy / r).is_file()]
+        if missing:
+            raise BuildError(f"tools/compile_pyc.mjs wrote no bytecode for {', '.join(missing[:5])}")
+        index, blob = codepack.pack([(rel, (tpy / rel).read_bytes()) for rel in rels])
+        pack = hashed_name("code.report.pack", blob)
+        (tpy / pack).write_bytes(blob)
+        manifest["report"] = {"pack": pack, "files": index}
+        for name in REPORT_PACKAGES:  # only the pack is served: no loose copies of XlsxWriter in the site
+            shutil.rmtree(tpy / name)
         # Each page's slice of the bundle under its content-hashed names (the whole bundle keeps its name:
         # no page fetches it).
         for name in catalogue.CATALOGUE:

@@ -38,8 +38,9 @@ def columnar(cols: list[str], rows: list[dict]) -> dict:
 
 # ---------------------------------------------------------------- the keys every calculator shares
 def sources(atlas: Atlas) -> list[dict]:
-    """``sources``: id, short name, product and load unit of every document with data."""
-    return [{"id": s["id"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
+    """``sources``: id, title, short name, product and load unit of every document with data (the title names
+    the document in a calculator report's sources)."""
+    return [{"id": s["id"], "title": s["title"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
             for s in atlas.sources if s["id"] in atlas.docs()]
 
 

@@ -572,16 +572,31 @@ def chart(ov: list[dict]) -> dict:
                          "color": {"field": "what", "type": "nominal", "title": None}}}
 
 
-def run_web(bundle: dict, params: dict) -> dict:
+def compute_web(bundle: dict, params: dict) -> tuple:
+    """(overview, compare, whatif, inputs) of the form's strings (``params``). Raises AsmError."""
     d = defaults(bundle)
     on, off = params.get("on") or d["on"], params.get("off") or d["off"]
     cmp = compare(bundle, on, off)
     wi = whatif(bundle, on, off, params.get("load") or None)
-    ov = overview(bundle)
-    return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": {"on": on, "off": off, "load": params.get("load") or ""},
+    return overview(bundle), cmp, wi, {"on": on, "off": off, "load": params.get("load") or ""}
+
+
+def run_web(bundle: dict, params: dict) -> dict:
+    """The ASM calculator for ``calculators.catalogue.run``: form strings in, result dict out (HTML, chart,
+    inputs, and two CSV downloads: the comparison shown, and the overview of every scenario). Raises AsmError."""
+    ov, cmp, wi, i = compute_web(bundle, params)
+    on, off = i["on"], i["off"]
+    return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": i,
             "downloads": {"csv": {"text": view_csv(cmp, wi), "mime": "text/csv", "filename": f"asm-{on}-vs-{off}.csv"},
                           "overview": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv",
                                        "filename": "asm-overview-every-scenario.csv"}}}
 
 
-catalogue.register("asm", run_web, AsmError)
+def report_web(bundle: dict, params: dict) -> dict:
+    """The report (``calculators.report``) of the result ``run_web`` gives. Raises AsmError."""
+    from . import report
+    ov, cmp, wi, i = compute_web(bundle, params)
+    return report.asm(ov, cmp, wi, asm_without_sidecars(bundle), i, bundle)
+
+
+catalogue.register("asm", run_web, AsmError, report_web)

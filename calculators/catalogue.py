@@ -23,26 +23,30 @@ import importlib
 
 # name -> (module that calls register(name, ...), bundle keys the calculator reads)
 CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
-    "footprint": ("calculators.footprint_report", ("scenarios", "services", "resources", "resources_excluded", "utilization",
+    "footprint": ("calculators.footprint_report", ("sources", "scenarios", "services", "resources", "resources_excluded", "utilization",
                                           "scenario_cpu", "backtest_bands")),
-    "asm": ("calculators.asm", ("scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
+    "asm": ("calculators.asm", ("sources", "scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
                                 "scenario_facts", "resources_excluded", "excluded_rows")),
     "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
                                               "util_rows", "excluded_rows")),
-    "dsr": ("calculators.dsr", ("dsr_runs", "dsr_notes")),
-    "shcm": ("calculators.shcm", ("shcm_tests", "shcm_info")),
+    "dsr": ("calculators.dsr", ("sources", "dsr_runs", "dsr_notes")),
+    "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info")),
 }
 CALCULATORS: dict = {}
+REPORTS: dict = {}
 ERRORS: tuple[type[Exception], ...] = ()
 FIELDS: dict[str, tuple[tuple[str, str], ...]] = {}
 
 
-def register(name: str, fn, error: type[Exception], fields: dict[str, str] | None = None) -> None:
-    """Add a calculator: ``fn(bundle, params) -> dict`` raising ``error`` for bad input. ``fields`` maps the
+def register(name: str, fn, error: type[Exception], report=None, fields: dict[str, str] | None = None) -> None:
+    """Add a calculator: ``fn(bundle, params) -> dict`` raising ``error`` for bad input; ``report(bundle, params)``
+    returns the result's report (``calculators.report``), raising ``error`` alike. ``fields`` maps the
     start of an error message (the name the calculator gives an input, e.g. "Target load") to the form
     parameter it reads (e.g. "load"), so a refusal names the field to mark invalid (see ``field_of``)."""
     global ERRORS
     CALCULATORS[name] = fn
+    if report is not None:
+        REPORTS[name] = report
     if error not in ERRORS:
         ERRORS = ERRORS + (error,)
     # longest first: "Sidecar CPU target" before "Sidecar CPU"
@@ -110,7 +114,36 @@ def download_label(key: str) -> str:
     return key.upper() if len(key) <= 4 else key
 
 
+def input_lines(name: str, inputs: dict) -> list[str]:
+    """The inputs of a result as comment lines for the head of its CSV and Helm-values downloads:
+    ``# Benchmark Atlas <name> calculator: inputs of this result``, then ``# key: value`` per input
+    (None or empty as ``(not given)``: the calculator's default, booleans as yes/no), each on one line (line breaks in a value become spaces)."""
+    out = [f"# Benchmark Atlas {name} calculator: inputs of this result"]
+    for k, v in (inputs or {}).items():
+        text = "(not given)" if v is None or v == "" else ("yes" if v is True else "no" if v is False else
+                                                         str(int(v)) if type(v) is float and v.is_integer() else str(v))
+        out.append(f"# {k}: " + " ".join(text.split()))
+    return out
+
+
+def _with_inputs(name: str, inputs: dict, d: dict) -> dict:
+    """Download ``d`` with the inputs as comment lines before its text (CSV: each line one cell, quoted where it
+    holds a comma or a quote, so a spreadsheet never splits it; YAML: comments)."""
+    lines = input_lines(name, inputs)
+    if d["mime"] == "text/csv":
+        from .formatting import csv_writer
+        import io
+        buf = io.StringIO()
+        csv_writer(buf).writerows([[x] for x in lines])
+        return {**d, "text": buf.getvalue() + d["text"]}
+    if d["mime"] == "application/yaml":
+        return {**d, "text": "\n".join(lines) + "\n" + d["text"]}
+    return d
+
+
 def run(bundle: dict, params: dict) -> dict:
+    """Compute calculator ``params["calc"]`` for ``params`` (see the module docstring). Each download's text
+    starts with the result's inputs as comment lines (``input_lines``)."""
     name = params.get("calc") or "footprint"
     if not prepare(name):
         return {"ok": False, "error": f"Unknown calculator {name!r}."}
@@ -119,6 +152,19 @@ def run(bundle: dict, params: dict) -> dict:
     except ERRORS as e:
         return {"ok": False, "error": str(e), "field": field_of(name, str(e))}
     res = {"ok": True, "chart": None, "downloads": {}, **out}
-    res["downloads"] = {k: {**d, "label": download_label(k)} for k, d in res["downloads"].items()}
+    res["downloads"] = {k: {**_with_inputs(name, res.get("inputs") or {}, d), "label": download_label(k)}
+                        for k, d in res["downloads"].items()}
     return res
+
+
+def report(bundle: dict, params: dict) -> dict:
+    """The report of the result ``run`` gives for ``params``: ``{"ok": True, "report": {...}}`` (shape in
+    ``calculators.report``) or ``{"ok": False, "error": message}`` for bad input or a calculator without one."""
+    name = params.get("calc") or "footprint"
+    if not prepare(name) or name not in REPORTS:
+        return {"ok": False, "error": f"No report for calculator {name!r}."}
+    try:
+        return {"ok": True, "report": REPORTS[name](bundle, params)}
+    except ERRORS as e:
+        return {"ok": False, "error": str(e)}
 

@@ -117,7 +117,8 @@ def per_mp(run: dict) -> dict:
     def fig(key, label):
         x = m[key]
         figures.append({"key": key, "label": label, "value": frac(x["value"]), "unit": x["unit"], "raw": x["raw"],
-                        "cite": cite(x), "status": x.get("status"), "errata": list(x.get("errata") or [])})
+                        "cite": cite(x), "table_id": x["table_id"], "row": x["row"], "column": x.get("column_label"),
+                        "status": x.get("status"), "errata": list(x.get("errata") or [])})
         return frac(x["value"])
 
     if kind == "SS7-MP":
@@ -527,11 +528,16 @@ def result_chart(res: dict) -> dict:
                           x_title=f"{kind}s", unit="MPS", series=series, counts=counts, target=target)
 
 
+def compute_web(bundle: dict, params: dict) -> dict:
+    """``compute`` of the form's strings (``params``). Raises DsrError."""
+    return compute(bundle, params.get("scenario") or "", params.get("target"),
+                   cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0,
+                   redundancy=params.get("redundancy") or "none")
+
+
 def run_web(bundle: dict, params: dict) -> dict:
     """Form parameters (strings) -> ``{html, chart, downloads: {csv}, inputs}``; raises DsrError for bad input."""
-    res = compute(bundle, params.get("scenario") or "", params.get("target"),
-                  cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0,
-                  redundancy=params.get("redundancy") or "none")
+    res = compute_web(bundle, params)
     i = res["inputs"]
     return {"html": result_html(res), "chart": result_chart(res),
             "inputs": {"scenario": i["scenario"], "target": fmt(i["target_mps"], 6).replace(",", ""),
@@ -540,4 +546,10 @@ def run_web(bundle: dict, params: dict) -> dict:
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"dsr-{res['run']['id']}.csv"}}}
 
 
-catalogue.register("dsr", run_web, DsrError)
+def report_web(bundle: dict, params: dict) -> dict:
+    """The report (``calculators.report``) of the result ``run_web`` gives."""
+    from . import report
+    return report.dsr(compute_web(bundle, params), bundle)
+
+
+catalogue.register("dsr", run_web, DsrError, report_web)

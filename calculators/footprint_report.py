@@ -249,11 +249,10 @@ def _flag(v) -> bool:
     return str(v or "").lower() in ("1", "true", "on", "yes")
 
 
-def run_web(bundle: dict, params: dict) -> dict:
-    """The footprint calculator for ``calculators.catalogue.run``: form strings in, result dict out
-    (HTML, chart, inputs, CSV and Helm-values downloads). Raises footprint.FootprintError."""
+def compute_web(bundle: dict, params: dict) -> dict:
+    """``footprint.compute`` of the form's strings (``params``). Raises footprint.FootprintError."""
     g = lambda k: params.get(k) or None
-    res = footprint.compute(
+    return footprint.compute(
         bundle, params.get("scenario", ""), params.get("load"),
         target_cpu_percent=g("target"), db_target_percent=g("db_target"), sidecar_target_percent=g("sidecar_target"),
         sites=g("sites"), sites_provisioned=g("sites_provisioned"),
@@ -265,6 +264,12 @@ def run_web(bundle: dict, params: dict) -> dict:
         max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
         min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"),
         sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"))
+
+
+def run_web(bundle: dict, params: dict) -> dict:
+    """The footprint calculator for ``calculators.catalogue.run``: form strings in, result dict out
+    (HTML, chart, inputs, CSV and Helm-values downloads). Raises footprint.FootprintError."""
+    res = compute_web(bundle, params)
     return {"html": result_html(res), "chart": result_chart(res), "inputs": res["inputs"],
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
                           "helm": {"text": result_helm(res), "mime": "application/yaml",
@@ -280,4 +285,11 @@ FIELDS = {"Target load": "load", "Number of sites carrying traffic": "sites", "S
 """The names ``footprint.compute`` gives its inputs in error messages, and the form parameter of each (the page
 marks that field invalid)."""
 
-catalogue.register("footprint", run_web, footprint.FootprintError, FIELDS)
+
+def report_web(bundle: dict, params: dict) -> dict:
+    """The report (``calculators.report``) of the result ``run_web`` gives. Raises footprint.FootprintError."""
+    from . import report
+    return report.footprint(compute_web(bundle, params), bundle)
+
+
+catalogue.register("footprint", run_web, footprint.FootprintError, report_web, FIELDS)

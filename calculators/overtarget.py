@@ -479,13 +479,25 @@ def defaults() -> dict:
     return {"product": "", "mem_threshold": DEFAULT_MEM_THRESHOLD, "csv": ""}
 
 
-def run_web(bundle: dict, params: dict) -> dict:
+def compute_web(bundle: dict, params: dict) -> tuple:
+    """(result, own rows or None, problems or None) of the form's strings (``params``). Raises OverTargetError."""
     res = compute(bundle, params.get("product") or None, params.get("mem_threshold") or DEFAULT_MEM_THRESHOLD)
     own = problems = None
     if (params.get("csv") or "").strip():
         own, problems = parse_own(params["csv"])
+    return res, own, problems
+
+
+def run_web(bundle: dict, params: dict) -> dict:
+    res, own, problems = compute_web(bundle, params)
     return {"html": to_html(res, own, problems), "inputs": res["inputs"], "chart": None,
             "downloads": {"csv": {"text": to_csv(res, own), "mime": "text/csv", "filename": "over-target.csv"}}}
 
 
-catalogue.register("overtarget", run_web, OverTargetError)
+def report_web(bundle: dict, params: dict) -> dict:
+    """The report (``calculators.report``) of the result ``run_web`` gives. Raises OverTargetError."""
+    from . import report
+    return report.overtarget(*compute_web(bundle, params), bundle)
+
+
+catalogue.register("overtarget", run_web, OverTargetError, report_web)

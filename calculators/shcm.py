@@ -165,13 +165,14 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
         if key in m:
             x = m[key]
             figures.append({"key": key, "label": label, "value": frac(x["value"]), "unit": x["unit"], "raw": x["raw"],
-                            "cite": cite(x)})
+                            "cite": cite(x), "table_id": x["table_id"], "row": x["row"], "column": x.get("column_label")})
     lat = t.get("latency") or {}
     for stat in ("p50", "p99", "max"):
         if stat in lat:
             x = lat[stat]
             figures.append({"key": "latency_" + stat, "label": f"Client latency {stat}", "value": frac(x["value_ms"]), "unit": "ms",
-                            "raw": None, "cite": f"Table {x['table_id']}, row {x['row']}"})
+                            "raw": None, "cite": f"Table {x['table_id']}, row {x['row']}", "table_id": x["table_id"], "row": x["row"],
+                            "column": None})
 
     warnings, notes = [], []
     errata = info.get("errata") or {}
@@ -199,10 +200,11 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
         "inputs": {"scenario": scenario, "target": value, "unit": u, "cpu_ceiling_percent": ceiling, "spare": k},
         "test": {"id": t["id"], "test": t["test"], "title": t["title"], "short_title": t["short_title"], "config": conf,
                  "config_cite": f"Table {t['config']['table_id']}, row {t['config']['row']}" if t.get("config") else None,
+                 "config_table": t["config"]["table_id"] if t.get("config") else None, "config_row": t["config"]["row"] if t.get("config") else None,
                  "config_text": conf_info["value"] if conf_info else None,
                  "config_text_cite": f"Table {conf_info['table_id']}, row {conf_info['row']}" if conf_info else None},
         "node": {"text": node.get("value"), "instance": node.get("instance"), "vcpu": vcpu,
-                 "cite": f"Table {node.get('table_id')}, row {node.get('row')}"},
+                 "cite": f"Table {node.get('table_id')}, row {node.get('row')}", "table_id": node.get("table_id"), "row": node.get("row")},
         "figures": figures, "metric": metric, "load": load, "other_unit": other_u,
         "other_load": frac(m[UNITS[other_u][0]]["value"]) if UNITS[other_u][0] in m else None,
         "cores": cores, "node_percent": node_percent, "nodes_at_measured": at_measured,
@@ -283,10 +285,15 @@ def result_chart(res: dict) -> dict:
                           x_title="Rhino nodes", unit=u, series=series, counts=counts, target=target)
 
 
+def compute_web(bundle: dict, params: dict) -> dict:
+    """``compute`` of the form's strings (``params``). Raises ShcmError."""
+    return compute(bundle, params.get("scenario") or "", params.get("target"), unit=params.get("unit") or "RPS",
+                   cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0)
+
+
 def run_web(bundle: dict, params: dict) -> dict:
     """Form parameters (strings) -> ``{html, chart, downloads: {csv}, inputs}``; raises ShcmError for bad input."""
-    res = compute(bundle, params.get("scenario") or "", params.get("target"), unit=params.get("unit") or "RPS",
-                  cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0)
+    res = compute_web(bundle, params)
     i = res["inputs"]
     return {"html": result_html(res), "chart": result_chart(res),
             "inputs": {"scenario": i["scenario"], "target": fmt(i["target"], 6).replace(",", ""), "unit": i["unit"],
@@ -295,4 +302,10 @@ def run_web(bundle: dict, params: dict) -> dict:
             "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"shcm-{res['test']['id']}.csv"}}}
 
 
-catalogue.register("shcm", run_web, ShcmError)
+def report_web(bundle: dict, params: dict) -> dict:
+    """The report (``calculators.report``) of the result ``run_web`` gives."""
+    from . import report
+    return report.shcm(compute_web(bundle, params), bundle)
+
+
+catalogue.register("shcm", run_web, ShcmError, report_web)

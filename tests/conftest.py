@@ -309,3 +309,13 @@ def rewrite_csv_cell(path: Path, row_index: int, column: str, value: str) -> Non
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
+
+
+def csv_body(text: str) -> str:
+    """A calculator CSV download without the comment lines of inputs at its head (``# key: value``, each
+    one cell, quoted when it holds a comma: calculators.catalogue.input_lines): the header row and the rows."""
+    lines = text.splitlines(keepends=True)
+    n = 0
+    while n < len(lines) and lines[n].lstrip('"').startswith("#"):
+        n += 1
+    return "".join(lines[n:])

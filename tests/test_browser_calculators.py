@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOOT_LIMIT_MS, computed, result_cell
+from conftest import BOOT_LIMIT_MS, computed, csv_body, result_cell
 
 pytestmark = pytest.mark.browser
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 def download_csv(page) -> list[list[str]]:
     with page.expect_download() as d:
         page.click("#calc-dl-csv")
-    return list(csv.reader(io.StringIO(Path(d.value.path()).read_text(encoding="utf-8"))))
+    return list(csv.reader(io.StringIO(csv_body(Path(d.value.path()).read_text(encoding="utf-8")))))
 
 
 def asm_values(page) -> tuple[str, str, str]:

@@ -11,7 +11,7 @@ from calculators.__main__ import main as cli
 from calculators.asm import AsmError
 from calculators.footprint import FootprintError
 from calculators.overtarget import OverTargetError
-from conftest import result_row
+from conftest import csv_body, result_row
 
 
 # ------------------------------------------------------------------ ASM overhead
@@ -400,6 +400,6 @@ def test_asm_csv_lists_the_scenario_without_sidecar_rows(bundle):
     import csv as _csv
     import io as _io
     out = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
-    rows = list(_csv.reader(_io.StringIO(out["downloads"]["overview"]["text"])))
+    rows = list(_csv.reader(_io.StringIO(csv_body(out["downloads"]["overview"]["text"]))))
     line = next(r for r in rows if r[0] == "policy-3-2-1")
     assert line[2] == "TOTAL" and line[3] == "" and "no sidecar rows" in line[-1] and len(line) == len(rows[0])

@@ -11,7 +11,7 @@ import pytest
 from calculators import dsr, shcm, catalogue
 from calculators.dsr import DsrError
 from calculators.shcm import ShcmError
-from conftest import BOOT_LIMIT_MS, CALC_READY, ROOT, computed
+from conftest import BOOT_LIMIT_MS, CALC_READY, ROOT, computed, csv_body
 
 
 # ------------------------------------------------------------------ bundle
@@ -216,7 +216,7 @@ def test_dsr_web_outputs(bundle):
     assert out["ok"] and 'data-key="total"' in out["html"] and "35 DA-MPs" in out["html"]
     assert 'data-method="engineered"' in out["html"]
     assert "dsr-fabr-sds" in out["html"]  # the not-sizable list is on every result
-    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(out["downloads"]["csv"]["text"]))}
+    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(csv_body(out["downloads"]["csv"]["text"])))}
     assert rows["total"]["value"] == "35" and rows["mps_achieved"]["value"] == "288000"
     assert rows["needed_engineered"]["value"] == "34" and rows["rate_measured"]["value"] == "30000"
     assert rows["mps_achieved"]["source"].startswith("Table 3-1, row 1")
@@ -286,7 +286,7 @@ def test_shcm_unknown_test_and_web(bundle):
         shcm.compute(bundle, "shcm-test-9", 1000)
     out = catalogue.run(bundle, {"calc": "shcm", "scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80"})
     assert out["ok"] and "5 Rhino node(s)" in out["html"]
-    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(out["downloads"]["csv"]["text"]))}
+    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(csv_body(out["downloads"]["csv"]["text"])))}
     assert rows["total"]["value"] == "5" and rows["cpu_cores"]["value"] == "3.2"
     assert rows["cpu_cores"]["source"].startswith("Table T-rhino-performance, row 5")
     assert catalogue.run(bundle, {"calc": "shcm", "scenario": "shcm-test-1", "target": "0"})["ok"] is False

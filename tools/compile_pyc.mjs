@@ -10,7 +10,8 @@
 // calculator-bundle.<name>.marshal: this Pyodide's bytecode magic number, then the bundle in
 // marshal format, which loads in about a third of json.loads' time (calculators.catalogue.load_bundle).
 //
-// SITE_PY_DIR holds calculators/*.py; written: calculators/__pycache__/*.pyc, lib/<module>.py
+// SITE_PY_DIR holds calculators/*.py (and any other package folder, e.g. the report pack's reportxlsx/ and
+// xlsxwriter/, whose every .py is compiled too); written: calculators/__pycache__/*.pyc, lib/<module>.py
 // (copied from Pyodide's python_stdlib.zip) and lib/__pycache__/*.pyc. Prints, as JSON, the
 // files written (paths relative to SITE_PY_DIR), the cache tag, and per calculator the source
 // and bytecode files its page needs ("needs"). Exit status 1 on any error.
@@ -71,6 +72,16 @@ stdlib = sorted(stdlib)
 for f in sorted(os.listdir("/site/calculators")):
     if f.endswith(".py"):
         compile_to(os.path.join("/site/calculators", f), "calculators/" + f)
+# Other packages beside calculators/ (the report pack: reportxlsx/, xlsxwriter/), compiled whole.
+for top in sorted(os.listdir("/site")):
+    if top in ("calculators", "lib") or not os.path.isdir(os.path.join("/site", top)):
+        continue
+    for base_dir, dirs, files in os.walk(os.path.join("/site", top)):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for f in sorted(files):
+            if f.endswith(".py"):
+                src = os.path.join(base_dir, f)
+                compile_to(src, os.path.relpath(src, "/site"))
 os.makedirs("/site/lib", exist_ok=True)
 for m in stdlib:
     src = importlib.util.find_spec(m).loader.get_source(m)

@@ -30,6 +30,7 @@ def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -
     links = " · ".join(
         f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(d["label"])}</a>'
         for k, d in res["downloads"].items())
+    xlsx = report_link(r, name, params)
     permalink = urlencode({k: v for k, v in params.items() if v})
     chart = ""
     if res.get("chart"):
@@ -45,11 +46,33 @@ def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -
 </form>
 <div id="atlas-calc-status" class="atlas-status" role="status" aria-live="polite">Showing the result computed when this site was built, for the default inputs. The interactive calculator needs JavaScript; it runs Python (Pyodide) loaded from this site.</div>
 <div id="atlas-calc-message" class="atlas-message" role="alert" hidden></div>
-<div class="atlas-downloads">Download: <span id="atlas-calc-downloads">{links}</span> · <a id="calc-permalink" href="?{escape(permalink)}">Permalink</a></div>
+<div class="atlas-downloads">Download: <span id="atlas-calc-downloads">{links}</span> · {xlsx} · <a id="calc-permalink" href="?{escape(permalink)}">Permalink</a> <button type="button" id="calc-print" class="md-button atlas-print-button" hidden>Print report</button></div>
 {chart}
 <div id="atlas-calc-result" data-prerendered="true">{res['html']}</div>
 </div>
 """
+
+
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def report_link(r, name: str, params: dict) -> str:
+    """The "XLSX" link of the prerendered result: its report (``calculators.report``, written by ``reportxlsx``)
+    as a file of the site, ``assets/reports/<name>-default.<hash>.xlsx`` (named by its content; handed to the
+    page writer through ``r.files``), so the page itself stays light. In the browser, calculator.js makes the
+    XLSX of a result computed there when the reader clicks it (the worker loads the report pack then).
+    Raises RuntimeError if the report fails."""
+    import reportxlsx
+    from ..assets import hashed_name
+    rep = catalogue.report(r.bundle, {"calc": name, **params})
+    if not rep["ok"]:
+        raise RuntimeError(f"default {name} report failed: {rep['error']}")
+    data = reportxlsx.write(rep["report"])
+    rel = "assets/reports/" + hashed_name(f"{name}-default.xlsx", data)
+    if hasattr(r, "files"):
+        r.files[rel] = data
+    return (f'<a id="calc-dl-xlsx" download="{escape(rep["report"]["filename"])}" href="../../{rel}" type="{XLSX_MIME}" '
+            f'title="Inputs, results, totals, warnings, method and sources as one workbook">XLSX</a>')
 
 
 def scenario_options(bundle: dict, scenarios: list[dict], selected: str, extra_attrs=None) -> str:

@@ -170,6 +170,8 @@ def write(r, docs_dir: Path, src: Path, config_extra: dict) -> Writer:
     out = Writer(docs_dir)
     nav = generated(r, out)
     hand_written(r, src, out, config_extra)
+    for rel, data in sorted(getattr(r, "files", {}).items()):  # files the pages made (calculator reports)
+        out.bytes(rel, data)
     nav += static_nav(src)
     out.text("SUMMARY.md", "\n".join(nav) + "\n")
     return out

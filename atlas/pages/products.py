@@ -29,6 +29,9 @@ class Renderer:
         self.a = atlas
         self.bundle = build_bundle(atlas)
         self._baselines: dict[str, dict | None] = {}
+        self.files: dict[str, bytes] = {}
+        """Files a page asks to be written beside it (path in the docs tree -> bytes), e.g. the prerendered
+        result's XLSX report; ``generate.write`` writes them after the pages."""
 
     # ------------------------------------------------------------ helpers
     def scenario_url(self, sid: str, frm: str = "product") -> str:

@@ -63,10 +63,7 @@
   function setState(s) {
     state = s;
     root.setAttribute("data-state", s);
-    if (s === "failed") releasePage();
   }
-  /* pyboot.js held Material's script back while Python boots: let it start. */
-  function releasePage() { if (window.__atlasReleasePage) window.__atlasReleasePage(); }
   function status(text) { statusEl.textContent = text; }
   function message(text) {
     text = notes.concat(text ? [text] : []).join(" ");
@@ -252,7 +249,7 @@
       }
     });
   }
-  function show(res, fromUrl) {
+  function show(res, fromUrl, p) {
     if (!res.ok) {
       markInvalid(res.field ? [res.field] : []);
       linkDone(fromUrl ? "your link's inputs were refused (see the message above)." : "the newest inputs were refused (see the message above).");
@@ -268,6 +265,7 @@
     resultEl.innerHTML = res.html;
     resultEl.setAttribute("data-prerendered", "false");
     setDownloads(res.downloads);
+    report.shown(p);
     var q = query(params());
     document.getElementById("calc-permalink").href = "?" + q;
     history.replaceState(null, "", "?" + q + location.hash);
@@ -439,6 +437,61 @@
       });
     });
   });
+  /* The report: "XLSX" and "Print report". The prerendered result's XLSX is the build's (a data: URL);
+   * for a result computed here, the first click asks the worker (which loads the report pack then) for
+   * the XLSX of the inputs that gave the shown result, and the link then downloads it. */
+  var report = (function () {
+    var MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+    var link = document.getElementById("calc-dl-xlsx");
+    var printBtn = document.getElementById("calc-print");
+    var forParams = null, asked = 0, askedKey = "", blobUrl = null;
+    if (printBtn) {
+      printBtn.hidden = false;
+      printBtn.addEventListener("click", function () { window.print(); });
+    }
+    /* On paper every part of the result shows: closed <details> (fill per node, runs that cannot be
+     * sized) open while printing and close again after. */
+    var opened = [];
+    window.addEventListener("beforeprint", function () {
+      opened = Array.prototype.filter.call(resultEl.querySelectorAll("details:not([open])"), function (d) { d.open = true; return true; });
+    });
+    window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
+    function key(p) { return p ? JSON.stringify(p) : ""; }
+    if (link) link.addEventListener("click", function (ev) {
+      if (!forParams || link.getAttribute("data-for") === key(forParams)) return; /* the build's, or made already */
+      ev.preventDefault();
+      if (!worker || state !== "ready") { message("The XLSX of this result can be made once Python has loaded."); return; }
+      asked += 1;
+      askedKey = key(forParams);
+      link.setAttribute("aria-busy", "true");
+      root.setAttribute("data-report", "busy");
+      status("Making the XLSX report of this result…");
+      worker.postMessage({ type: "report", id: asked, params: forParams });
+    });
+    return {
+      /* a new result is shown, computed from the parameters ``p`` */
+      shown: function (p) { forParams = p || null; },
+      done: function (m) {
+        if (!link || m.id !== asked) return;
+        link.removeAttribute("aria-busy");
+        if (askedKey !== key(forParams)) { root.removeAttribute("data-report"); return; } /* a newer result is shown */
+        if (m.error) {
+          root.setAttribute("data-report", "failed");
+          message("The XLSX report could not be made: " + m.error);
+          status("Python is ready. The XLSX report failed (see the message above); the result below is unchanged.");
+          return;
+        }
+        if (blobUrl) URL.revokeObjectURL(blobUrl);
+        blobUrl = URL.createObjectURL(new Blob([m.bytes], { type: MIME }));
+        link.href = blobUrl;
+        link.download = m.filename;
+        link.setAttribute("data-for", askedKey);
+        root.setAttribute("data-report", "ready");
+        status("The XLSX report of this result is ready (" + m.filename + ").");
+        link.click();
+      },
+    };
+  })();
   var fromUrl = applyUrl();
   Array.prototype.forEach.call(form.querySelectorAll("select[data-same-doc-as]"), function (sel) { sameDoc(sel, false); });
   if (notes.length && msgEl.hidden) message("");
@@ -481,16 +534,18 @@
         if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
         var again = restarts ? "Python was restarted after the stopped calculation" : "Python is ready";
         if (inflight) { armRunTimer(); status(again + "; computing your inputs…"); }
-        else { status(again + ". Change the inputs and press Compute."); releasePage(); }
+        else status(again + ". Change the inputs and press Compute.");
         return;
       }
       if (m.type === "boot-error") {
         fail((m.file ? m.file + " " : "") + m.message, { hint: m.hint, hosting: !!m.hosting, detail: m.detail });
         return;
       }
+      if (m.type === "report") { report.done(m); return; }
       if (m.type !== "result" && m.type !== "run-error") return;
       if (!inflight || m.id !== inflight.id) return;
       disarm();
+      var doneParams = inflight.params;
       inflight = null;
       if (typeof m.runs === "number") root.setAttribute("data-runs-computed", String(m.runs));
       if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
@@ -499,14 +554,13 @@
       busy();
       if (m.type === "result") {
         if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));
-        if (latest) show(m.result, !!(fromUrl && m.id === 1));
+        if (latest) show(m.result, !!(fromUrl && m.id === 1), doneParams);
       } else if (latest || m.fatal) {
         linkDone("the calculator hit an internal error (see the message above).");
         message("The calculator hit an internal error and kept the previous result: " + m.message);
         status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
       }
       if (m.fatal) { stopped = null; restartWorker("The calculator hit an internal error and kept the previous result: " + m.message + " Python is restarting."); return; }
-      releasePage();
     };
     w.onerror = function (ev) {
       if (ev && ev.preventDefault) ev.preventDefault();

@@ -230,6 +230,21 @@ async function boot() {
   }
   phase("data");
   api = {
+    /** The XLSX report of the result for ``params`` (reportxlsx.for_browser): {bytes, filename} or {error}.
+     * The report pack (calculators/report.py, reportxlsx, XlsxWriter) is fetched and imported on the first call. */
+    async report(params) {
+      if (!reportMod) reportMod = loadReportPack(pyodide);
+      const mod = await reportMod;
+      const out = mod.for_browser(catalogue, bundle, JSON.stringify(params));
+      try {
+        const [bytes, filename, error] = out.toJs();
+        if (error) return { error };
+        const copy = new Uint8Array(bytes);  // out of Python's memory, so it can be transferred
+        return { bytes: copy, filename };
+      } finally {
+        out.destroy();
+      }
+    },
     run_json(paramsJson) {
       const params = json.loads(paramsJson);
       let res = null;
@@ -247,6 +262,25 @@ async function boot() {
   postMessage({ type: "ready", phases, bytecode, startedAt, heap: heap() });
 }
 
+// The report pack: named in manifest.json as "report" ({pack, files}), fetched when the reader first asks for an
+// XLSX, never while booting. Its files go beside the calculators' (/atlas/...); then Python's import caches are
+// refreshed so the new modules are found.
+let reportMod = null;
+async function loadReportPack(pyodide) {
+  const manifest = await manifestP;
+  const entry = manifest && manifest.report;
+  if (!entry || !Array.isArray(entry.files) || !SAFE_NAME.test(entry.pack || "")) {
+    throw new Error("manifest.json does not list the report pack: rebuild the site");
+  }
+  const code = await fetchCode({ pack: new URL("py/" + entry.pack, assets), files: entry.files, path: [] });
+  for (const [f, content] of code.files) {
+    pyodide.FS.mkdirTree("/atlas/" + f.split("/").slice(0, -1).join("/"));
+    pyodide.FS.writeFile("/atlas/" + f, content);
+  }
+  pyodide.runPython("import importlib\nimportlib.invalidate_caches()");
+  return pyodide.pyimport("reportxlsx");
+}
+
 const booting = boot().catch(async (err) => {
   // A core file found bad by checkCore is the cause of whatever the boot then threw.
   await checked.catch(reportBoot);
@@ -258,6 +292,20 @@ const booting = boot().catch(async (err) => {
 // (the WebAssembly memory, bytes), which the tests and the benchmark watch under a burst of input.
 onmessage = async (ev) => {
   const msg = ev.data || {};
+  if (msg.type === "report") {
+    await booting;
+    if (!api) return;
+    try {
+      const out = await api.report(msg.params);
+      if (out.bytes) postMessage({ type: "report", id: msg.id, bytes: out.bytes, filename: out.filename }, [out.bytes.buffer]);
+      else postMessage({ type: "report", id: msg.id, error: out.error });
+    } catch (err) {
+      reportMod = null;  // a failed load is tried again on the next click
+      const text = errText(err);
+      postMessage({ type: "report", id: msg.id, error: lastLine(text).trim(), detail: text });
+    }
+    return;
+  }
   if (msg.type !== "run") return;
   await booting;
   if (!api) return;
