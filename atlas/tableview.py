@@ -43,8 +43,11 @@ class _TableParser(HTMLParser):
         self.body: list[list[str]] = []
         self.row: list[str] | None = None
         self.cell: list[str] | None = None
+        self.done = False       # the first table has ended: the rest of the HTML is not read
 
     def handle_starttag(self, tag, attrs):
+        if self.done:
+            return
         if tag == "table":
             self.depth += 1
             if self.depth > 1:
@@ -63,8 +66,11 @@ class _TableParser(HTMLParser):
             self.cell.append(" ")
 
     def handle_endtag(self, tag):
+        if self.done:
+            return
         if tag == "table":
             self.depth -= 1
+            self.done = self.depth == 0
             return
         if self.depth != 1:
             return

@@ -333,8 +333,9 @@ class Renderer:
                     extra = f' <span class="atlas-raw" title="as printed">{esc(raw)}</span>' if raw and raw != shown and raw.replace(" ", "") != shown else ""
                     cells.append(f"<td>{shown}{extra}</td>")
                 elif k == "status":
-                    n = notes.setdefault(r.note, len(notes) + 1) if r.note else None
-                    cells.append(f'<td>{esc(v)}' + (f' {note_ref(tid, n, r.note)}' if n else "") + "</td>")
+                    # a note may join several ("Istio sidecar columns of this row.; bsf-E046"): each part numbered once
+                    ns = [notes.setdefault(part, len(notes) + 1) for part in dict.fromkeys(x.strip() for x in (r.note or "").split("; ")) if part]
+                    cells.append(f'<td>{esc(v)}' + (f' {note_ref(tid, ns, r.note)}' if ns else "") + "</td>")
                 else:
                     cells.append(f"<td>{esc(v)}</td>")
             body.append(f'<tr class="atlas-status-{esc(r.status)}">' + "".join(cells) + "</tr>")
@@ -383,10 +384,12 @@ class Renderer:
                 f'<tbody>{"".join(body)}</tbody></table></div>')
 
 
-def note_ref(tid: str, n: int, note: str) -> str:
-    """The mark in a Status cell naming row note ``n`` of table ``tid`` (listed once under the table by ``note_list``);
-    its title holds the note, so hovering tells it too."""
-    return f'<a class="atlas-note-ref" href="#{esc(anchor(tid))}-note-{n}" title="{esc(note)}">[{n}]</a>'
+def note_ref(tid: str, ns: list[int], note: str) -> str:
+    """The mark in a Status cell naming row notes ``ns`` of table ``tid`` (each listed once under the table by
+    ``note_list``), "[1]" or "[1, 3]", each number linking to its note; the title holds the row's whole note, so
+    hovering tells it too."""
+    links = ", ".join(f'<a href="#{esc(anchor(tid))}-note-{n}">{n}</a>' for n in ns)
+    return f'<span class="atlas-note-ref" title="{esc(note)}">[{links}]</span>'
 
 
 def note_list(tid: str, notes: dict[str, int]) -> str:
