@@ -226,12 +226,18 @@
 
   /* ---------------------------------------------------------------- the view in the address */
   var PARAM = /^(f|s|c)\.(.+)$/;
+  var DYNAMIC = "#atlas-calc-result, #atlas-compare-result";
   var restoring = false;
+  function addressed() {
+    /* Tables whose view the address keeps: those the build rendered (a calculator's or the compare page's
+       result is rendered again from its own inputs, so its sort is not kept). */
+    return Array.prototype.filter.call(document.querySelectorAll("table[data-atlas-table]"), function (t) { return !t.closest(DYNAMIC); });
+  }
   function writeURL() {
     if (restoring) return;
     var p = new URLSearchParams(location.search);
     Array.from(p.keys()).forEach(function (k) { if (PARAM.test(k)) p.delete(k); });
-    document.querySelectorAll("table[data-atlas-table]").forEach(function (t) {
+    addressed().forEach(function (t) {
       var st = t.__atlasState, key = keyOf(t);
       if (st && st.text.trim()) p.set("f." + key, st.text);
       if (t.__atlasSort && t.__atlasSort.current && t.__atlasSort.current.getAttribute("aria-sort")) {
@@ -262,7 +268,7 @@
   function restore() {
     var p = new URLSearchParams(location.search);
     var tables = {};
-    document.querySelectorAll("table[data-atlas-table]").forEach(function (t) { if (!tables[keyOf(t)]) tables[keyOf(t)] = t; });
+    addressed().forEach(function (t) { if (!tables[keyOf(t)]) tables[keyOf(t)] = t; });
     var wanted = {};
     p.forEach(function (value, name) {
       var m = PARAM.exec(name);
