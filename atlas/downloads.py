@@ -18,7 +18,10 @@ data, with no code per product:
   data/schemas, units, sizes, SHA-256, sources, rights note; the SQLite file
   as a non-tabular resource with its size and SHA-256);
 * ``downloads/tables/<doc>/<table id>.csv``: every curated table on its own, the
-  rows of data/<doc>/<kind>.csv for that table (linked under each rendered table);
+  rows of data/<doc>/<kind>.csv for that table (linked under each rendered table, "tidy, long");
+* ``downloads/tables/<doc>/<table id>.shown.csv`` and ``downloads/views/<page>/<table>.csv``: each
+  table as the page shows it (same columns, header labels and cell text, page order; ``atlas.tableview``),
+  for the curated tables and for the home, product-scenarios and errata tables (``shown_tables``);
 * ``downloads/SHA256SUMS``: checksums of every file above (``sha256sum -c``).
 
 All bytes are produced once per build (``build(r)``) so the checksums shown on
@@ -91,6 +94,40 @@ def table_file(doc: str, tid: str, kind: str | None = None) -> str:
     return f"tables/{doc}/{re.sub(r'[^A-Za-z0-9_-]+', '-', tid)}{'.' + kind if kind else ''}.csv"
 
 
+def shown_file(doc: str, tid: str) -> str:
+    """Path of a curated table's CSV as shown on its page, relative to downloads/: <table id>.shown.csv beside its
+    tidy file ("shown" is no kind, so never a kind's file name)."""
+    return f"tables/{doc}/{re.sub(r'[^A-Za-z0-9_-]+', '-', tid)}.shown.csv"
+
+
+def view_file(page: str, table: str) -> str:
+    """Path of a page table's CSV as shown (home, product scenarios, errata), relative to downloads/."""
+    return f"views/{page}/{table}.csv"
+
+
+def shown_tables(r) -> dict[tuple, tuple[str, str]]:
+    """Every table the build writes "as shown": key -> (path under downloads/, the table's HTML as the page renders
+    it). Keys: (doc, table id) for curated tables with rows, ("views", page, table) for the home products and
+    efficiency tables, each product's scenarios table and the errata table. The HTML comes from the same functions
+    the pages call, so the file is the page's table."""
+    from .pages import data as pdata, home
+    out: dict[tuple, tuple[str, str]] = {}
+    for t in r.a.tables:
+        if t["kind"] == "excluded":
+            continue
+        html = r.table_html(t["doc"], t["id"])
+        if "<table" in html:
+            out[(t["doc"], t["id"])] = (shown_file(t["doc"], t["id"]), html)
+    out[("views", "home", "products")] = (view_file("home", "products"), home.products_table_html(r))
+    eff = home.efficiency_table(r)
+    if eff:
+        out[("views", "home", "efficiency")] = (view_file("home", "efficiency"), eff)
+    for doc in r.a.docs():
+        out[("views", doc, "scenarios")] = (view_file(doc, "scenarios"), r.scenarios_table(doc))
+    out[("views", "errata", "errata")] = (view_file("errata", "errata"), pdata.errata_table(r))
+    return out
+
+
 def sha256(b: bytes) -> str:
     """The SHA-256 of ``b`` as 64 hex digits (SHA256SUMS, datapackage.json, the datasets page)."""
     return hashlib.sha256(b).hexdigest()
@@ -103,6 +140,7 @@ class Build:
     files: dict[str, bytes] = field(default_factory=dict)      # main downloads, path relative to downloads/
     tables: dict[tuple, str] = field(default_factory=dict)     # (doc, table id) -> CSV of the rows of its kind
     extra: dict[tuple, dict] = field(default_factory=dict)     # (doc, table id) -> {other kind: CSV}
+    shown: dict[tuple, str] = field(default_factory=dict)      # shown_tables key -> CSV of the table as shown
     table_bytes: dict[str, bytes] = field(default_factory=dict)
     rows: dict[str, int] = field(default_factory=dict)         # rows per download table
     sums: str = ""
@@ -464,6 +502,12 @@ def build(r) -> Build:
         b.rows[name] = len(recs)
         b.files[f"json/{name}.json"] = ("[\n" + ",\n".join(json.dumps(x, ensure_ascii=False) for x in recs) + "\n]\n").encode("utf-8")
         sheets[name] = (fields, recs)
+    from .tableview import shown_csv
+    for key, (p, html) in shown_tables(r).items():
+        if p in b.table_bytes:
+            raise ValueError(f"datasets: two tables share the file name {p}")
+        b.shown[key] = p
+        b.table_bytes[p] = shown_csv(html)
     b.files[WORKBOOK] = _workbook(r, sheets)
     b.files[SQLITE] = sqlite_bytes(r, sheets)
     b.files["datapackage.json"] = _datapackage(r, b)

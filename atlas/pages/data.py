@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, build, record_rows, rights, schema, sha256
 from ..html import anchor, esc, md_esc
+from .views import facet_bar, row_attrs, shown_link
 
 
 def _loose(r, doc: str) -> set[str]:
@@ -15,8 +16,9 @@ def _loose(r, doc: str) -> set[str]:
 
 
 def table_download_links(r, doc: str, table: dict) -> str:
-    """A link under every rendered table to its own CSV: the rows of data/<doc>/<kind>.csv for this table, same
-    columns (exactly the rows the table shows), and to rows the curation put in another kind's file."""
+    """The links under every rendered table: "CSV (as shown)", the table as the page shows it (same columns and
+    cell text; with JavaScript the visible rows in their visible order), then "CSV (tidy, long)", the rows of
+    data/<doc>/<kind>.csv for this table in the same columns, and the rows the curation put in another kind's file."""
     b = build(r)
     key = (doc, table["id"])
     p = b.tables.get(key)
@@ -26,17 +28,37 @@ def table_download_links(r, doc: str, table: dict) -> str:
     # Scenario pages live at products/<doc>/<scenario>/, product pages at products/<doc>/.
     up = "../../" if table["id"] in _loose(r, doc) else "../../../"
     links = []
+    if key in b.shown:
+        links.append(shown_link(f"{up}downloads/{b.shown[key]}", table["id"]))
     if p:
         rows = len(r.a.rows(table["kind"], doc=doc, table_id=table["id"]))
         links.append(f'<a class="atlas-download-table" href="{up}downloads/{esc(p)}" download data-rows="{rows}">'
-                     f'Download this table (CSV)</a> <span class="atlas-note">{rows} rows of <code>{esc(table["kind"])}.csv</code>, '
+                     f'CSV (tidy, long)</a> <span class="atlas-note">{rows} rows of <code>{esc(table["kind"])}.csv</code>, '
                      f'{_size(len(b.table_bytes[p]))}</span>')
     for kind, q in extra.items():
         rows = len(r.a.rows(kind, doc=doc, table_id=table["id"]))
         links.append(f'<a class="atlas-download-extra" href="{up}downloads/{esc(q)}" download data-rows="{rows}">'
-                     f'{esc(kind)} rows of this table (CSV)</a> <span class="atlas-note">{rows} rows in '
+                     f'{esc(kind)} rows of this table (CSV, tidy, long)</a> <span class="atlas-note">{rows} rows in '
                      f'<code>{esc(kind)}.csv</code></span>')
-    return '<p class="atlas-download">' + " · ".join(links) + "</p>"
+    return '<p class="atlas-download">Download: ' + " · ".join(links) + "</p>"
+
+
+TIDY_OF_VIEW = {"scenarios": "scenarios", "errata": "errata"}
+"""Page tables whose tidy long form is a whole download (csv/<name>.csv), linked beside their "as shown" CSV."""
+
+
+def view_links(r, key: tuple, up: str) -> str:
+    """The download links under a page table (home, product scenarios, errata): "CSV (as shown)" and, where one
+    exists, the tidy long download it comes from. ``key``: ("views", page, table) of ``downloads.shown_tables``;
+    ``up``: the relative path from the page to the site root. Raises KeyError for a key the build has no file for."""
+    b = build(r)
+    table = key[2]
+    links = [shown_link(f"{up}downloads/{b.shown[key]}", table)]
+    tidy = TIDY_OF_VIEW.get(table)
+    if tidy:
+        links.append(f'<a class="atlas-download-tidy" href="{up}downloads/csv/{tidy}.csv" download>CSV (tidy, long: {esc(tidy)}.csv, '
+                     f'every document)</a>')
+    return '<p class="atlas-download">Download: ' + " · ".join(links) + "</p>"
 
 
 # ---------------------------------------------------------------- pages
@@ -98,9 +120,13 @@ def datasets_page(r) -> str:
             "checksums of every file, including the per-table CSVs; check with <code>sha256sum -c SHA256SUMS</code> in a copy "
             "of the <code>downloads/</code> folder.</li></ul>",
             "", "## One table at a time", "",
-            f"<p>Every curated table on the product and scenario pages has a <em>Download this table (CSV)</em> link under it: "
-            f"the rows of that table in <code>data/&lt;doc&gt;/&lt;kind&gt;.csv</code>, same columns ({len(b.table_bytes)} files, "
-            f"listed in SHA256SUMS; the <a href=\"../coverage/\">coverage page</a> links each one).</p>",
+            f"<p>Every curated table on the product and scenario pages has two links under it. <em>CSV (tidy, long)</em>: "
+            f"the rows of that table in <code>data/&lt;doc&gt;/&lt;kind&gt;.csv</code>, same columns "
+            f"({len(b.tables) + sum(len(x) for x in b.extra.values())} files; the <a href=\"../coverage/\">coverage page</a> "
+            f"links each one). <em>CSV (as shown)</em>: the table as the page shows it, its columns, header labels and "
+            f"cell text, wide where the page is wide; after filtering or sorting the table, the visible rows in their "
+            f"visible order ({len(b.shown)} files for the whole tables, <code>tables/&lt;doc&gt;/&lt;table&gt;.shown.csv</code> "
+            f"and <code>views/</code>). All are listed in SHA256SUMS.</p>",
             "", "## Sources and rights", "", f"<p>{esc(rights(a))}</p>", "",
             '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="sources"><thead><tr><th>doc</th>'
             "<th>Guide</th><th>Publisher</th><th>Release</th><th>Document id, date</th></tr></thead><tbody>"]
@@ -174,13 +200,45 @@ def erratum_url(r, e: dict) -> str:
     return f"products/{doc}/#{e['id']}"
 
 
+ERRATA_ACTIONS = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]
+"""The errata actions, in the order the summary and the chips list them."""
+
+
+def errata_table(r) -> str:
+    """Every erratum as one table row (the errata page): id linking where it applies, document, scenario, table, kind
+    and action first (the columns a reader scans), then where, the text as printed, the problem and the reading.
+    Each row carries its facets (document, kind, action) and the chip bar sits above the table."""
+    a = r.a
+    facets, rows = [], []
+    for doc in a.docs():
+        first = True
+        for e in (x for x in a.errata if x["doc"] == doc):
+            rid = f' id="errata-{esc(doc)}"' if first else ""
+            first = False
+            tbl = e.get("table_id") or ""
+            f = {"document": a.source(doc)["short_name"], "kind": e["kind"], "action": e["action"]}
+            facets.append(f)
+            rows.append(
+                f'<tr{rid}{row_attrs(f)} data-doc="{esc(doc)}"><td class="atlas-nowrap"><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
+                f'<td>{esc(a.source(doc)["short_name"])}</td><td class="atlas-nowrap">{esc(e.get("scenario") or "")}</td>'
+                f'<td class="atlas-nowrap">{esc(tbl) if tbl else "(prose)"}</td><td>{esc(e["kind"])}</td><td>{esc(e["action"])}</td>'
+                f'<td class="atlas-minw-10">{esc(e["where"])}</td><td class="atlas-minw-10"><code>{esc(e["raw"])}</code></td>'
+                f'<td class="atlas-minw-14">{esc(e["problem"])}</td><td class="atlas-minw-14">{esc(e.get("reading") if e.get("reading") is not None else "")}'
+                f'{(" <span class=atlas-note>" + esc(e["reason"]) + "</span>") if e.get("reason") else ""}</td></tr>')
+    bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
+                    {"document": [a.source(d)["short_name"] for d in a.docs()], "action": ERRATA_ACTIONS})
+    return (bar + '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
+            "<th>Document</th><th>Scenario</th><th>Table</th><th>Kind</th><th>Action</th><th>Where</th><th>As printed</th>"
+            "<th>Problem</th><th>Reading</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+
+
 def errata_page(r) -> str:
-    """The errata page (``{{ errata_page() }}``): a summary per document and kind, then every erratum with a link to
-    the table or scenario it concerns."""
+    """The errata page (``{{ errata_page() }}``): a summary per document and action (not filterable: one row per
+    document), then every erratum (``errata_table``) with chips, a text filter and its downloads."""
     a = r.a
     docs = a.docs()
-    actions = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]
-    out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata-summary"><thead><tr><th>Document</th>'
+    actions = ERRATA_ACTIONS
+    out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata-summary" data-atlas-nofilter><thead><tr><th>Document</th>'
            "<th>Errata</th>" + "".join(f"<th>{esc(x)}</th>" for x in actions) + "</tr></thead><tbody>"]
     for doc in docs:
         errs = [e for e in a.errata if e["doc"] == doc]
@@ -191,23 +249,7 @@ def errata_page(r) -> str:
     out += ["</tbody></table></div>", "",
             '<p class="atlas-note">Each erratum links to the page where it applies (the table on its scenario page, or the '
             'product page). Rows are grouped by document; the first row of each document is the target of the links above.</p>', "",
-            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
-            "<th>Document</th><th>Table</th><th>Kind</th><th class=\"atlas-minw-10\">Where</th>"
-            "<th class=\"atlas-minw-8\">As printed</th><th class=\"atlas-minw-18\">Problem</th><th>Action</th>"
-            "<th class=\"atlas-minw-14\">Reading</th></tr></thead><tbody>"]
-    for doc in docs:
-        first = True
-        for e in (x for x in a.errata if x["doc"] == doc):
-            rid = f' id="errata-{esc(doc)}"' if first else ""
-            first = False
-            tbl = e.get("table_id") or ""
-            out.append(
-                f'<tr{rid} data-doc="{esc(doc)}"><td class="atlas-nowrap"><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
-                f'<td>{esc(a.source(doc)["short_name"])}</td><td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(e["kind"])}</td>'
-                f'<td>{esc(e["where"])}</td><td><code>{esc(e["raw"])}</code></td><td>{esc(e["problem"])}</td>'
-                f'<td>{esc(e["action"])}</td><td>{esc(e.get("reading") if e.get("reading") is not None else "")}'
-                f'{(" <span class=atlas-note>" + esc(e["reason"]) + "</span>") if e.get("reason") else ""}</td></tr>')
-    out.append("</tbody></table></div>")
+            errata_table(r), view_links(r, ("views", "errata", "errata"), "../../")]
     return "\n".join(out)
 
 

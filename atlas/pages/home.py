@@ -10,6 +10,7 @@ from __future__ import annotations
 from calculators.formatting import fmt
 
 from ..html import esc, json_for_html, partial_mark
+from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
 
 ASM_LABEL = {"enabled": "ASM on", "disabled": "ASM off", "partial": "ASM partial", "unknown": "ASM not stated",
              "not_applicable": "no ASM (not applicable)"}
@@ -63,15 +64,31 @@ def spec(points: list[dict]) -> dict:
     }
 
 
+def efficiency_table(r) -> str:
+    """The home chart's points as a table (scenario, product, ASM, load per site, cores per 1K), each row with its
+    facets (product, ASM, mode, load range) and the chip bar above it; '' without points."""
+    pts = efficiency_points(r)
+    if not pts:
+        return ""
+    modes = {s["id"]: s.get("deployment_mode") or "not stated" for s in r.a.scenarios}
+    facets = [{"product": p["product"], "asm": p["asm"], "mode": modes[p["id"]], "load": load_bucket(p["load"])} for p in pts]
+    rows = "".join(
+        f'<tr{row_attrs(f)}><td><a href="{esc(p["url"])}">{esc(p["scenario"])}</a></td><td>{esc(p["product"])}</td><td>{esc(p["asm"])}</td>'
+        f'<td>{esc(fmt(p["load"]))} {esc(p["unit"])}</td><td>{partial_mark(p["partial"])}{esc(fmt(p["efficiency"]))}</td></tr>'
+        for p, f in zip(pts, facets))
+    return (facet_bar("efficiency", [("product", "Product"), ("asm", "ASM"), ("mode", "Mode"), ("load", "Load per site")], facets,
+                      {"asm": list(ASM_SHAPE), "load": [b for _, b in LOAD_BUCKETS] + ["not stated"]})
+            + '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="efficiency"><thead><tr><th>Scenario</th><th>Product</th>'
+            '<th>ASM</th><th>Load per site</th><th>CPU cores per 1K of load</th></tr></thead><tbody>' + rows + '</tbody></table></div>')
+
+
 def home_chart(r) -> str:
     """The home page chart (``{{ home_chart() }}``) and the same points as a table, for readers without JavaScript."""
+    from .data import view_links  # data.py imports the downloads, which render this page's tables: imported late
     pts = efficiency_points(r)
     if not pts:
         return ""
     without = sorted({r.a.source(s["doc"])["short_name"] for s in r.a.scenarios if r.efficiency(s["id"]) is None})
-    rows = "".join(
-        f'<tr><td><a href="{esc(p["url"])}">{esc(p["scenario"])}</a></td><td>{esc(p["product"])}</td><td>{esc(p["asm"])}</td>'
-        f'<td>{esc(fmt(p["load"]))} {esc(p["unit"])}</td><td>{partial_mark(p["partial"])}{esc(fmt(p["efficiency"]))}</td></tr>' for p in pts)
     return "\n".join([
         '<figure class="atlas-figure" aria-labelledby="atlas-efficiency-caption">',
         '<div class="atlas-chart atlas-chart-home" data-chart-id="home-efficiency" role="img" '
@@ -84,14 +101,14 @@ def home_chart(r) -> str:
         + (f' Not plotted (no resource tables in the source): {esc(", ".join(without))}.' if without else "") + '</figcaption>',
         '</figure>',
         '<details class="atlas-chart-data"><summary>The chart as a table</summary>',
-        '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="efficiency"><thead><tr><th>Scenario</th><th>Product</th>'
-        '<th>ASM</th><th>Load per site</th><th>CPU cores per 1K of load</th></tr></thead><tbody>' + rows + '</tbody></table></div>',
+        efficiency_table(r),
+        view_links(r, ("views", "home", "efficiency"), ""),
         '</details>',
     ])
 
 
-def products_table(r) -> str:
-    """Products at a glance: scenario counts, load ranges, tables and errata per document."""
+def products_table_html(r) -> str:
+    """Products at a glance as a table: scenario counts, load ranges, tables and errata per document."""
     rows = []
     for doc in r.a.docs():
         src = r.a.source(doc)
@@ -106,3 +123,9 @@ def products_table(r) -> str:
     return ('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="products"><thead><tr><th>Product</th>'
             '<th>Scenarios</th><th>Load per site</th><th>Tables</th><th>Errata</th><th>Release</th></tr></thead><tbody>'
             + "".join(rows) + "</tbody></table></div>")
+
+
+def products_table(r) -> str:
+    """Products at a glance (``{{ home_page() }}``): the table (``products_table_html``) and its download as shown."""
+    from .data import view_links
+    return products_table_html(r) + "\n" + view_links(r, ("views", "home", "products"), "")

@@ -19,6 +19,8 @@ from calculators.formatting import fmt
 from ..bundle import build as build_bundle
 from ..datastore import KIND_LABEL, Atlas
 from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
+from .home import ASM_LABEL
+from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
 
 
 
@@ -29,6 +31,7 @@ class Renderer:
         self.a = atlas
         self.bundle = build_bundle(atlas)
         self._baselines: dict[str, dict | None] = {}
+        self._tables: dict[tuple, str] = {}
         self.files: dict[str, bytes] = {}
         """Files a page asks to be written beside it (path in the docs tree -> bytes), e.g. the prerendered
         result's XLSX report; ``generate.write`` writes them after the pages."""
@@ -102,37 +105,14 @@ class Renderer:
         out.append("")
         out.append("## Scenarios")
         out.append("")
-        out.append('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="scenarios"><thead><tr>'
-                   "<th>Section</th><th>Scenario</th><th>Mode</th><th>Load per site</th><th>Sites (provisioned / with traffic)</th>"
-                   "<th>ASM</th><th>Release</th><th>CPU request, application (cores)</th><th>CPU request, sidecars (cores)</th>"
-                   "<th>CPU request, cnDBTier (cores)</th><th>Memory request, all (GiB)</th>"
-                   f"<th>CPU cores per 1K {esc(unit)}</th></tr></thead><tbody>")
-        partial_rows = []
-        no_sidecars = lambda sid: any(m["service"] == "(all)" and m["container"] == "istio-proxy"
-                                      for m in self.completeness(sid)["missing"])
-        for s in scen:
-            b = self.baseline(s["id"])
-            g = b["totals"]["groups"] if b else None
-            load = s["load"]
-            least = partial_mark(self.completeness(s["id"])["partial"]) if b else ""
-            if least:
-                partial_rows.append(s)
-            out.append(
-                f'<tr><td>{esc(s["section"])}</td><td><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a></td>'
-                f'<td>{esc(s.get("deployment_mode"))}</td>'
-                f'<td>{num(load.get("per_site"))} {esc(load["unit"]) if load.get("per_site") is not None else "<span class=atlas-missing>not stated</span>"}</td>'
-                f'<td>{esc(s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "?")} / {esc(len(s.get("sites_with_traffic") or []) or "?")}</td>'
-                f'<td>{esc(s["asm"])}</td><td>{esc(s.get("release") or "")}</td>'
-                + ("".join(f"<td>{least}{num(g[k]['before']['cpu_request'])}</td>" if not (k == "sidecars" and no_sidecars(s["id"]))
-                           else '<td><span class="atlas-missing">not printed</span></td>' for k in ("application", "sidecars", "cnDBTier"))
-                   + f'<td>{least}{num(b["totals"]["site"]["before"]["mem_request"])}</td><td>{least}{num(self.efficiency(s["id"]))}</td>'
-                   if b else '<td colspan="5" class="atlas-missing">no resource data in the source</td>')
-                + "</tr>")
-        out.append("</tbody></table></div>")
+        out.append(self.scenarios_table(doc))
+        from .data import view_links  # data.py renders with this Renderer: imported late
+        out.append(view_links(self, ("views", doc, "scenarios"), "../../"))
         out.append("")
         out.append(f'<p class="atlas-note">CPU and memory are the sums of replicas x per-pod request over the scenario\'s '
                    f'resource-allocation tables for one site carrying traffic; cores per 1K {esc(unit)} divide that CPU by the '
                    f'load per site. Computed from the curated data, not printed in the guide.</p>')
+        partial_rows = [s for s in scen if self.baseline(s["id"]) and self.completeness(s["id"])["partial"]]
         if partial_rows:
             out.append('<div class="admonition warning atlas-partial"><p class="admonition-title">Partial totals (at least)</p><ul>'
                        + "".join(f'<li><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a>: the totals leave out '
@@ -151,6 +131,46 @@ class Renderer:
         guidance = self.a.extras.get(doc, {}).get("guidance")
         if guidance:
             out += ["", f'See also the [{esc(src["short_name"])} infrastructure rules](guidance/).']
+        return "\n".join(out)
+
+    def scenarios_table(self, doc: str) -> str:
+        """The scenarios table of product page ``doc`` (totals, cores per 1K, partial marks), each row with its facets
+        (mode, ASM, load range; ``views.facet_bar`` above the table). Raises KeyError for an unknown document."""
+        src = self.a.source(doc)
+        scen = [s for s in self.a.scenarios if s["doc"] == doc]
+        unit = src["load_unit"]
+        out = []
+        facets = [{"mode": s.get("deployment_mode") or "not stated", "asm": ASM_LABEL.get(s["asm"], s["asm"]),
+                   "load": load_bucket(s["load"].get("per_site"))} for s in scen]
+        out.append(facet_bar("scenarios", [("mode", "Mode"), ("asm", "ASM"), ("load", "Load per site")], facets,
+                             {"load": [b for _, b in LOAD_BUCKETS] + ["not stated"]}))
+        out.append('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="scenarios"><thead><tr>'
+                   "<th>Section</th><th>Scenario</th><th>Mode</th><th>Load per site</th>"
+                   f"<th>CPU cores per 1K {esc(unit)}</th><th>Sites (provisioned / with traffic)</th>"
+                   "<th>ASM</th><th>Release</th><th>CPU request, application (cores)</th><th>CPU request, sidecars (cores)</th>"
+                   "<th>CPU request, cnDBTier (cores)</th><th>Memory request, all (GiB)</th></tr></thead><tbody>")
+        no_sidecars = lambda sid: any(m["service"] == "(all)" and m["container"] == "istio-proxy"
+                                      for m in self.completeness(sid)["missing"])
+        for s, fac in zip(scen, facets):
+            b = self.baseline(s["id"])
+            g = b["totals"]["groups"] if b else None
+            load = s["load"]
+            least = partial_mark(self.completeness(s["id"])["partial"]) if b else ""
+            # cores per 1K beside the load (the column readers compare), the totals it comes from after
+            per1k = f'<td>{least}{num(self.efficiency(s["id"]))}</td>' if b else '<td class="atlas-missing">no resource data</td>'
+            out.append(
+                f'<tr{row_attrs(fac)}><td>{esc(s["section"])}</td><td class="atlas-minw-8"><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a></td>'
+                f'<td>{esc(s.get("deployment_mode"))}</td>'
+                f'<td>{num(load.get("per_site"))} {esc(load["unit"]) if load.get("per_site") is not None else "<span class=atlas-missing>not stated</span>"}</td>'
+                + per1k +
+                f'<td>{esc(s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "?")} / {esc(len(s.get("sites_with_traffic") or []) or "?")}</td>'
+                f'<td>{esc(s["asm"])}</td><td>{esc(s.get("release") or "")}</td>'
+                + ("".join(f"<td>{least}{num(g[k]['before']['cpu_request'])}</td>" if not (k == "sidecars" and no_sidecars(s["id"]))
+                           else '<td><span class="atlas-missing">not printed</span></td>' for k in ("application", "sidecars", "cnDBTier"))
+                   + f'<td>{least}{num(b["totals"]["site"]["before"]["mem_request"])}</td>'
+                   if b else '<td colspan="4" class="atlas-missing">no resource data in the source</td>')
+                + "</tr>")
+        out.append("</tbody></table></div>")
         return "\n".join(out)
 
     # ------------------------------------------------------------ scenario page
@@ -277,10 +297,8 @@ class Renderer:
                        + self.errata_list(errs) + "</details>")
         if t["kind"] == "excluded":
             out.append(f'<p class="atlas-missing">Not curated: {esc(t.get("excluded_reason", ""))}</p>')
-        elif t["kind"] == "resources":
-            out.append(self.resources_table(doc, tid))
         else:
-            out.append(self.pivot_table(doc, t))
+            out.append(self.table_html(doc, tid))
         from .data import table_download_links  # data.py renders with this Renderer: imported late
         out.append(table_download_links(self, doc, t))
         out.append("")
@@ -298,6 +316,16 @@ class Renderer:
                          f'<em>Action: {esc(e["action"])}.</em>{reading} {esc(e.get("reason", ""))}</li>')
         return '<ul class="atlas-errata-list">' + "".join(items) + "</ul>"
 
+    def table_html(self, doc: str, tid: str) -> str:
+        """Curated table ``tid`` of ``doc`` as its page renders it (``resources_table`` or ``pivot_table``), rendered
+        once per build: the page and its "as shown" CSV (``atlas.downloads.shown_tables``) read the same HTML.
+        Raises KeyError for an unknown table."""
+        key = (doc, tid)
+        if key not in self._tables:
+            t = self.a.table(doc, tid)
+            self._tables[key] = self.resources_table(doc, tid) if t["kind"] == "resources" else self.pivot_table(doc, t)
+        return self._tables[key]
+
     def resources_table(self, doc: str, tid: str) -> str:
         """Resource-allocation table ``tid`` of ``doc`` as HTML: each row as printed, normalised values (cores, GiB)
         with the raw text, flagged and corrected cells marked."""
@@ -312,6 +340,7 @@ class Renderer:
                   "mem_request_gib": "raw_mem_request", "mem_limit_gib": "raw_mem_limit", "mem_gib": "raw_mem", "storage_gib": "raw_storage"}
         h = "".join(f"<th>{esc(x)}</th>" for _, x in cols)
         body = []
+        notes: dict[str, int] = {}  # each row note once under the table, the Status cell names it by number
         for r in df.itertuples():
             cells = []
             for k, _ in cols:
@@ -322,12 +351,14 @@ class Renderer:
                     extra = f' <span class="atlas-raw" title="as printed">{esc(raw)}</span>' if raw and raw != shown and raw.replace(" ", "") != shown else ""
                     cells.append(f"<td>{shown}{extra}</td>")
                 elif k == "status":
-                    cells.append(f'<td>{esc(v)}{" " + esc(r.note) if r.note else ""}</td>')
+                    # a note may join several ("Istio sidecar columns of this row.; bsf-E046"): each part numbered once
+                    ns = [notes.setdefault(part, len(notes) + 1) for part in dict.fromkeys(x.strip() for x in (r.note or "").split("; ")) if part]
+                    cells.append(f'<td>{esc(v)}' + (f' {note_ref(tid, ns, r.note)}' if ns else "") + "</td>")
                 else:
                     cells.append(f"<td>{esc(v)}</td>")
             body.append(f'<tr class="atlas-status-{esc(r.status)}">' + "".join(cells) + "</tr>")
         return (f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="{esc(tid)}"><thead><tr>{h}</tr></thead>'
-                f'<tbody>{"".join(body)}</tbody></table></div>')
+                f'<tbody>{"".join(body)}</tbody></table></div>' + note_list(tid, notes))
 
     def pivot_table(self, doc: str, t: dict) -> str:
         """A table in its printed shape: one line per source row, one column per printed column,
@@ -339,7 +370,8 @@ class Renderer:
             part = self.a.rows(kind, doc=doc, table_id=t["id"])
             if len(part):
                 part = part.assign(raw=part["value"]) if kind == "settings" else part
-                parts.append(part[["row", "row_label", "column_label", "raw", "status", "note"]])
+                part = part.assign(read=[read_value(kind, x) for x in part.itertuples()])
+                parts.append(part[["row", "row_label", "column_label", "raw", "read", "status", "note"]])
         if not parts:
             return '<p class="atlas-missing">No rows.</p>'
         df = pd.concat(parts, ignore_index=True)
@@ -352,7 +384,7 @@ class Renderer:
         rows: dict[int, dict] = {}
         for r in df.itertuples():
             d = rows.setdefault(r.row, {"label": r.row_label, "cells": {}})
-            d["cells"].setdefault(r.column_label, (r.raw, r.status, r.note))
+            d["cells"].setdefault(r.column_label, (r.raw, r.read, r.status, r.note))
         h = f"<th>{esc(first)}</th>" + "".join(f"<th>{esc(c)}</th>" for c in col_labels if c != first)
         body = []
         for _, d in sorted(rows.items()):
@@ -360,12 +392,50 @@ class Renderer:
             for c in col_labels:
                 if c == first:
                     continue
-                v, st, note = d["cells"].get(c, ("", "", ""))
+                v, read, st, note = d["cells"].get(c, ("", "", "", ""))
                 mark = f' <span class="atlas-flag atlas-flag-{esc(st)}" title="{esc(st)} {esc(note)}">{"⚠" if st == "flagged" else "✎"}</span>' if st in ("flagged", "corrected") else ""
-                cells.append(f'<td class="atlas-status-{esc(st)}">{esc(v)}{mark}</td>')
+                # a cell read through an erratum shows the value read, with the text as printed beside it
+                shown = (f'{esc(read)} <span class="atlas-raw" title="as printed">{esc(v)}</span>' if read and read != v else esc(v))
+                cells.append(f'<td class="atlas-status-{esc(st)}">{shown}{mark}</td>')
             body.append("<tr>" + "".join(cells) + "</tr>")
         return (f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="{esc(t["id"])}"><thead><tr>{h}</tr></thead>'
                 f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def note_ref(tid: str, ns: list[int], note: str) -> str:
+    """The mark in a Status cell naming row notes ``ns`` of table ``tid`` (each listed once under the table by
+    ``note_list``), "[1]" or "[1, 3]", each number linking to its note; the title holds the row's whole note, so
+    hovering tells it too."""
+    links = ", ".join(f'<a href="#{esc(anchor(tid))}-note-{n}">{n}</a>' for n in ns)
+    return f'<span class="atlas-note-ref" title="{esc(note)}">[{links}]</span>'
+
+
+def note_list(tid: str, notes: dict[str, int]) -> str:
+    """The row notes of table ``tid`` (note text -> number, in first-use order) as one list under it, '' for none."""
+    if not notes:
+        return ""
+    return ('<ol class="atlas-table-notes" aria-label="Row notes">'
+            + "".join(f'<li id="{esc(anchor(tid))}-note-{n}" value="{n}">{esc(note)}</li>' for note, n in notes.items()) + "</ol>")
+
+
+def read_value(kind: str, row) -> str:
+    """The value a corrected cell was read as (its erratum's reading), as text, or '' where the data keeps the text as
+    printed: utilization cells give the absolute value and/or the percentage the curation read (``0.1 (2.5%)`` for
+    the printed ``['0.100 (2.50%)']``), measurements their ``value``, latency its ``value_ms``. Only ``corrected`` cells get a reading."""
+    if getattr(row, "status", "") != "corrected":
+        return ""
+    def ok(v):
+        return v is not None and v is not pd.NA and not (isinstance(v, float) and v != v) and v != ""
+    if kind == "utilization":
+        pct = f"{fmt(float(row.observed_percent))}%" if ok(row.observed_percent) else ""
+        if ok(row.observed_abs):
+            return f"{fmt(float(row.observed_abs))}" + (f" ({pct})" if pct else "")
+        return pct
+    if kind == "measurements" and ok(row.value):
+        return fmt(float(row.value))
+    if kind == "latency" and ok(row.value_ms):
+        return fmt(float(row.value_ms))
+    return ""
 
 
 def guidance_page(r, doc: str) -> str:

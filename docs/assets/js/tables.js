@@ -8,7 +8,17 @@
  * or at once when a header is clicked or focused, so a scenario page with dozens
  * of tables and thousands of cells does no work for tables nobody looks at.
  * Numbers sort by their leading number ("0.5 512 Mi" -> 0.5, "45%/70%" -> 45,
- * "3.2.10" sorts after "3.2.9"); everything else sorts as text. */
+ * "3.2.10" sorts after "3.2.9"); everything else sorts as text.
+ *
+ * Shareable views: the filter text, the sort and the facet chips of every table with a
+ * data-atlas-table key live in the page address (?f.<key>=text, s.<key>=<column>:asc|desc,
+ * c.<key>.<facet>=<value>, repeated for several values), written with history.replaceState and
+ * restored on load; a value that does not fit the table is ignored with a visible note.
+ * Facet chips (atlas/pages/views.py) are built with the page, hidden until this script shows them.
+ *
+ * Download = view: a "CSV (as shown)" link (a.atlas-download-shown) downloads its table's visible
+ * rows in their visible order, read from the page's cells the way atlas/tableview.py reads the
+ * rendered HTML at build time (the link's own file, for readers without JavaScript). */
 (function () {
   "use strict";
   if (!window.Tablesort) return;
@@ -55,10 +65,15 @@
     var s = table.__atlasFilterStatus;
     if (s) s.textContent = shown === total ? total + " rows" : shown + " of " + total + " rows";
   }
+  function state(table) {
+    if (!table.__atlasState) table.__atlasState = { text: "", facets: {} };
+    return table.__atlasState;
+  }
+  function keyOf(table) { return table.getAttribute("data-atlas-table"); }
   function addFilter(table) {
     var body = table.tBodies[0];
     var rows = body ? body.rows.length : 0;
-    if (rows < FILTER_MIN_ROWS) return;
+    if (rows < FILTER_MIN_ROWS || table.hasAttribute("data-atlas-nofilter")) return;
     var n = ++count;
     var bar = document.createElement("div");
     bar.className = "atlas-filter";
@@ -78,6 +93,7 @@
     input.setAttribute("aria-controls", table.id);
     bar.appendChild(label); bar.appendChild(input); bar.appendChild(out);
     table.__atlasFilterStatus = out;
+    table.__atlasFilterInput = input;
     var holder = table.parentElement && table.parentElement.classList.contains("atlas-table-wrap") ? table.parentElement : table;
     holder.parentElement.insertBefore(bar, holder);
     var timer = null;
@@ -88,19 +104,224 @@
     status(table, rows, rows);
   }
   function filter(table, query) {
-    var words = query.toLowerCase().split(/\s+/).filter(Boolean);
+    state(table).text = query;
+    apply(table);
+  }
+  function apply(table) {
+    /* Rows shown: every word of the text filter somewhere in the row, and for each facet with chips
+       pressed, the row's value among them. */
+    var st = state(table);
+    var words = st.text.toLowerCase().split(/\s+/).filter(Boolean);
+    var groups = Object.keys(st.facets).filter(function (f) { return st.facets[f].length; });
     var shown = 0, total = 0;
     Array.prototype.forEach.call(table.tBodies, function (body) {
       Array.prototype.forEach.call(body.rows, function (tr) {
         if (tr.__atlasText === undefined) tr.__atlasText = tr.textContent.toLowerCase();
-        var ok = words.every(function (w) { return tr.__atlasText.indexOf(w) !== -1; });
+        var ok = words.every(function (w) { return tr.__atlasText.indexOf(w) !== -1; }) &&
+          groups.every(function (f) { return st.facets[f].indexOf(tr.getAttribute("data-f-" + f)) !== -1; });
         tr.hidden = !ok;
         total++; if (ok) shown++;
       });
     });
-    table.setAttribute("data-atlas-filtered", words.length ? "true" : "false");
+    table.setAttribute("data-atlas-filtered", words.length || groups.length ? "true" : "false");
     status(table, shown, total);
+    shownLinks(table, shown, total);
+    writeURL();
   }
+
+  /* ---------------------------------------------------------------- download = view */
+  var SPACE = /[ \t\n\r\f\u00a0\u202f]+/g;
+  var FORMULA = /^[=+\-@\t\r]/, NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+  function exportText(node) {
+    /* A cell's text as atlas/tableview.py reads it: all text, <br> as a space, whitespace collapsed. */
+    var out = "";
+    node.childNodes.forEach(function (n) {
+      if (n.nodeType === 3) out += n.nodeValue;
+      else if (n.nodeType === 1) out += n.nodeName === "BR" ? " " : exportText(n);
+    });
+    return out;
+  }
+  function csvCell(v) {
+    /* calculators.formatting.csv_writer: formula-like text made inert, minimal quoting. */
+    if (FORMULA.test(v) && v !== "-" && !NUMBER.test(v)) v = "'" + v;
+    return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
+  }
+  function csvRow(cells) {
+    var texts = Array.prototype.map.call(cells, function (c) { return exportText(c).replace(SPACE, " ").trim(); });
+    return texts.length === 1 && texts[0] === "" ? '""' : texts.map(csvCell).join(",");
+  }
+  function shownCSV(table) {
+    /* The header (last header row) and the visible body rows, in their order on the page. */
+    var lines = [csvRow(table.tHead.rows[table.tHead.rows.length - 1].cells)];
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (tr) { if (!tr.hidden) lines.push(csvRow(tr.cells)); });
+    });
+    return lines.join("\n") + "\n";
+  }
+  function tableFor(el) {
+    var key = el.getAttribute("data-atlas-for");
+    var found = null;
+    document.querySelectorAll("table[data-atlas-table]").forEach(function (t) { if (!found && keyOf(t) === key) found = t; });
+    return found;
+  }
+  function shownLinks(table, shown, total) {
+    document.querySelectorAll("a.atlas-download-shown").forEach(function (a) {
+      if (a.getAttribute("data-atlas-for") !== keyOf(table)) return;
+      a.textContent = shown === total ? "CSV (as shown)" : "CSV (as shown: " + shown + " of " + total + " rows)";
+    });
+  }
+  function download(ev) {
+    var a = ev.target && ev.target.closest && ev.target.closest("a.atlas-download-shown");
+    if (!a || ev.button > 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+    var table = tableFor(a);
+    if (!table || !table.tHead) return; // the build's file, as without JavaScript
+    ev.preventDefault();
+    var blob = new Blob([shownCSV(table)], { type: "text/csv;charset=utf-8" });
+    var url = URL.createObjectURL(blob);
+    var tmp = document.createElement("a");
+    tmp.href = url;
+    tmp.download = (a.getAttribute("href") || "table.csv").split("/").pop();
+    document.body.appendChild(tmp);
+    tmp.click();
+    tmp.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+  }
+
+  /* ---------------------------------------------------------------- facet chips */
+  function chips(bar) {
+    bar.hidden = false;
+    bar.addEventListener("click", function (ev) {
+      var b = ev.target.closest && ev.target.closest("button.atlas-chip");
+      if (!b) return;
+      var table = tableFor(bar);
+      if (!table) return;
+      enhance(table);
+      var on = b.getAttribute("aria-pressed") !== "true";
+      setChip(table, b.getAttribute("data-facet"), b.getAttribute("data-value"), on);
+      apply(table);
+    });
+  }
+  function setChip(table, facet, value, on) {
+    var list = state(table).facets[facet] || (state(table).facets[facet] = []);
+    var i = list.indexOf(value);
+    if (on && i === -1) list.push(value);
+    if (!on && i !== -1) list.splice(i, 1);
+    document.querySelectorAll(".atlas-facets").forEach(function (bar) {
+      if (bar.getAttribute("data-atlas-for") !== keyOf(table)) return;
+      bar.querySelectorAll("button.atlas-chip").forEach(function (b) {
+        if (b.getAttribute("data-facet") === facet && b.getAttribute("data-value") === value) b.setAttribute("aria-pressed", on ? "true" : "false");
+      });
+    });
+  }
+  function chipExists(table, facet, value) {
+    var ok = false;
+    document.querySelectorAll(".atlas-facets").forEach(function (bar) {
+      if (bar.getAttribute("data-atlas-for") !== keyOf(table)) return;
+      bar.querySelectorAll("button.atlas-chip").forEach(function (b) {
+        if (b.getAttribute("data-facet") === facet && b.getAttribute("data-value") === value) ok = true;
+      });
+    });
+    return ok;
+  }
+
+  /* ---------------------------------------------------------------- the view in the address */
+  var PARAM = /^(f|s|c)\.(.+)$/;
+  var DYNAMIC = "#atlas-calc-result, #atlas-compare-result";
+  var restoring = false;
+  function addressed() {
+    /* Tables whose view the address keeps: those the build rendered (a calculator's or the compare page's
+       result is rendered again from its own inputs, so its sort is not kept). */
+    return Array.prototype.filter.call(document.querySelectorAll("table[data-atlas-table]"), function (t) { return !t.closest(DYNAMIC); });
+  }
+  function writeURL() {
+    if (restoring) return;
+    var p = new URLSearchParams(location.search);
+    Array.from(p.keys()).forEach(function (k) { if (PARAM.test(k)) p.delete(k); });
+    addressed().forEach(function (t) {
+      var st = t.__atlasState, key = keyOf(t);
+      if (st && st.text.trim()) p.set("f." + key, st.text);
+      if (t.__atlasSort && t.__atlasSort.current && t.__atlasSort.current.getAttribute("aria-sort")) {
+        p.set("s." + key, t.__atlasSort.current.cellIndex + ":" + (t.__atlasSort.current.getAttribute("aria-sort") === "descending" ? "desc" : "asc"));
+      }
+      if (st) Object.keys(st.facets).forEach(function (f) {
+        st.facets[f].forEach(function (v) { p.append("c." + key + "." + f, v); });
+      });
+    });
+    var qs = p.toString();
+    var url = location.pathname + (qs ? "?" + qs : "") + location.hash;
+    if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
+  }
+  function note(table, text) {
+    /* A visible note that part of the address was ignored (never an exception). */
+    var holder = table ? (table.parentElement.classList.contains("atlas-table-wrap") ? table.parentElement : table) : null;
+    var p = document.createElement("p");
+    p.className = "atlas-message atlas-url-note";
+    p.setAttribute("role", "status");
+    p.textContent = "Ignored in the page address: " + text + ".";
+    if (holder) holder.parentElement.insertBefore(p, holder);
+    else {
+      var art = document.querySelector("article.md-content__inner, article") || document.body;
+      var h1 = art.querySelector("h1");
+      if (h1) h1.insertAdjacentElement("afterend", p); else art.insertBefore(p, art.firstChild);
+    }
+  }
+  function restore() {
+    var p = new URLSearchParams(location.search);
+    var tables = {};
+    addressed().forEach(function (t) { if (!tables[keyOf(t)]) tables[keyOf(t)] = t; });
+    var wanted = {};
+    p.forEach(function (value, name) {
+      var m = PARAM.exec(name);
+      if (!m) return;
+      var kind = m[1], rest = m[2], key = rest, facet = null;
+      if (kind === "c") {
+        var dot = rest.lastIndexOf(".");
+        key = dot > 0 ? rest.slice(0, dot) : rest;
+        facet = dot > 0 ? rest.slice(dot + 1) : "";
+      }
+      (wanted[key] = wanted[key] || []).push({ kind: kind, name: name, value: value, facet: facet });
+    });
+    restoring = true;
+    try {
+      Object.keys(wanted).forEach(function (key) {
+        var table = tables[key];
+        if (!table) {
+          note(null, wanted[key].map(function (w) { return w.name + "=" + w.value; }).join(", ") + " (no table \u201c" + key + "\u201d on this page)");
+          return;
+        }
+        var details = table.closest("details");
+        if (details) details.open = true;
+        enhance(table);
+        var bad = [], sortTo = null;
+        wanted[key].forEach(function (w) {
+          if (w.kind === "f") {
+            if (!table.__atlasFilterInput) { bad.push(w.name + "=" + w.value + " (this table has no text filter)"); return; }
+            table.__atlasFilterInput.value = w.value;
+            state(table).text = w.value;
+          } else if (w.kind === "s") {
+            var m = /^(\d+):(asc|desc)$/.exec(w.value);
+            var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
+            if (!m || +m[1] >= heads.length) { bad.push(w.name + "=" + w.value + " (expected <column 0 to " + (heads.length - 1) + ">:asc or :desc)"); return; }
+            sortTo = { th: heads[+m[1]], desc: m[2] === "desc" };
+          } else if (!chipExists(table, w.facet, w.value)) {
+            bad.push(w.name + "=" + w.value + " (no such chip)");
+          } else {
+            setChip(table, w.facet, w.value, true);
+          }
+        });
+        if (sortTo) {
+          sortTo.th.click();
+          if (sortTo.desc) sortTo.th.click();
+        }
+        apply(table);
+        if (bad.length) note(table, bad.join("; "));
+      });
+    } finally {
+      restoring = false;
+    }
+    writeURL();
+  }
+
   function enhance(table) {
     if (table.__atlasSort || !table.tHead || !table.tBodies.length) return;
     var t0 = performance.now();
@@ -117,6 +338,7 @@
         });
       });
     });
+    table.addEventListener("afterSort", function () { writeURL(); });
     Array.prototype.forEach.call(table.tHead.rows[table.tHead.rows.length - 1].cells, function (th) {
       th.setAttribute("title", "Sort by this column");
       th.addEventListener("keydown", function (ev) {
@@ -168,6 +390,10 @@
     document.addEventListener("click", early, true);
     document.addEventListener("focusin", early, true);
     watch(document);
+    document.querySelectorAll(".atlas-facets[data-atlas-for]").forEach(chips);
+    document.addEventListener("click", download);
+    restore();
+    document.documentElement.setAttribute("data-atlas-views", "ready");
     requestAnimationFrame(function () { focusable(document); });
     var resizeTimer = null;
     window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { focusable(document); }, 200); });
@@ -176,6 +402,6 @@
       new MutationObserver(function () { watch(holder); focusable(holder); }).observe(holder, { childList: true });
     });
   }
-  window.atlasTables = { enhance: enhance, filter: filter, key: key };
+  window.atlasTables = { enhance: enhance, filter: filter, key: key, shownCSV: shownCSV };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();

@@ -1,0 +1,343 @@
+"""Tables that download what they show, shareable table views and facet chips (issue 14 items 2 and 4),
+and the table defects of item 7: key columns on screen at 1366 px, a row note once per table, Policy
+Table 3-152's cells read through their erratum, one filter box on the errata page with a scenario column.
+
+The build writes each table "as shown" (atlas/tableview.py, atlas/downloads.py); with JavaScript the
+"CSV (as shown)" link downloads the visible rows from the page (docs/assets/js/tables.js). The browser
+tests check that both agree, and that the file parses back to exactly the rows and columns on screen.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import yaml
+
+from atlas.tableview import shown_csv, shown_rows
+from calculators.formatting import csv_cell
+from conftest import ROOT
+
+# ------------------------------------------------------------------ the build-time CSV writer (no browser)
+
+
+def test_shown_rows_reads_each_cell_as_the_reader_sees_it():
+    """Header of the last header row; every text of a cell (value, raw text as printed, note mark), <br> as a space,
+    entities decoded, whitespace (narrow no-break space too) collapsed; formula-like text made inert in the CSV."""
+    html = ('<p>before</p><div class="atlas-table-wrap"><table class="atlas-data"><thead><tr><th colspan="3">group</th></tr>'
+            '<tr><th>Row as printed</th><th>CPU request (cores)</th><th>Status</th></tr></thead><tbody>'
+            '<tr><td>Appinfo\n   pod</td><td>0.5 <span class="atlas-raw" title="as printed">500m</span></td>'
+            '<td>flagged <a class="atlas-note-ref" href="#n-1" title="a note">[1]</a></td></tr>'
+            '<tr><td>a<br>b &amp; c</td><td><abbr class="atlas-flag">≥&#8239;</abbr>1,268</td><td>=SUM(A1)</td></tr>'
+            '</tbody></table></div><table><thead><tr><th>other</th></tr></thead></table>')
+    header, rows = shown_rows(html)
+    assert header == ["Row as printed", "CPU request (cores)", "Status"]
+    assert rows == [["Appinfo pod", "0.5 500m", "flagged [1]"], ["a b & c", "≥ 1,268", "=SUM(A1)"]]
+    assert shown_csv(html).decode("utf-8") == ("Row as printed,CPU request (cores),Status\n"
+                                               "Appinfo pod,0.5 500m,flagged [1]\n"
+                                               "a b & c,\"≥ 1,268\",'=SUM(A1)\n")
+
+
+def test_shown_rows_names_html_without_a_table():
+    with pytest.raises(ValueError, match="no <table> with a <thead> row"):
+        shown_rows("<p>no table here</p>")
+
+
+def _csv(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text)))
+
+
+def test_build_writes_each_table_as_shown(built_site):
+    """BSF 3.3 Table 3-25 (resources) as its page shows it: row BSF Management Service, app: Replicas 14, CPU request
+    4 (cores), Memory request 1 (GiB); its istio-proxy row's Status names the row note by number, and the note is
+    printed once under the table, not in all 12 istio-proxy rows."""
+    rows = _csv((built_site / "downloads/tables/bsf/3-25.shown.csv").read_text(encoding="utf-8"))
+    header, body = rows[0], rows[1:]
+    assert header[:4] == ["Row as printed", "Service", "Container", "Replicas"] and header[-1] == "Status"
+    assert len(body) == 24  # 12 services x (app, istio-proxy), as the guide prints them
+    col = {h: i for i, h in enumerate(header)}
+    app = next(r for r in body if r[col["Service"]] == "BSF Management Service" and r[col["Container"]] == "app")
+    assert (app[col["Replicas"]], app[col["CPU request (cores)"]], app[col["Memory request (GiB)"]], app[col["Status"]]) == ("14", "4", "1", "ok")
+    side = next(r for r in body if r[col["Service"]] == "BSF Management Service" and r[col["Container"]] == "istio-proxy")
+    assert side[col["Status"]] == "ok [1]"
+    page = (built_site / "products/bsf/bsf-3-3/index.html").read_text(encoding="utf-8")
+    table = page.split('data-atlas-table="3-25"', 1)[1].split("</ol>", 1)[0]
+    notes = re.findall(r'<li id="table-3-25-note-(\d+)" value="\d+">([^<]*)</li>', table)
+    assert notes[0] == ("1", "Istio sidecar columns of this row.")
+    assert len({n for _, n in notes}) == len(notes)  # each note once, even where a row joins two ("...; bsf-E046")
+    # the page-level tables: the home products table, one row per guide with data
+    prod = _csv((built_site / "downloads/views/home/products.csv").read_text(encoding="utf-8"))
+    assert prod[0] == ["Product", "Scenarios", "Load per site", "Tables", "Errata", "Release"]
+    sums = (built_site / "downloads/SHA256SUMS").read_text()
+    assert "  tables/bsf/3-25.shown.csv\n" in sums and "  views/errata/errata.csv\n" in sums
+
+
+# ------------------------------------------------------------------ in the browser
+
+SHOWN_IN_DOM = """t => {
+  const text = c => c.textContent.replace(/\\s+/g, ' ').trim();
+  const head = Array.from(t.tHead.rows[t.tHead.rows.length - 1].cells).map(text);
+  const rows = Array.from(t.tBodies).flatMap(b => Array.from(b.rows)).filter(r => !r.hidden).map(r => Array.from(r.cells).map(text));
+  return [head, ...rows];
+}"""
+"""What a reader sees: the header and the visible rows' cells, each cell's text with whitespace collapsed."""
+
+# (page, table key, build-time file, a filter that leaves some rows, or None for a table without a filter box)
+KINDS = [
+    ("products/bsf/bsf-3-3/", "3-25", "tables/bsf/3-25.shown.csv", "diameter gateway"),       # resources
+    ("products/policy/policy-3-2-8/", "3-152", "tables/policy/3-152.shown.csv", "binding"),   # utilization, pivoted
+    ("products/bsf/", "scenarios", "views/bsf/scenarios.csv", None),                          # product scenarios (3 rows)
+    ("products/policy/", "scenarios", "views/policy/scenarios.csv", "3.2"),
+    ("", "products", "views/home/products.csv", None),                                        # home products
+    ("", "efficiency", "views/home/efficiency.csv", "BSF"),                                   # home chart as a table
+    ("data/errata/", "errata", "views/errata/errata.csv", "policy-3-2-7"),                    # errata
+]
+
+
+def _open(page, site_url, path):
+    page.goto(f"{site_url}/{path}", wait_until="load")
+    page.wait_for_selector("html[data-atlas-views]", state="attached")
+
+
+def _download(page, key) -> str:
+    link = page.locator(f'a.atlas-download-shown[data-atlas-for="{key}"]')
+    details = link.locator("xpath=ancestor::details[1]")
+    if details.count() and not details.evaluate("d => d.open"):
+        details.locator("summary").click()
+    with page.expect_download() as d:
+        link.click()
+    return Path(d.value.path()).read_text(encoding="utf-8")
+
+
+def _shown(page, key):
+    """The table as on screen, each cell as a spreadsheet-safe CSV holds it (calculators.formatting.csv_cell, tested in
+    tests/test_csv_injection.py: a cell starting "=", "+", "-" or "@" gets a leading apostrophe)."""
+    return [[csv_cell(c) for c in row] for row in page.locator(f'table[data-atlas-table="{key}"]').evaluate(SHOWN_IN_DOM)]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path,key,file,words", KINDS, ids=[f"{k[0] or 'home'}:{k[1]}" for k in KINDS])
+def test_download_is_the_table_as_shown_also_after_a_filter(page, site_url, built_site, path, key, file, words):
+    _open(page, site_url, path)
+    got = _download(page, key)
+    # the client's export of the whole table is the build's file, byte for byte (one reading of a cell)
+    assert got == (built_site / "downloads" / file).read_text(encoding="utf-8")
+    assert _csv(got) == _shown(page, key)
+    if words is None:
+        assert page.locator(f'table[data-atlas-table="{key}"]').evaluate("t => t.tBodies[0].rows.length") < 6
+        return
+    table = page.locator(f'table[data-atlas-table="{key}"]')
+    total = table.evaluate("t => t.tBodies[0].rows.length")
+    box = page.locator(f'input[aria-controls="{table.get_attribute("id")}"]')
+    box.fill(words)
+    page.wait_for_function("t => t.getAttribute('data-atlas-filtered') === 'true'", arg=table.element_handle())
+    got = _csv(_download(page, key))
+    shown = _shown(page, key)
+    assert got == shown and 1 < len(got) < total + 1
+    assert all(all(w in " ".join(r).lower() for w in words.lower().split()) for r in got[1:])
+    assert page.locator(f'a.atlas-download-shown[data-atlas-for="{key}"]').inner_text() == f"CSV (as shown: {len(got) - 1} of {total} rows)"
+    assert page.js_errors == []
+
+
+def _lead(s: str) -> float:
+    return float(re.match(r"[\d,.]+", s).group(0).replace(",", ""))
+
+
+@pytest.mark.browser
+def test_sorted_view_downloads_in_its_order_and_lives_in_the_address(page, site_url):
+    """BSF 3.3 Table 3-25 sorted by CPU request, largest first: the download follows; the address carries filter and
+    sort, and opening that address restores both."""
+    _open(page, site_url, "products/bsf/bsf-3-3/")
+    table = page.locator('table[data-atlas-table="3-25"]')
+    heads = table.locator("thead th").all_inner_texts()
+    col = next(i for i, h in enumerate(heads) if h.startswith("CPU request"))
+    th = table.locator("thead th").nth(col)
+    th.click()
+    th.click()
+    assert th.get_attribute("aria-sort") == "descending"
+    got = _csv(_download(page, "3-25"))
+    values = [_lead(r[col]) for r in got[1:]]
+    assert values == sorted(values, reverse=True) and len(set(values)) > 2
+    assert got == _shown(page, "3-25")
+    page.locator(f'input[aria-controls="{table.get_attribute("id")}"]').fill("istio")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('f.3-25') === 'istio'")
+    q = parse_qs(urlparse(page.url).query)
+    assert q["s.3-25"] == [f"{col}:desc"] and q["f.3-25"] == ["istio"]
+    shown = _shown(page, "3-25")
+    # the shared address, opened afresh
+    page.goto(page.url, wait_until="load")
+    page.wait_for_selector("html[data-atlas-views]", state="attached")
+    table = page.locator('table[data-atlas-table="3-25"]')
+    assert page.locator(f'input[aria-controls="{table.get_attribute("id")}"]').input_value() == "istio"
+    assert table.locator("thead th").nth(col).get_attribute("aria-sort") == "descending"
+    assert _shown(page, "3-25") == shown and len(shown) == 1 + 12  # the 12 istio-proxy rows
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_malformed_view_in_the_address_is_ignored_with_a_note(page, site_url):
+    _open(page, site_url, "products/bsf/bsf-3-3/?s.3-25=99:up&f.no-such-table=x&c.3-25.kind=typo&f.3-29=ndbmtd")
+    notes = page.locator(".atlas-url-note").all_inner_texts()
+    assert any("s.3-25=99:up" in n for n in notes) and any("no-such-table" in n for n in notes)
+    assert any("c.3-25.kind=typo" in n for n in notes)
+    table = page.locator('table[data-atlas-table="3-25"]')
+    assert table.locator("tbody tr:not([hidden])").count() == 24
+    q = parse_qs(urlparse(page.url).query)
+    assert "s.3-25" not in q and "c.3-25.kind" not in q  # what was ignored leaves the address
+    assert q.get("f.3-29") == ["ndbmtd"]  # a valid part of the same address still applies
+    assert page.js_errors == []
+
+
+def _errata() -> list[dict]:
+    out = []
+    for p in sorted((ROOT / "data").glob("*/errata.yaml")):
+        out += yaml.safe_load(p.read_text(encoding="utf-8")) or []
+    return out
+
+
+@pytest.mark.browser
+def test_errata_chips_combine_with_the_text_filter_keyboard_and_address(page, site_url):
+    """Errata: chips for document, kind and action; pressed from the keyboard; several values of one facet widen,
+    several facets narrow, the text filter narrows further; all of it in the address."""
+    errata = _errata()
+    _open(page, site_url, "data/errata/")
+    assert page.locator(".atlas-filter").count() == 1  # the 6-row summary has no filter box of its own
+    table = page.locator('table[data-atlas-table="errata"]')
+    bar = page.locator('.atlas-facets[data-atlas-for="errata"]')
+    assert bar.is_visible()
+    read_as = bar.locator('button[data-facet="action"][data-value="read-as"]')
+    read_as.focus()
+    page.keyboard.press("Enter")
+    assert read_as.get_attribute("aria-pressed") == "true"
+    assert read_as.evaluate("b => getComputedStyle(b).outlineStyle") != "none"  # focus is visible
+    n_read_as = sum(e["action"] == "read-as" for e in errata)
+    assert table.locator("tbody tr:not([hidden])").count() == n_read_as
+    page.keyboard.press("Tab")  # the next chip
+    page.keyboard.press("Space")
+    nxt = page.evaluate("document.activeElement.getAttribute('data-value')")
+    assert table.locator("tbody tr:not([hidden])").count() == sum(e["action"] in ("read-as", nxt) for e in errata)
+    page.keyboard.press("Space")  # and off again
+    policy = bar.locator('button[data-facet="document"][data-value="Policy"]')
+    policy.click()
+    want = [e for e in errata if e["action"] == "read-as" and e["doc"] == "policy"]
+    assert table.locator("tbody tr:not([hidden])").count() == len(want)
+    page.locator(f'input[aria-controls="{table.get_attribute("id")}"]').fill("policy-3-2-7")
+    want = [e for e in want if e.get("scenario") == "policy-3-2-7"]
+    page.wait_for_function("() => new URLSearchParams(location.search).get('f.errata') === 'policy-3-2-7'")
+    ids = [r[0] for r in _shown(page, "errata")[1:]]
+    assert ids == [e["id"] for e in want] and ids
+    q = parse_qs(urlparse(page.url).query)
+    assert q["c.errata.action"] == ["read-as"] and q["c.errata.document"] == ["Policy"]
+    page.goto(page.url, wait_until="load")
+    page.wait_for_selector("html[data-atlas-views]", state="attached")
+    assert [r[0] for r in _shown(page, "errata")[1:]] == ids
+    assert page.locator('.atlas-facets[data-atlas-for="errata"] button[data-value="Policy"]').get_attribute("aria-pressed") == "true"
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_errata_text_filter_finds_a_scenario(page, site_url):
+    """The errata table has a Scenario column: 'policy-3-2-7' finds the errata of that scenario (data/policy/errata.yaml)."""
+    want = [e["id"] for e in _errata() if e.get("scenario") == "policy-3-2-7"]
+    _open(page, site_url, "data/errata/?f.errata=policy-3-2-7")
+    assert [r[0] for r in _shown(page, "errata")[1:]] == want and len(want) > 3
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_home_chips_from_the_address_open_the_table(page, site_url):
+    """The home chart's table (closed by default) opens when the address holds its view: product BSF, ASM off."""
+    _open(page, site_url, "?c.efficiency.product=BSF&c.efficiency.asm=ASM%20off")
+    assert page.locator("details.atlas-chart-data").evaluate("d => d.open")
+    rows = _shown(page, "efficiency")[1:]
+    assert rows and all(r[1] == "BSF" and r[2] == "ASM off" for r in rows)
+    assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_product_chips_filter_by_mode_and_load(page, site_url):
+    _open(page, site_url, "products/policy/")
+    bar = page.locator('.atlas-facets[data-atlas-for="scenarios"]')
+    labels = bar.locator(".atlas-facet-group").evaluate_all("gs => gs.map(g => g.getAttribute('aria-label'))")
+    assert labels[:1] == ["Mode"] and "Load per site" in labels
+    chip = bar.locator('button[data-facet="load"]').first
+    value = chip.get_attribute("data-value")
+    chip.click()
+    rows = page.locator('table[data-atlas-table="scenarios"] tbody tr:not([hidden])')
+    assert rows.count() == int(chip.locator(".atlas-chip-n").inner_text())
+    assert set(rows.evaluate_all("rs => rs.map(r => r.getAttribute('data-f-load'))")) == {value}
+    assert page.js_errors == []
+
+
+# ------------------------------------------------------------------ item 7 defects
+@pytest.fixture
+def wide(browser):
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768}, service_workers="block")
+    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:")) or urlparse(r.request.url).hostname == "127.0.0.1" else r.abort())
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def _right_edges(pg, key, headers):
+    table = pg.locator(f'table[data-atlas-table="{key}"]')
+    table.scroll_into_view_if_needed()
+    box = table.locator("xpath=..").bounding_box()
+    heads = table.locator("thead th")
+    texts = [t.strip() for t in heads.all_inner_texts()]
+    out = {}
+    for h in headers:
+        i = next(n for n, t in enumerate(texts) if t.startswith(h))
+        b = heads.nth(i).bounding_box()
+        out[h] = (b["x"] + b["width"], box["x"] + box["width"])
+    return out
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("path,key,headers", [
+    ("products/policy/policy-3-2-8/", "3-150", ["Service", "CPU request (cores)", "Status"]),   # resources
+    ("products/policy/policy-3-2-8/", "3-152", ["CPU - Site1"]),                               # observed CPU
+    ("products/policy/", "scenarios", ["CPU cores per 1K"]),
+    ("data/errata/", "errata", ["Table", "Action"]),
+])
+def test_key_columns_visible_at_1366_without_scrolling(wide, site_url, path, key, headers):
+    wide.goto(f"{site_url}/{path}", wait_until="load")
+    for h, (right, wrap_right) in _right_edges(wide, key, headers).items():
+        assert right <= wrap_right + 0.5 <= 1366, (key, h, right, wrap_right)
+
+
+@pytest.mark.browser
+def test_status_short_and_rows_one_line(wide, site_url):
+    """Policy 3.2.8 Table 3-150: the note "Istio sidecar columns of this row." once under the table, Status cells
+    short (status and a note number), and no row taller than two lines of text."""
+    wide.goto(f"{site_url}/products/policy/policy-3-2-8/", wait_until="load")
+    table = wide.locator('table[data-atlas-table="3-150"]')
+    status = table.evaluate("t => Array.from(t.tBodies[0].rows).map(r => r.cells[r.cells.length - 1].textContent.trim())")
+    assert all(re.fullmatch(r"(ok|corrected|flagged|missing|excluded)( \[\d+(, \d+)*\])?", s) for s in status), status
+    notes = wide.locator('.atlas-table-wrap:has(table[data-atlas-table="3-150"]) + ol.atlas-table-notes li').all_inner_texts()
+    assert notes.count("Istio sidecar columns of this row.") == 1
+    line = table.evaluate("t => parseFloat(getComputedStyle(t.tBodies[0].rows[0].cells[0]).lineHeight)")
+    heights = table.evaluate("t => Array.from(t.tBodies[0].rows).map(r => r.getBoundingClientRect().height)")
+    assert max(heights) < 3 * line, (max(heights), line)
+
+
+@pytest.mark.browser
+def test_policy_3_152_shows_the_value_read_and_sorts_by_it(page, site_url):
+    """Policy 3.2.8 Table 3-152 prints every cell as a list literal, ['0.100 (2.50%)'] for appinfo CPU (erratum
+    policy-E040, read as 0.100 cores = 2.50 %): the cell shows 0.1 (2.5%) with the printed text beside it, and the
+    column sorts by the value read (appinfo 0.1 before bulwark 20.899)."""
+    _open(page, site_url, "products/policy/policy-3-2-8/")
+    table = page.locator('table[data-atlas-table="3-152"]')
+    heads = [t.strip() for t in table.locator("thead th").all_inner_texts()]
+    col = heads.index("CPU - Site1")
+    cell = table.locator("tbody tr", has=page.locator("td:first-child", has_text=re.compile(r"^appinfo$"))).locator("td").nth(col)
+    assert cell.evaluate("c => c.firstChild.textContent.trim()") == "0.1 (2.5%)"
+    assert cell.locator(".atlas-raw").inner_text() == "['0.100 (2.50%)']"
+    table.locator("thead th").nth(col).click()
+    firsts = table.evaluate(f"t => Array.from(t.tBodies[0].rows).map(r => r.cells[{col}].firstChild.textContent.trim())")
+    values = [_lead(v) for v in firsts if v]
+    assert values == sorted(values) and values[0] <= 0.1 and 20.899 in values
+    assert page.js_errors == []
