@@ -17,6 +17,7 @@ from calculators.formatting import fmt
 from ..bundle import build as build_bundle
 from ..datastore import KIND_LABEL, Atlas
 from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
+from . import services
 
 
 
@@ -27,6 +28,7 @@ class Renderer:
         self.a = atlas
         self.bundle = build_bundle(atlas)
         self._baselines: dict[str, dict | None] = {}
+        self._service_groups = self._service_slug = self._service_rows = None  # atlas.pages.services, computed once
 
     # ------------------------------------------------------------ helpers
     def scenario_url(self, sid: str, frm: str = "product") -> str:
@@ -127,7 +129,7 @@ class Renderer:
             out += ["", "## Tables outside the scenarios", "",
                     '<p class="atlas-note">Tables of the guide that belong to no single scenario (front matter, shared '
                     'parameters, alarm and configuration tables of sections with several runs).</p>', ""]
-            out += [self.table_section(doc, t["id"]) for t in loose]
+            out += [self.table_section(doc, t["id"], root="../../") for t in loose]
         doc_errata = [e for e in self.a.errata if e["doc"] == doc and not e.get("scenario") and not e.get("table_id")]
         if doc_errata:
             out += ["", "## Errata outside the scenarios", "", self.errata_list(doc_errata)]
@@ -174,7 +176,7 @@ class Renderer:
                     '(percent of request or limit as each table states; flagged cells left out). The tables below hold every value.</p>']
         out += ["", "## Tables", ""]
         for tid in s["tables"]:
-            out.append(self.table_section(s["doc"], tid))
+            out.append(self.table_section(s["doc"], tid, root="../../../"))
         return "\n".join(out)
 
     def facts(self, s: dict) -> str:
@@ -238,9 +240,10 @@ class Renderer:
         }
 
     # ------------------------------------------------------------ tables
-    def table_section(self, doc: str, tid: str) -> str:
+    def table_section(self, doc: str, tid: str, root: str | None = None) -> str:
         """One curated table as a page section: heading with its anchor, citation, note, errata, the table itself
-        (resources as rows, other kinds pivoted) and its download links."""
+        (resources as rows, other kinds pivoted) and its download links. With ``root`` (the relative path from the
+        page to the site root, e.g. "../../../"), a resource table's service names link to their service pages."""
         t = self.a.table(doc, tid)
         src = self.a.source(doc)
         title = t.get("title") or t.get("caption") or tid
@@ -260,7 +263,7 @@ class Renderer:
         if t["kind"] == "excluded":
             out.append(f'<p class="atlas-missing">Not curated: {esc(t.get("excluded_reason", ""))}</p>')
         elif t["kind"] == "resources":
-            out.append(self.resources_table(doc, tid))
+            out.append(self.resources_table(doc, tid, root))
         else:
             out.append(self.pivot_table(doc, t))
         from .data import table_download_links  # data.py renders with this Renderer: imported late
@@ -280,9 +283,10 @@ class Renderer:
                          f'<em>Action: {esc(e["action"])}.</em>{reading} {esc(e.get("reason", ""))}</li>')
         return '<ul class="atlas-errata-list">' + "".join(items) + "</ul>"
 
-    def resources_table(self, doc: str, tid: str) -> str:
+    def resources_table(self, doc: str, tid: str, root: str | None = None) -> str:
         """Resource-allocation table ``tid`` of ``doc`` as HTML: each row as printed, normalised values (cores, GiB)
-        with the raw text, flagged and corrected cells marked."""
+        with the raw text, flagged and corrected cells marked; with ``root`` (relative path to the site root) each
+        service name links to its service page (atlas.pages.services)."""
         df = self.a.rows("resources", doc=doc, table_id=tid)
         cols = [("row_label", "Row as printed"), ("site", "Site"), ("service", "Service"), ("container", "Container"),
                 ("replicas", "Replicas"), ("replicas_min", "Min replicas"), ("replicas_max", "Max replicas"),
@@ -305,6 +309,8 @@ class Renderer:
                     cells.append(f"<td>{shown}{extra}</td>")
                 elif k == "status":
                     cells.append(f'<td>{esc(v)}{" " + esc(r.note) if r.note else ""}</td>')
+                elif k == "service" and root is not None and services.page_of(self, doc, v):
+                    cells.append(f'<td><a href="{esc(root)}services/{esc(services.page_of(self, doc, v))}/">{esc(v)}</a></td>')
                 else:
                     cells.append(f"<td>{esc(v)}</td>")
             body.append(f'<tr class="atlas-status-{esc(r.status)}">' + "".join(cells) + "</tr>")
