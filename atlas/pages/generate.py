@@ -161,7 +161,7 @@ def generated(r, out: Writer) -> list[str]:
                      f'{GENERATED["scenario"](r, s["id"])}\n')
             label = md_esc(s.get("short_title") or s["title"])  # data is text: no HTML or Markdown from it in the nav
             nav.append(f"        * [{s['section']} {label}](products/{doc}/{s['id']}.md)")
-    out.text("services/index.md", f'---\ntitle: "Services"\n---\n{GENERATED["services"](r)}\n')
+    out.text("services/index.md", f'---\ntitle: "Services"\nhide:\n- toc\n---\n{GENERATED["services"](r)}\n')
     for g in services.groups_of(r):
         out.text(f"services/{g['slug']}.md", f'{services.front_matter(g)}{GENERATED["service"](r, g["slug"])}\n')
     nav += services.nav(r)

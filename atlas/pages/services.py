@@ -379,7 +379,9 @@ def table(r, rows: list[dict], root: str = "../../") -> str:
         cells.append(f'<td>{esc(text)}{" (" + errs + ")" if errs else ""}</td>')
         cls = x["mark"] if x["mark"] in ("flagged", "missing") else "corrected" if x["mark"] == "corrected" else x["mark"]
         body.append(f'<tr class="atlas-status-{esc(cls)}" data-scenario="{esc(s["id"])}" data-mark="{esc(x["mark"])}">' + "".join(cells) + "</tr>")
-    return ('<div class="atlas-table-wrap"><table class="atlas-data atlas-service-rows" data-atlas-table="service-rows"><thead><tr>'
+    # data-search-exclude: the numbers are searched on the scenario pages they come from; here they would only make
+    # (boosted) service pages outrank scenario pages for a scenario's own title
+    return ('<div class="atlas-table-wrap" data-search-exclude><table class="atlas-data atlas-service-rows" data-atlas-table="service-rows"><thead><tr>'
             + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr></thead><tbody>" + "".join(body) + "</tbody></table></div>")
 
 
@@ -437,12 +439,12 @@ def front_matter(g: dict) -> str:
     """Front matter of a service page: title, charts (Vega) and a search boost so that a service's name finds its
     page first (Material's search ``boost``)."""
     import json
-    return (f"---\ntitle: {json.dumps(g['title'])}\ncharts: true\nhide:\n- toc\nsearch:\n  boost: 10\n---\n")
+    return (f"---\ntitle: {json.dumps(g['title'])}\ncharts: true\nhide:\n- toc\nsearch:\n  boost: 2\n---\n")
 
 
 def index_page(r) -> str:
-    """The index of services (``services/``): one line per page with products, component, roles, scenarios counted
-    and the names as printed, filterable (tables.js)."""
+    """The index of services (``services/``): one line per page, by title, with products, component, roles, scenarios
+    counted and the names as printed, filterable (tables.js)."""
     names = {s["id"]: s["short_name"] for s in r.a.sources}
     res, util = r.a.frames["resources"], r.a.frames["utilization"]
     appear: dict[tuple, set] = {}
@@ -455,12 +457,12 @@ def index_page(r) -> str:
            'different products share a page when their names match (case, spaces and hyphens aside). Type in the filter to '
            'find a service by any name it is printed as.</p>', ""]
     body = []
-    for g in groups_of(r):
+    for g in sorted(groups_of(r), key=lambda g: g["title"].lower()):
         scen = set().union(*(appear.get((m["doc"], m["service"]), set()) for m in g["members"]))
         body.append(f'<tr data-slug="{esc(g["slug"])}"><td><a href="{esc(g["slug"])}/">{esc(g["title"])}</a></td>'
                     f'<td>{esc(", ".join(dict.fromkeys(names.get(m["doc"], m["doc"]) for m in g["members"])))}</td>'
                     f'<td>{esc(g["section"])}</td><td>{esc(", ".join(dict.fromkeys(m["role"] for m in g["members"])))}</td>'
-                    f'<td>{len(scen)}</td><td>{", ".join(f"<code>{esc(n)}</code>" for n in g["names"])}</td></tr>')
+                    f'<td>{len(scen)}</td><td class="atlas-names">{", ".join(f"<code>{esc(n)}</code>" for n in g["names"])}</td></tr>')
     out.append('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="services"><thead><tr><th>Service</th>'
                '<th>Products</th><th>Component</th><th>Role</th><th>Scenarios with rows</th><th>Printed as</th></tr></thead><tbody>'
                + "".join(body) + "</tbody></table></div>")
@@ -468,11 +470,7 @@ def index_page(r) -> str:
 
 
 def nav(r) -> list[str]:
-    """Nav lines of the services section (literate-nav): the index, then the pages by component group and title."""
-    lines = ["* [Services](services/index.md)"]
-    for sec in dict.fromkeys(COMPONENT_GROUP.values()):
-        gs = sorted((g for g in groups_of(r) if g["section"] == sec), key=lambda g: g["title"].lower())
-        if gs:
-            lines.append(f"    * {sec}")
-            lines += [f"        * [{md_esc(g['title'])}](services/{g['slug']}.md)" for g in gs]
-    return lines
+    """Nav lines of the services section (literate-nav): the index only. The hundred-odd service pages are reached
+    from the index, from the scenario tables and by search; listed in the nav they would add about 40 KB to every
+    page of the site."""
+    return ["* [Services](services/index.md)"]
