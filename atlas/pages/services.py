@@ -288,7 +288,7 @@ def chart_spec(title: str, pts: list[dict]) -> dict:
         "encoding": {
             "x": {"field": "load", "type": "quantitative", "title": "Load per site", "scale": {"zero": True},
                   "axis": {"labelFlush": True, "tickCount": 5, "format": "~s"}},
-            "y": {"field": "cores", "type": "quantitative", "title": "CPU used (cores, all replicas, one site)"},
+            "y": {"field": "cores", "type": "quantitative", "title": "CPU used (cores)"},
             "color": {"field": "series", "type": "nominal", "title": "Product and container",
                       "legend": {"orient": "bottom", "direction": "horizontal", "columns": 2}},
             # a lower bound is drawn hollow, as on the home chart
