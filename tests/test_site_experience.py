@@ -150,7 +150,8 @@ def test_pages_work_under_strict_csp(page, built_site, path):
 
 
 def page_types(site: Path) -> list[str]:
-    paths = ["/", "/products/bsf/", "/products/bsf/bsf-3-3/", "/products/policy/policy-3-1-5/", "/tools/compare/"]
+    paths = ["/", "/products/bsf/", "/products/bsf/bsf-3-3/", "/products/policy/policy-3-1-5/", "/tools/compare/",
+             "/services/", "/services/ingress-gateway/"]
     for folder in ("calculators", "data", "about"):
         for md in sorted((ROOT / "docs" / folder).glob("*.md")):
             if (site / folder / md.stem / "index.html").exists():

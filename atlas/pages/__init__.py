@@ -12,7 +12,7 @@ from typing import Callable
 
 from calculators import footprint as _fp
 
-from . import accuracy, calc_asm, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, products
+from . import accuracy, calc_asm, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, products, services
 
 
 def _ceilings(r) -> str:
@@ -49,4 +49,6 @@ GENERATED: dict[str, Callable[..., str]] = {
     "product": lambda r, doc: r.product_page(doc),
     "scenario": lambda r, sid: r.scenario_page(sid),
     "guidance": products.guidance_page,
+    "service": services.service_page,       # services/<slug>.md, one per canonical service (services.groups)
+    "services": lambda r, _=None: services.index_page(r),  # services/index.md
 }

@@ -2,9 +2,10 @@
 
 ``write(r, docs_dir, src)`` writes into ``docs_dir``:
 
-* one page per product (``products/<doc>/index.md``), per scenario (``products/<doc>/<id>.md``)
-  and per set of infrastructure rules (``products/<doc>/guidance.md``), their bodies rendered now
-  from the data (``atlas.pages.GENERATED``);
+* one page per product (``products/<doc>/index.md``), per scenario (``products/<doc>/<id>.md``),
+  per set of infrastructure rules (``products/<doc>/guidance.md``) and per canonical service
+  (``services/<slug>.md``, with the index ``services/index.md``), their bodies rendered now from the
+  data (``atlas.pages.GENERATED``);
 * every hand-written page of ``src`` (docs/) with its macro calls expanded (``atlas.pages.MACROS``,
   Jinja with StrictUndefined: an unknown name stops the build), and every other file of ``src``
   (scripts, stylesheets, images) as it is;
@@ -23,7 +24,7 @@ import jinja2
 import yaml
 
 from ..html import md_esc
-from . import GENERATED, MACROS
+from . import GENERATED, MACROS, services
 
 SECTIONS = {"calculators": "Calculators", "data": "Data", "tools": "Tools", "about": "About"}
 """Nav sections for the folders of docs/, in this order (other folders after, capitalised)."""
@@ -140,7 +141,7 @@ def hand_written(r, src: Path, out: Writer, config_extra: dict) -> None:
 
 
 def generated(r, out: Writer) -> list[str]:
-    """The product, scenario and rules pages into ``out``; returns their nav lines."""
+    """The product, scenario, rules and service pages into ``out``; returns their nav lines."""
     a = r.a
     nav = ["* [Home](index.md)", "* Products"]
     for doc in a.docs():
@@ -160,6 +161,10 @@ def generated(r, out: Writer) -> list[str]:
                      f'{GENERATED["scenario"](r, s["id"])}\n')
             label = md_esc(s.get("short_title") or s["title"])  # data is text: no HTML or Markdown from it in the nav
             nav.append(f"        * [{s['section']} {label}](products/{doc}/{s['id']}.md)")
+    out.text("services/index.md", f'---\ntitle: "Services"\nhide:\n- toc\n---\n{GENERATED["services"](r)}\n')
+    for g in services.groups_of(r):
+        out.text(f"services/{g['slug']}.md", f'{services.front_matter(g)}{GENERATED["service"](r, g["slug"])}\n')
+    nav += services.nav(r)
     return nav
 
 

@@ -21,7 +21,7 @@ from ..datastore import KIND_LABEL, Atlas
 from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
 from .home import ASM_LABEL
 from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
-
+from . import services
 
 
 class Renderer:
@@ -35,6 +35,7 @@ class Renderer:
         self.files: dict[str, bytes] = {}
         """Files a page asks to be written beside it (path in the docs tree -> bytes), e.g. the prerendered
         result's XLSX report; ``generate.write`` writes them after the pages."""
+        self._service_groups = self._service_slug = self._service_rows = None  # atlas.pages.services, computed once
 
     # ------------------------------------------------------------ helpers
     def scenario_url(self, sid: str, frm: str = "product") -> str:
@@ -124,7 +125,7 @@ class Renderer:
             out += ["", "## Tables outside the scenarios", "",
                     '<p class="atlas-note">Tables of the guide that belong to no single scenario (front matter, shared '
                     'parameters, alarm and configuration tables of sections with several runs).</p>', ""]
-            out += [self.table_section(doc, t["id"]) for t in loose]
+            out += [self.table_section(doc, t["id"], root="../../") for t in loose]
         doc_errata = [e for e in self.a.errata if e["doc"] == doc and not e.get("scenario") and not e.get("table_id")]
         if doc_errata:
             out += ["", "## Errata outside the scenarios", "", self.errata_list(doc_errata)]
@@ -212,7 +213,7 @@ class Renderer:
                     '(percent of request or limit as each table states; flagged cells left out). The tables below hold every value.</p>']
         out += ["", "## Tables", ""]
         for tid in s["tables"]:
-            out.append(self.table_section(s["doc"], tid))
+            out.append(self.table_section(s["doc"], tid, root="../../../"))
         return "\n".join(out)
 
     def facts(self, s: dict) -> str:
@@ -276,9 +277,10 @@ class Renderer:
         }
 
     # ------------------------------------------------------------ tables
-    def table_section(self, doc: str, tid: str) -> str:
+    def table_section(self, doc: str, tid: str, root: str | None = None) -> str:
         """One curated table as a page section: heading with its anchor, citation, note, errata, the table itself
-        (resources as rows, other kinds pivoted) and its download links."""
+        (resources as rows, other kinds pivoted) and its download links. With ``root`` (the relative path from the
+        page to the site root, e.g. "../../../"), a resource table's service names link to their service pages."""
         t = self.a.table(doc, tid)
         src = self.a.source(doc)
         title = t.get("title") or t.get("caption") or tid
@@ -298,7 +300,7 @@ class Renderer:
         if t["kind"] == "excluded":
             out.append(f'<p class="atlas-missing">Not curated: {esc(t.get("excluded_reason", ""))}</p>')
         else:
-            out.append(self.table_html(doc, tid))
+            out.append(self.table_html(doc, tid, root))
         from .data import table_download_links  # data.py renders with this Renderer: imported late
         out.append(table_download_links(self, doc, t))
         out.append("")
@@ -316,19 +318,25 @@ class Renderer:
                          f'<em>Action: {esc(e["action"])}.</em>{reading} {esc(e.get("reason", ""))}</li>')
         return '<ul class="atlas-errata-list">' + "".join(items) + "</ul>"
 
-    def table_html(self, doc: str, tid: str) -> str:
+    def table_html(self, doc: str, tid: str, root: str | None = None) -> str:
         """Curated table ``tid`` of ``doc`` as its page renders it (``resources_table`` or ``pivot_table``), rendered
         once per build: the page and its "as shown" CSV (``atlas.downloads.shown_tables``) read the same HTML.
-        Raises KeyError for an unknown table."""
-        key = (doc, tid)
+        ``root``: as ``resources_table``'s (service names link to their pages); with None, a table already rendered
+        for a page is returned as it is (its cells' text is the same). Raises KeyError for an unknown table."""
+        if root is None:
+            for (d, t_id, _), html in self._tables.items():
+                if (d, t_id) == (doc, tid):
+                    return html
+        key = (doc, tid, root)
         if key not in self._tables:
             t = self.a.table(doc, tid)
-            self._tables[key] = self.resources_table(doc, tid) if t["kind"] == "resources" else self.pivot_table(doc, t)
+            self._tables[key] = self.resources_table(doc, tid, root) if t["kind"] == "resources" else self.pivot_table(doc, t)
         return self._tables[key]
 
-    def resources_table(self, doc: str, tid: str) -> str:
+    def resources_table(self, doc: str, tid: str, root: str | None = None) -> str:
         """Resource-allocation table ``tid`` of ``doc`` as HTML: each row as printed, normalised values (cores, GiB)
-        with the raw text, flagged and corrected cells marked."""
+        with the raw text, flagged and corrected cells marked; with ``root`` (relative path to the site root) each
+        service name links to its service page (atlas.pages.services)."""
         df = self.a.rows("resources", doc=doc, table_id=tid)
         cols = [("row_label", "Row as printed"), ("site", "Site"), ("service", "Service"), ("container", "Container"),
                 ("replicas", "Replicas"), ("replicas_min", "Min replicas"), ("replicas_max", "Max replicas"),
@@ -354,6 +362,8 @@ class Renderer:
                     # a note may join several ("Istio sidecar columns of this row.; bsf-E046"): each part numbered once
                     ns = [notes.setdefault(part, len(notes) + 1) for part in dict.fromkeys(x.strip() for x in (r.note or "").split("; ")) if part]
                     cells.append(f'<td>{esc(v)}' + (f' {note_ref(tid, ns, r.note)}' if ns else "") + "</td>")
+                elif k == "service" and root is not None and services.page_of(self, doc, v):
+                    cells.append(f'<td><a href="{esc(root)}services/{esc(services.page_of(self, doc, v))}/">{esc(v)}</a></td>')
                 else:
                     cells.append(f"<td>{esc(v)}</td>")
             body.append(f'<tr class="atlas-status-{esc(r.status)}">' + "".join(cells) + "</tr>")
