@@ -297,7 +297,6 @@ class Renderer:
                 if seen[v["service"]] > 1:
                     v["service"] += f' ({v["site"]})' if extra == "site" else f' [Table {v["table"]}]'
         y = {"field": "service", "type": "nominal", "sort": None, "title": None}
-        marks = {"domain": [TARGET_MARK, OVER_MARK], "range": ["M0,-1L0,1", "triangle-left"]}
         return {
             "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
             "description": f"Observed CPU per service, scenario {sid}, with each service's HPA CPU target; "
@@ -317,14 +316,16 @@ class Renderer:
                 {"transform": [{"filter": {"field": "target", "valid": True}}],
                  "mark": {"type": "point", "color": "black", "filled": False, "strokeWidth": 2, "size": 150},
                  "encoding": {"y": y, "x": {"field": "target", "type": "quantitative"},
-                              "shape": {"datum": TARGET_MARK, "type": "nominal", "title": "Marks", "scale": marks,
-                                        "legend": {"orient": "bottom", "symbolStrokeWidth": 2, "encode": {"symbols": {"update": {
-                                            "stroke": [{"test": f"datum.value === '{OVER_MARK}'", "value": OVER_COLOR}, {"value": "black"}],
-                                            "fill": [{"test": f"datum.value === '{OVER_MARK}'", "value": OVER_COLOR}, {"value": "transparent"}]}}}}}}},
+                              "shape": {"datum": TARGET_MARK, "type": "nominal", "title": None,
+                                        "scale": {"domain": [TARGET_MARK], "range": ["M0,-1L0,1"]},
+                                        "legend": {"orient": "bottom", "symbolStrokeWidth": 2}}}},
                 {"transform": [{"filter": {"field": "over", "equal": True}}],
-                 "mark": {"type": "point", "color": OVER_COLOR, "filled": True, "size": 50, "xOffset": 7},
+                 "mark": {"type": "point", "shape": "triangle-left", "filled": True, "size": 50, "xOffset": 7},
                  "encoding": {"y": y, "x": {"field": "percent", "type": "quantitative"},
-                              "shape": {"datum": OVER_MARK, "type": "nominal", "title": "Marks", "scale": marks}}},
+                              "fill": {"datum": OVER_MARK, "type": "nominal", "title": None,
+                                       "scale": {"domain": [OVER_MARK], "range": [OVER_COLOR]},
+                                       "legend": {"orient": "bottom", "symbolType": "triangle-left", "symbolStrokeColor": OVER_COLOR,
+                                                  "symbolStrokeWidth": 2}}}},
             ],
         }
 
