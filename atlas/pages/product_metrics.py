@@ -9,6 +9,7 @@ the DSR calculator itself derives (``calculators.dsr.per_mp``), which is marked 
 """
 from __future__ import annotations
 
+import re
 from urllib.parse import urlencode
 
 from calculators import dsr as dsr_calc
@@ -32,7 +33,7 @@ def _fig(m: dict | None, unit: str = "") -> str:
         return _missing()
     shown = fmt(m["value"]) + unit
     raw = m.get("raw")
-    bare = lambda t: t.replace(" ", "").replace(",", "").replace("%", "")
+    bare = lambda t: re.sub(r"[^0-9.]", "", t)  # "16 DA-MPs" is 16 as printed; "288K" is not 288,000
     extra = f' <span class="atlas-raw" title="as printed">{esc(raw)}</span>' if raw and bare(raw) != bare(shown) else ""
     mark = (f' <span class="atlas-flag atlas-flag-corrected" title="corrected: {esc(", ".join(m.get("errata") or []))}">✎</span>'
             if m.get("status") == "corrected" else "")
@@ -92,7 +93,7 @@ def dsr_table(r, doc: str) -> str:
         if per:
             per_cell = _fig(per)
         elif p["sizable"]:
-            per_cell = f'{esc(fmt(p["rate"]))} <span class="atlas-note">(derived: MPS achieved / {esc(kind)}s)</span>'
+            per_cell = f'{esc(fmt(p["rate"]))} <abbr title="derived: MPS achieved / {esc(kind)}s">(derived)</abbr>'
         else:
             per_cell = _missing()
         url = calculator_url(r, s["id"], "../../")
@@ -115,8 +116,8 @@ def dsr_table(r, doc: str) -> str:
 
 
 def shcm_table(r, doc: str) -> str:
-    """The ShCM product page's tests table: test, server configuration, SPS, RPS, duration, JVM CPU (as printed and
-    in cores), heap, client latency p50/p99/max and the calculator link."""
+    """The ShCM product page's tests table: test, server configuration, SPS, RPS, JVM CPU (as printed and in cores),
+    heap, client latency p50/p99/max and the calculator link (each test's duration is on its page)."""
     tests = {t["id"]: t for t in r.bundle.get("shcm_tests") or []}
     rows = []
     for s in (x for x in r.a.scenarios if x["doc"] == doc):
@@ -134,11 +135,11 @@ def shcm_table(r, doc: str) -> str:
         rows.append(
             f'<tr><td><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a></td>'
             f'<td>{esc(cfg) if cfg else _missing()}</td><td>{_fig(m.get("sps"))}</td><td>{_fig(m.get("rps"))}</td>'
-            f'<td>{_fig(m.get("duration"))}</td><td>{cpu}</td><td>{_fig(m.get("heap_avg"), " GiB")}</td>'
+            f'<td>{cpu}</td><td>{_fig(m.get("heap_avg"), " GiB")}</td>'
             f'<td>{ms("p50")}</td><td>{ms("p99")}</td><td>{ms("max")}</td>'
             f'<td>{f"""<a href="{esc(url)}">Size Rhino nodes</a>""" if url else _missing("not sizable")}</td></tr>')
     return ('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="scenarios"><thead><tr>'
-            "<th>Test</th><th>Server config</th><th>SPS</th><th>RPS</th><th>Duration (hours)</th><th>JVM CPU, average</th>"
+            "<th>Test</th><th>Server config</th><th>SPS</th><th>RPS</th><th>JVM CPU, average</th>"
             "<th>Heap, average</th><th>Client latency p50 (ms)</th><th>p99 (ms)</th><th>max (ms)</th><th>Calculator</th>"
             "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>\n\n"
             '<p class="atlas-note">As printed in the Rhino Performance and client latency tables (hover a figure for its '
