@@ -13,7 +13,7 @@
   var INDEX = /(^|\/)search\/search_index\.json$/;
   var proto = XMLHttpRequest.prototype, open = proto.open, send = proto.send;
   var wanted = false, held = [];
-  var script = document.currentScript;
+  var script = document.currentScript, searchWorker = null;
 
   proto.open = function (method, url) {
     try { this.__atlasIndex = INDEX.test(new URL(String(url), location.href).pathname); } catch (e) { this.__atlasIndex = false; }
@@ -56,15 +56,16 @@
   if (wrapper && NativeWorker) {
     var SearchWorker = function (url, options) {
       var u = new URL(String(url), location.href);
-      if (u.origin === location.origin && /\/assets\/javascripts\/workers\/search\.[0-9a-f]+\.min\.js$/.test(u.pathname)) {
-        var w = new URL(wrapper, location.href);
-        w.searchParams.set("material", u.pathname);
-        url = w.href;
-      }
-      return new NativeWorker(url, options);
+      var material = u.origin === location.origin && /\/assets\/javascripts\/workers\/search\.[0-9a-f]+\.min\.js$/.test(u.pathname);
+      if (!material) return new NativeWorker(url, options);
+      var w = new URL(wrapper, location.href);
+      w.searchParams.set("material", u.pathname);
+      searchWorker = new NativeWorker(w.href, options);
+      return searchWorker;
     };
     SearchWorker.prototype = NativeWorker.prototype;
     window.Worker = SearchWorker;
   }
-  window.atlasSearch = { load: load, requested: function () { return wanted; } };
+  /* worker(): the search worker once Material started it (its messages carry every result, in order). */
+  window.atlasSearch = { load: load, requested: function () { return wanted; }, worker: function () { return searchWorker; } };
 })();
