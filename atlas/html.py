@@ -22,8 +22,9 @@ def esc(v) -> str:
 
 
 def md_esc(text: str) -> str:
-    """Escape text for a Markdown heading: HTML-escape, then backslash Markdown specials."""
-    return re.sub(r"([\\`*_{}\[\]()!|])", r"\\\1", escape(str(text), quote=False))
+    """Escape text for Markdown (a heading, a nav label): HTML-escape, then backslash Markdown specials. A ``|`` becomes
+    ``&#124;``: Markdown without the tables extension (the nav, mkdocs-literate-nav) keeps ``\\|`` as printed."""
+    return re.sub(r"([\\`*_{}\[\]()!])", r"\\\1", escape(str(text), quote=False)).replace("|", "&#124;")
 
 
 def anchor(tid: str) -> str:

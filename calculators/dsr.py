@@ -200,10 +200,17 @@ def profile_rate(run: dict) -> tuple[Fraction, dict] | None:
     return (Fraction(found.group(1)) * 1000, s) if found else None
 
 
-def defaults(bundle: dict) -> dict:
-    """Default inputs: the 12-vCPU relay run of Table 3-1 at its own measured 288K MPS, no ceiling, no spare."""
+def defaults(bundle: dict, scenario: str | None = None) -> dict:
+    """Default inputs (strings, as the page's fields hold them): run ``scenario`` at its own measured load (its MPS
+    achieved, else its per-MP rate: one MP), no ceiling, no spare, no redundancy. Without ``scenario``, the 12-vCPU
+    relay run of Table 3-1 (288K MPS). Raises KeyError for a ``scenario`` that is not a sizable run."""
     rs = sizable_runs(bundle)
-    r = next((x for x in rs if x["id"] == DEFAULT_SCENARIO), rs[0])
+    if scenario is not None:
+        r = next((x for x in rs if x["id"] == scenario), None)
+        if r is None:
+            raise KeyError(f"{scenario!r} is not a DSR run with a per-MP rate")
+    else:
+        r = next((x for x in rs if x["id"] == DEFAULT_SCENARIO), rs[0])
     m = r["metrics"]
     p = per_mp(r)
     target = m["mps_achieved"]["value"] if "mps_achieved" in m else p["rate"]

@@ -84,10 +84,16 @@ def tests(bundle: dict) -> list[dict]:
     return list(bundle.get("shcm_tests") or [])
 
 
-def defaults(bundle: dict) -> dict:
-    """Default inputs: test 1 (config A) at its own measured RPS, no ceiling, no spare."""
+def defaults(bundle: dict, scenario: str | None = None) -> dict:
+    """Default inputs (strings, as the page's fields hold them): test ``scenario`` at its own measured RPS, no
+    ceiling, no spare. Without ``scenario``, test 1 (config A). Raises KeyError for an unknown ``scenario``."""
     ts = tests(bundle)
-    t = next((x for x in ts if x["id"] == DEFAULT_SCENARIO), ts[0])
+    if scenario is not None:
+        t = next((x for x in ts if x["id"] == scenario), None)
+        if t is None:
+            raise KeyError(f"{scenario!r} is not a ShCM test")
+    else:
+        t = next((x for x in ts if x["id"] == DEFAULT_SCENARIO), ts[0])
     rps = t["metrics"].get("rps")
     return {"scenario": t["id"], "target": fmt(frac(rps["value"])).replace(",", "") if rps else "", "unit": "RPS",
             "ceiling": "", "spare": "0"}

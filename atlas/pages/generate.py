@@ -17,6 +17,7 @@ A file is rewritten only when its bytes change, so ``mkdocs serve`` reloads just
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -64,6 +65,16 @@ def static_nav(docs: Path) -> list[str]:
         lines.append(f"* {SECTIONS.get(folder, folder.capitalize())}")
         lines += [f"    * [{t}]({path})" for _, t, path in sorted(groups[folder])]
     return lines
+
+
+_GLUED = re.compile(r"(</t[dh]>)(?=<)")
+
+
+def spaced_cells(text: str) -> str:
+    """``text`` with a space after every table cell followed by a tag (``</td><td>`` -> ``</td> <td>``). The search
+    index takes a page's text without its tags, so cells printed back to back would be glued into one word
+    ("ingress-gatewayapp"), and a service name in a table could not be found. Only whitespace is added."""
+    return _GLUED.sub(r"\1 ", text)
 
 
 class Writer:
@@ -137,7 +148,7 @@ def hand_written(r, src: Path, out: Writer, config_extra: dict) -> None:
                 at = getattr(e, "lineno", None) or _template_line(e)
                 line = f" line {at + head.count(chr(10))}" if at else ""
                 raise ValueError(f"docs/{rel}{line}: {type(e).__name__}: {e}") from None
-        out.text(rel, head + body)
+        out.text(rel, head + spaced_cells(body))
 
 
 def generated(r, out: Writer) -> list[str]:
@@ -147,18 +158,18 @@ def generated(r, out: Writer) -> list[str]:
     for doc in a.docs():
         src = a.source(doc)
         out.text(f"products/{doc}/index.md",
-                 f'---\ntitle: {front(src["short_name"] + " benchmarks")}\n---\n{GENERATED["product"](r, doc)}\n')
+                 f'---\ntitle: {front(src["short_name"] + " benchmarks")}\n---\n{spaced_cells(GENERATED["product"](r, doc))}\n')
         nav.append(f"    * [{src['short_name']}](products/{doc}/index.md)")
         if a.extras.get(doc, {}).get("guidance"):
             out.text(f"products/{doc}/guidance.md",
-                     f'---\ntitle: {front(src["short_name"] + " infrastructure rules")}\n---\n{GENERATED["guidance"](r, doc)}\n')
+                     f'---\ntitle: {front(src["short_name"] + " infrastructure rules")}\n---\n{spaced_cells(GENERATED["guidance"](r, doc))}\n')
             nav.append(f"        * [Infrastructure rules](products/{doc}/guidance.md)")
         for s in a.scenarios:
             if s["doc"] != doc:
                 continue
             out.text(f"products/{doc}/{s['id']}.md",
                      f'---\ntitle: {front(src["short_name"] + " " + s["section"])}\ncharts: true\n---\n'
-                     f'{GENERATED["scenario"](r, s["id"])}\n')
+                     f'{spaced_cells(GENERATED["scenario"](r, s["id"]))}\n')
             label = md_esc(s.get("short_title") or s["title"])  # data is text: no HTML or Markdown from it in the nav
             nav.append(f"        * [{s['section']} {label}](products/{doc}/{s['id']}.md)")
     out.text("services/index.md", f'---\ntitle: "Services"\nhide:\n- toc\n---\n{GENERATED["services"](r)}\n')

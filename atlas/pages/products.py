@@ -12,16 +12,62 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from calculators import footprint
+from calculators import footprint, overtarget
 from calculators.scenario import benchmark_load, traffic_sites
 from calculators.formatting import fmt
 
 from ..bundle import build as build_bundle
 from ..datastore import KIND_LABEL, Atlas
 from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
+from . import product_metrics, services
 from .home import ASM_LABEL
 from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
-from . import services
+
+NOT_STATED = "not stated in the guide"
+"""How every page reads a value the guide does not give (release, load, sites)."""
+
+TARGET_MARK = "HPA CPU target"
+OVER_MARK = "At or over the target (outlined)"
+OVER_COLOR = "#c62828"
+AGAINST_TARGET = {"over": "at or over the target", "near": "within 10 % below the target", None: "below the target"}
+"""Where a bar stands against its HPA target (``calculators.overtarget.classify``), as the scenario chart's tooltip
+says it."""
+
+
+def release_of(s: dict, src: dict) -> str | None:
+    """The release scenario ``s`` runs: its ``release``, else the version its software table gives the product
+    itself (``software[<short_name>]``, e.g. Policy 25.1.200), else None (the guide names none)."""
+    return s.get("release") or (s.get("software") or {}).get(src["short_name"])
+
+
+def disputed(s: dict, field: str) -> bool:
+    """True when scenario ``s`` records a contradiction of the source on ``field`` (e.g. ``sites_provisioned``)."""
+    return any(c.get("field") == field for c in s.get("contradictions") or [])
+
+
+def sites_text(s: dict) -> tuple[str, str]:
+    """(sites provisioned, sites carrying traffic) of scenario ``s`` as text: the number and the site names, or
+    why there is none ("disputed in the guide", NOT_STATED)."""
+    prov = s.get("sites_provisioned")
+    prov = (str(prov) if prov is not None else
+            "disputed in the guide" if disputed(s, "sites_provisioned") else NOT_STATED)
+    traffic = ", ".join(s.get("sites_with_traffic") or []) or NOT_STATED
+    return prov, traffic
+
+
+def missing(text: str) -> str:
+    """``text`` (why a value is absent) marked as such in a table cell."""
+    return f'<span class="atlas-missing">{esc(text)}</span>'
+
+
+def sites_cell(s: dict) -> str:
+    """The product table's "Sites (provisioned / with traffic)" cell of scenario ``s``: two counts, an absent one
+    named as such."""
+    prov = s.get("sites_provisioned")
+    n = len(s.get("sites_with_traffic") or [])
+    return (esc(prov) if prov is not None else missing("disputed in the guide" if disputed(s, "sites_provisioned") else NOT_STATED)) \
+        + " / " + (esc(n) if n else missing(NOT_STATED))
+
 
 
 class Renderer:
@@ -102,23 +148,14 @@ class Renderer:
         out = [f"# {md_esc(src['product'])}", "", esc(src.get("description", "")), ""]
         out.append(f'<p class="atlas-cite">Source: <em>{esc(src["title"])}</em>, {esc(src["publisher"])}, release {esc(src["release"])}'
                    + (f', {esc(src["document_id"])}' if src.get("document_id") else "") + (f', {esc(src["date"])}' if src.get("date") else "") + ".</p>")
-        unit = src["load_unit"]
         out.append("")
         out.append("## Scenarios")
         out.append("")
         out.append(self.scenarios_table(doc))
         from .data import view_links  # data.py renders with this Renderer: imported late
         out.append(view_links(self, ("views", doc, "scenarios"), "../../"))
-        out.append("")
-        out.append(f'<p class="atlas-note">CPU and memory are the sums of replicas x per-pod request over the scenario\'s '
-                   f'resource-allocation tables for one site carrying traffic; cores per 1K {esc(unit)} divide that CPU by the '
-                   f'load per site. Computed from the curated data, not printed in the guide.</p>')
-        partial_rows = [s for s in scen if self.baseline(s["id"]) and self.completeness(s["id"])["partial"]]
-        if partial_rows:
-            out.append('<div class="admonition warning atlas-partial"><p class="admonition-title">Partial totals (at least)</p><ul>'
-                       + "".join(f'<li><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a>: the totals leave out '
-                                 f'{esc(self.missing_note(s["id"]))}.</li>' for s in partial_rows)
-                       + '</ul><p>Figures marked ≥ are lower bounds: rows the source does not give usably are named, not counted as 0.</p></div>')
+        if doc not in product_metrics.TABLES:
+            out += self.requests_notes(doc, src, scen)
         listed = {tid for x in scen for tid in x["tables"]}
         loose = [t for t in self.a.tables if t["doc"] == doc and t["id"] not in listed]
         if loose:
@@ -134,9 +171,29 @@ class Renderer:
             out += ["", f'See also the [{esc(src["short_name"])} infrastructure rules](guidance/).']
         return "\n".join(out)
 
+    def requests_notes(self, doc: str, src: dict, scen: list[dict]) -> list[str]:
+        """What follows the scenarios table of a product measured by resource requests: how its totals are computed,
+        and the partial-totals warning naming what each partial scenario leaves out, as page lines."""
+        unit = src["load_unit"]
+        out: list[str] = []
+        out.append("")
+        out.append(f'<p class="atlas-note">CPU and memory are the sums of replicas x per-pod request over the scenario\'s '
+                   f'resource-allocation tables for one site carrying traffic; cores per 1K {esc(unit)} divide that CPU by the '
+                   f'load per site. Computed from the curated data, not printed in the guide.</p>')
+        partial_rows = [s for s in scen if self.baseline(s["id"]) and self.completeness(s["id"])["partial"]]
+        if partial_rows:
+            out.append('<div class="admonition warning atlas-partial"><p class="admonition-title">Partial totals (at least)</p><ul>'
+                       + "".join(f'<li><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a>: the totals leave out '
+                                 f'{esc(self.missing_note(s["id"]))}.</li>' for s in partial_rows)
+                       + '</ul><p>Figures marked ≥ are lower bounds: rows the source does not give usably are named, not counted as 0.</p></div>')
+        return out
+
     def scenarios_table(self, doc: str) -> str:
         """The scenarios table of product page ``doc`` (totals, cores per 1K, partial marks), each row with its facets
         (mode, ASM, load range; ``views.facet_bar`` above the table). Raises KeyError for an unknown document."""
+        own = product_metrics.TABLES.get(doc)  # products measured by their own metrics (DSR MPS, ShCM SPS)
+        if own:
+            return own(self, doc)
         src = self.a.source(doc)
         scen = [s for s in self.a.scenarios if s["doc"] == doc]
         unit = src["load_unit"]
@@ -162,10 +219,10 @@ class Renderer:
             out.append(
                 f'<tr{row_attrs(fac)}><td>{esc(s["section"])}</td><td class="atlas-minw-8"><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a></td>'
                 f'<td>{esc(s.get("deployment_mode"))}</td>'
-                f'<td>{num(load.get("per_site"))} {esc(load["unit"]) if load.get("per_site") is not None else "<span class=atlas-missing>not stated</span>"}</td>'
+                f'<td>{num(load.get("per_site")) + " " + esc(load["unit"]) if load.get("per_site") is not None else missing(NOT_STATED)}</td>'
                 + per1k +
-                f'<td>{esc(s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "?")} / {esc(len(s.get("sites_with_traffic") or []) or "?")}</td>'
-                f'<td>{esc(s["asm"])}</td><td>{esc(s.get("release") or "")}</td>'
+                f'<td>{sites_cell(s)}</td>'
+                f'<td>{esc(ASM_LABEL.get(s["asm"], s["asm"]))}</td><td>{esc(release_of(s, src)) or missing(NOT_STATED)}</td>'
                 + ("".join(f"<td>{least}{num(g[k]['before']['cpu_request'])}</td>" if not (k == "sidecars" and no_sidecars(s["id"]))
                            else '<td><span class="atlas-missing">not printed</span></td>' for k in ("application", "sidecars", "cnDBTier"))
                    + f'<td>{least}{num(b["totals"]["site"]["before"]["mem_request"])}</td>'
@@ -204,6 +261,8 @@ class Renderer:
             out.append("")
             out.append(f'<p><a class="md-button" id="atlas-scale-link" href="../../../calculators/footprint/?{esc(self.scale_query(sid))}">'
                        'Scale this footprint in the calculator</a></p>')
+        elif product_metrics.calculator_button(self, sid):
+            out += ["", product_metrics.calculator_button(self, sid)]
         chart = self.utilization_chart(sid)
         if chart:
             out += ["", "## Observed CPU per service", "",
@@ -218,14 +277,18 @@ class Renderer:
 
     def facts(self, s: dict) -> str:
         """The facts table of scenario record ``s`` (section, mode, release, load, sites, ASM, duration, call mix, ...)."""
-        rows = [("Document section", s["section"]), ("Deployment mode", s.get("deployment_mode")), ("Release", s.get("release"))]
+        src = self.a.source(s["doc"])
+        rows = [("Document section", s["section"]), ("Deployment mode", s.get("deployment_mode")),
+                ("Release", release_of(s, src) or NOT_STATED)]
         load = s["load"]
-        rows.append(("Load", f'{fmt(load["total"]) if load.get("total") is not None else "not stated"} {load["unit"]} in total; '
-                     f'{fmt(load["per_site"]) if load.get("per_site") is not None else "not stated"} {load["unit"]} per site carrying traffic'
+        rows.append(("Load", f'{fmt(load["total"]) + " " + load["unit"] if load.get("total") is not None else NOT_STATED} in total; '
+                     f'{fmt(load["per_site"]) + " " + load["unit"] if load.get("per_site") is not None else NOT_STATED} per site carrying traffic'
                      f' (printed: “{load["raw"]}”)'))
-        rows.append(("Sites", f'{s.get("sites_provisioned") if s.get("sites_provisioned") is not None else "disputed or not stated"} provisioned; '
-                     f'traffic on {", ".join(s.get("sites_with_traffic") or []) or "not stated"}'))
-        rows.append(("ASM (service mesh)", s["asm"] + (f' — {s["asm_note"]}' if s.get("asm_note") else "")))
+        prov, traffic = sites_text(s)
+        rows.append(("Sites provisioned", prov))
+        rows.append(("Sites carrying traffic", traffic))
+        asm = ASM_LABEL.get(s["asm"], s["asm"])
+        rows.append(("ASM (service mesh)", asm + (f' — {s["asm_note"]}' if s.get("asm_note") else "")))
         if s.get("duration"):
             rows.append(("Duration", s["duration"].get("raw")))
         if s.get("call_mix"):
@@ -244,35 +307,65 @@ class Renderer:
                 + "</tbody></table>")
 
     def utilization_chart(self, sid: str) -> dict | None:
-        """Vega-Lite spec of observed CPU per service at the traffic sites (at most 40 bars, HPA targets as ticks), or
-        None without usable CPU rows."""
+        """Vega-Lite spec of observed CPU per service at the traffic sites (at most 40 bars), or None without usable CPU
+        rows. Each bar's HPA target is a tick; a bar at or over its target (``calculators.overtarget.classify``:
+        observed >= target) is outlined in red with a marker at its end; both are named in the "Marks" legend and the
+        tooltip says where each bar stands against its target. With several traffic sites each bar names its site."""
         s = self.a.scenario(sid)
         u = self.a.rows("utilization", scenario=sid, metric="cpu")
         u = u[u["status"].isin(["ok", "corrected"]) & u["site"].isin(s.get("sites_with_traffic") or [])]
         u = u[u["observed_percent"].notna()]
         if u.empty:
             return None
-        values = [{"service": r.service + (" (sidecar)" if r.container == "istio-proxy" else "") + ("" if r.container in ("app", "istio-proxy") else f" / {r.container}"),
-                   "percent": float(r.observed_percent), "site": r.site, "component": r.component, "table": r.table_id,
-                   "target": None if pd.isna(r.target_percent) else float(r.target_percent)}
-                  for r in u.itertuples()]
+        values = []
+        for r in u.itertuples():
+            target = None if pd.isna(r.target_percent) else float(r.target_percent)
+            state = overtarget.classify(r.observed_percent, target) if target else None
+            values.append({
+                "service": r.service + (" (sidecar)" if r.container == "istio-proxy" else "") + ("" if r.container in ("app", "istio-proxy") else f" / {r.container}"),
+                "percent": float(r.observed_percent), "site": r.site, "component": r.component, "table": r.table_id,
+                "target": target, "over": state == "over",
+                "against": ("no target printed" if target is None else AGAINST_TARGET[state])})
         values.sort(key=lambda v: -v["percent"])
         values = values[:40]
+        # one bar per label: with several traffic sites (or tables) a service has several rows, which must not stack
+        for extra in ("site", "table"):
+            seen: dict[str, int] = {}
+            for v in values:
+                seen[v["service"]] = seen.get(v["service"], 0) + 1
+            for v in values:
+                if seen[v["service"]] > 1:
+                    v["service"] += f' ({v["site"]})' if extra == "site" else f' [Table {v["table"]}]'
+        y = {"field": "service", "type": "nominal", "sort": None, "title": None}
         return {
             "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
-            "description": f"Observed CPU per service, scenario {sid}",
+            "description": f"Observed CPU per service, scenario {sid}, with each service's HPA CPU target; "
+                           f"bars at or over their target are outlined and marked.",
             "width": "container", "height": {"step": 14},
             "data": {"values": values},
             "layer": [
                 {"mark": {"type": "bar", "tooltip": True},
-                 "encoding": {"y": {"field": "service", "type": "nominal", "sort": "-x", "title": None},
+                 "encoding": {"y": y,
                               "x": {"field": "percent", "type": "quantitative", "title": "Observed CPU (%)"},
-                              "color": {"field": "component", "type": "nominal", "title": "Component"},
-                              "tooltip": [{"field": "service"}, {"field": "site"}, {"field": "percent", "title": "CPU %"},
-                                          {"field": "target", "title": "Target %"}, {"field": "table", "title": "Table"}]}},
-                {"mark": {"type": "tick", "color": "black", "thickness": 2},
-                 "encoding": {"y": {"field": "service", "type": "nominal", "sort": "-x"},
-                              "x": {"field": "target", "type": "quantitative"}}},
+                              "color": {"field": "component", "type": "nominal", "title": "Component", "legend": {"orient": "bottom"}},
+                              "stroke": {"condition": {"test": "datum.over", "value": OVER_COLOR}, "value": None},
+                              "strokeWidth": {"condition": {"test": "datum.over", "value": 2}, "value": 0},
+                              "tooltip": [{"field": "service", "title": "Service"}, {"field": "site", "title": "Site"},
+                                          {"field": "percent", "title": "CPU %"}, {"field": "target", "title": "HPA target %"},
+                                          {"field": "against", "title": "Against the target"}, {"field": "table", "title": "Table"}]}},
+                {"transform": [{"filter": {"field": "target", "valid": True}}],
+                 "mark": {"type": "point", "color": "black", "filled": False, "strokeWidth": 2, "size": 150},
+                 "encoding": {"y": y, "x": {"field": "target", "type": "quantitative"},
+                              "shape": {"datum": TARGET_MARK, "type": "nominal", "title": None,
+                                        "scale": {"domain": [TARGET_MARK], "range": ["M0,-1L0,1"]},
+                                        "legend": {"orient": "bottom", "symbolStrokeWidth": 2}}}},
+                {"transform": [{"filter": {"field": "over", "equal": True}}],
+                 "mark": {"type": "point", "shape": "triangle-left", "filled": True, "size": 50, "xOffset": 7},
+                 "encoding": {"y": y, "x": {"field": "percent", "type": "quantitative"},
+                              "fill": {"datum": OVER_MARK, "type": "nominal", "title": None,
+                                       "scale": {"domain": [OVER_MARK], "range": [OVER_COLOR]},
+                                       "legend": {"orient": "bottom", "symbolType": "triangle-left", "symbolStrokeColor": OVER_COLOR,
+                                                  "symbolStrokeWidth": 2}}}},
             ],
         }
 
@@ -448,6 +541,29 @@ def read_value(kind: str, row) -> str:
     return ""
 
 
+TOPIC_TITLES = {
+    "hyper-threading": "Hyper-Threading", "cpu-over-subscription": "CPU over-subscription", "cpu-capacity": "CPU capacity",
+    "numa": "NUMA placement", "cpu-technology": "CPU technology", "vm-packing": "Packing VMs on servers",
+    "infrastructure-tuning": "Infrastructure tuning", "kvm-device-drivers": "KVM device drivers", "kvm-bios": "KVM BIOS settings",
+    "kvm-disk-format": "KVM disk image format", "kvm-caching": "KVM guest caching", "kvm-memory": "KVM memory",
+    "da-mp-relay-tuning": "DA-MP relay tuning", "vstp-timers": "vSTP timers", "vstp-message-weights": "vSTP message weights",
+    "dsa-comagent": "DSA ComAgent", "pdra-sbr-sizing": "PDRA SBR sizing", "planning-procedure": "Planning procedure",
+}
+"""Headings of the infrastructure-rules topics (guidance.yaml's ``topic`` slugs); a topic not listed reads as its
+slug in words (``topic_title``)."""
+
+ACRONYMS = {"cpu", "vm", "vms", "kvm", "bios", "numa", "da-mp", "dsa", "pdra", "sbr", "mps", "hpa", "asm", "jvm", "nic"}
+
+
+def topic_title(topic: str) -> str:
+    """The heading of guidance topic ``topic`` (a slug, e.g. ``kvm-bios``): TOPIC_TITLES, else its words with known
+    acronyms in capitals and the first word capitalised (``kvm-huge-pages`` -> ``KVM huge pages``)."""
+    if topic in TOPIC_TITLES:
+        return TOPIC_TITLES[topic]
+    words = [w.upper() if w in ACRONYMS else w for w in topic.split("-")]
+    return " ".join(words)[:1].upper() + " ".join(words)[1:]
+
+
 def guidance_page(r, doc: str) -> str:
     """Structured infrastructure rules (data/<doc>/guidance.yaml), each with its quote and line."""
     src = r.a.source(doc)
@@ -458,7 +574,7 @@ def guidance_page(r, doc: str) -> str:
     for rule in rules:
         topics.setdefault(rule.get("topic") or "General", []).append(rule)
     for topic, items in topics.items():
-        out += [f"## {md_esc(topic)}", ""]
+        out += [f"## {md_esc(topic_title(topic))} {{ #{topic} }}", ""]
         out.append('<table class="atlas-data"><thead><tr><th>Setting</th><th>Why</th><th>As printed</th></tr></thead><tbody>')
         for rule in items:
             cite = rule.get("cite") or {}

@@ -67,12 +67,20 @@
     if (window.vegaInterpreter) { o.ast = true; o.expr = window.vegaInterpreter.expressionInterpreter; }
     return o;
   }
+  function paintBlack(enc, fg) {
+    Object.keys(enc).forEach(function (k) {
+      if (enc[k] && typeof enc[k] === "object") paintBlack(enc[k], fg);
+      else if (k === "value" && /^(black|#000|#000000)$/i.test(String(enc[k]))) enc[k] = fg;
+    });
+  }
   function adapt(spec, fg) {
     /* Marks the spec paints black (reference ticks) take the palette's foreground. */
     var copy = JSON.parse(JSON.stringify(spec));
     (function walk(o) {
       if (!o || typeof o !== "object") return;
       if (o.mark && typeof o.mark === "object" && /^(black|#000|#000000)$/i.test(o.mark.color || "")) o.mark.color = fg;
+      /* so do legend symbols a spec paints black ({"value": "black"} in a legend's encode) */
+      if (o.encode && o.encode.symbols) paintBlack(o.encode.symbols, fg);
       /* Marks without a tooltip are decorative (reference ticks): no ARIA of their own. */
       if (o.mark && typeof o.mark === "object" && !o.mark.tooltip && o.mark.aria === undefined) o.mark.aria = false;
       Object.keys(o).forEach(function (k) { if (k !== "data") walk(o[k]); });

@@ -6,12 +6,14 @@
  * shortcuts ('/', 's', 'f') outside a text field, or a page opened with ?q=. The request then goes
  * out unchanged, so Material's own search (offline, in its worker) works as before: its box shows
  * "Initializing search" for the moment the index takes to arrive from this site.
- * Every other request passes untouched. window.atlasSearch.load() releases it by hand. */
+ * Every other request passes untouched. window.atlasSearch.load() releases it by hand.
+ * It also starts Material's search worker through searchworker.js (see the end). */
 (function () {
   "use strict";
   var INDEX = /(^|\/)search\/search_index\.json$/;
   var proto = XMLHttpRequest.prototype, open = proto.open, send = proto.send;
   var wanted = false, held = [];
+  var script = document.currentScript, searchWorker = null;
 
   proto.open = function (method, url) {
     try { this.__atlasIndex = INDEX.test(new URL(String(url), location.href).pathname); } catch (e) { this.__atlasIndex = false; }
@@ -46,5 +48,24 @@
     if (!e.ctrlKey && !e.metaKey && !e.altKey && /^[/sSfF]$/.test(e.key) && !editable(e.target)) load();
   }, true);
   if (/[?&]q=/.test(location.search)) load();
-  window.atlasSearch = { load: load, requested: function () { return wanted; } };
+
+  /* Material's search worker starts as searchworker.js (data-worker, its versioned URL), which loads
+   * Material's worker unchanged and keeps hyphenated names whole in queries, and findable by parts. */
+  var wrapper = script && script.getAttribute("data-worker");
+  var NativeWorker = window.Worker;
+  if (wrapper && NativeWorker) {
+    var SearchWorker = function (url, options) {
+      var u = new URL(String(url), location.href);
+      var material = u.origin === location.origin && /\/assets\/javascripts\/workers\/search\.[0-9a-f]+\.min\.js$/.test(u.pathname);
+      if (!material) return new NativeWorker(url, options);
+      var w = new URL(wrapper, location.href);
+      w.searchParams.set("material", u.pathname);
+      searchWorker = new NativeWorker(w.href, options);
+      return searchWorker;
+    };
+    SearchWorker.prototype = NativeWorker.prototype;
+    window.Worker = SearchWorker;
+  }
+  /* worker(): the search worker once Material started it (its messages carry every result, in order). */
+  window.atlasSearch = { load: load, requested: function () { return wanted; }, worker: function () { return searchWorker; } };
 })();
