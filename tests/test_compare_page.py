@@ -12,8 +12,6 @@ from html import unescape
 
 import pytest
 
-from conftest import ROOT  # noqa: F401  (the site is built from this checkout)
-
 RESULT = "#atlas-compare-result"
 FACT_ROWS = f'{RESULT} table[data-atlas-table="compare-facts"] tbody tr'
 SERVICE_ROWS = f'{RESULT} table[data-atlas-table="compare-services"] tbody tr'

@@ -18,7 +18,7 @@ to a calculator's code changes its mutants and so the sample.
 
 The samples drawn so far are kept in ``tools/mutation_samples/seed-SEED.txt`` (seed 20261124: drawn from the
 15,445 mutants of the code before the DSR profile fix of November 2026; rerun it with ``--names`` on later code,
-since a redraw on changed code gives other names).
+since a redraw on changed code gives other names; seed 20261125: drawn from the code with that fix).
 
 Cost: on the shared 2-core machine under load (load average 20-37), with ``nice -n 19``, generating the mutants
 took 34 minutes and a single mutant's targeted test about 5 minutes of wall time; run it on a quiet machine.
