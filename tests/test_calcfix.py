@@ -9,7 +9,7 @@ import io
 import pytest
 
 from calculators import asm, catalogue
-from conftest import DocData, seed_path
+from conftest import DocData, csv_body, seed_path
 
 
 # ------------------------------------------------------------------ ASM: which scenarios are offered
@@ -66,7 +66,8 @@ def test_asm_csv_holds_the_pair_shown_not_every_scenario(bundle):
     res = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-3", "off": "bsf-3-1"})
     d = res["downloads"]["csv"]
     assert d["filename"] == "asm-bsf-3-3-vs-bsf-3-1.csv"
-    rows = list(csv.DictReader(io.StringIO(d["text"])))
+    assert d["text"].startswith("# ")  # the inputs, as comment lines (catalogue.input_lines), then the table
+    rows = list(csv.DictReader(io.StringIO(csv_body(d["text"]))))
     assert {r["scenario"] for r in rows} == {"bsf-3-3", "bsf-3-1", "bsf-3-3 - bsf-3-1"}
     tot = {r["scenario"]: r for r in rows if r["part"] == "total"}
     assert float(tot["bsf-3-3"]["cpu_total_cores"]) == pytest.approx(763.8)

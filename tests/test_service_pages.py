@@ -227,7 +227,8 @@ def test_index_lists_every_service_and_filters_by_printed_name(page, site_url, a
     shown = table.locator("tbody tr:not([hidden])")
     assert shown.count() == 1 and shown.get_attribute("data-slug") == "pre"
     box.fill("ndbmtd")
-    page.wait_for_function("t => t.querySelectorAll('tbody tr:not([hidden])').length === 1", arg=table.element_handle())
+    page.wait_for_function("""t => { const r = t.querySelectorAll('tbody tr:not([hidden])');
+        return r.length === 1 && r[0].getAttribute('data-slug') === 'ndbmtd'; }""", arg=table.element_handle())
     assert table.locator("tbody tr:not([hidden])").get_attribute("data-slug") == "ndbmtd"
     box.fill("")
     page.wait_for_function("t => t.getAttribute('data-atlas-filtered') === 'false'", arg=table.element_handle())
