@@ -3,7 +3,6 @@ failure is named in plain words with the file at fault (within 5 s of navigation
 checked before booting), every run has a time limit, and the status line never sticks."""
 from __future__ import annotations
 
-import marshal
 import re
 from pathlib import Path
 

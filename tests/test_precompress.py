@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 
 # Files a reader's browser fetches that must have both variants (their sizes are far above the threshold)
 MUST = ["assets/vendor/pyodide/pyodide.asm.wasm", "assets/vendor/pyodide/pyodide.asm.mjs", "search/search_index.json",

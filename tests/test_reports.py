@@ -6,7 +6,6 @@ loaded only on that click, and the page printed without filter boxes, sort glyph
 Expected values are the guides' (table and row named) or hand arithmetic on them."""
 from __future__ import annotations
 
-import base64
 import csv
 import io
 import json

@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-import pandas as pd
-
 from calculators.formatting import fmt
 from calculators.partial import USABLE
 
