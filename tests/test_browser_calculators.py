@@ -38,7 +38,7 @@ def test_asm_calculator(page, site_url):
     assert [r[1] for r in rows[1:] if r[0] == "total"] == ["bsf-3-3", "bsf-3-1"]
     with page.expect_download() as d:
         page.click("#calc-dl-overview")
-    rows = list(csv.reader(io.StringIO(Path(d.value.path()).read_text(encoding="utf-8"))))
+    rows = list(csv.reader(io.StringIO(csv_body(Path(d.value.path()).read_text(encoding="utf-8")))))
     totals = [r for r in rows[1:] if r[2] == "TOTAL"]
     assert len(totals) == shown
     assert ["bsf-3-2", "", "TOTAL", "167.0", "469.7"] == totals[[r[0] for r in totals].index("bsf-3-2")][:5]
