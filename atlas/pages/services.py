@@ -437,7 +437,8 @@ def front_matter(g: dict) -> str:
     """Front matter of a service page: title, charts (Vega) and a search boost so that a service's name finds its
     page first (Material's search ``boost``)."""
     import json
-    return (f"---\ntitle: {json.dumps(g['title'])}\ncharts: true\nhide:\n- toc\nsearch:\n  boost: 2\n---\n")
+    # the title is the guide's text, and the theme writes it into <title> and the search index as it is: escaped here
+    return (f"---\ntitle: {json.dumps(esc(g['title']))}\ncharts: true\nhide:\n- toc\nsearch:\n  boost: 2\n---\n")
 
 
 def index_page(r) -> str:
