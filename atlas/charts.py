@@ -130,13 +130,10 @@ def inject(site_dir: Path, svgs: dict[str, dict[str, str]]) -> int:
         text = page.read_text(encoding="utf-8")
         if "atlas-chart" not in text:
             continue
-        drawings = {cid: svgs.get(key(body)) for cid, body in HOLDER.findall(text)}
-        descriptions = {}
-        for cid, body in HOLDER.findall(text):
-            try:
-                descriptions[cid] = json.loads(body).get("description") or ""
-            except json.JSONDecodeError:
-                descriptions[cid] = ""
+        holders = HOLDER.findall(text)
+        drawings = {cid: svgs.get(key(body)) for cid, body in holders}
+        # a drawn chart's spec was read by collect(): it is JSON
+        descriptions = {cid: json.loads(body).get("description") or "" for cid, body in holders if drawings[cid]}
 
         def put(m: re.Match) -> str:
             nonlocal done
