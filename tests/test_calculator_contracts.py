@@ -932,6 +932,7 @@ def test_footprint_load_states_say_how_the_failover_load_arises(bundle):
 def test_footprint_refusals_name_the_field_and_the_rule(bundle, kwargs, message):
     """Each bad input to the footprint (BSF 3.1 at its own 22,000 TPS otherwise) is refused with its exact message."""
     from calculators import footprint
+    kwargs = dict(kwargs)  # pytest shares the parameter's dict between runs of the test in one process
     with pytest.raises(footprint.FootprintError) as e:
         footprint.compute(bundle, "bsf-3-1", kwargs.pop("load", 22000), **kwargs)
     assert str(e.value) == message
@@ -1019,6 +1020,7 @@ def test_footprint_page_states_and_band_words(bundle):
 def test_footprint_number_refusals_name_the_unit(bundle, kwargs, message):
     """Numbers the footprint refuses are named with their unit (BSF 3.1 at its own 22,000 TPS otherwise)."""
     from calculators import footprint
+    kwargs = dict(kwargs)  # pytest shares the parameter's dict between runs of the test in one process
     with pytest.raises(footprint.FootprintError) as e:
         footprint.compute(bundle, "bsf-3-1", kwargs.pop("load", 22000), **kwargs)
     assert str(e.value) == message
