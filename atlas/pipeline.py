@@ -14,7 +14,9 @@
    each own script's and stylesheet's content hash in its URL (``mkdocs_extra``);
 7. **static charts**: each chart of a page that is not a calculator, drawn as SVG into its page, so
    the page shows it without loading Vega (``atlas.charts``; Node draws them while MkDocs renders);
-8. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
+8. **trim stylesheets**: Material's stylesheets cut to the rules the site's pages and scripts can use
+   (``atlas.trimcss``, PurgeCSS), renamed by content, every page's link rewritten;
+9. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
    (``atlas.compress``), which then replaces the site.
 
 Steps 1 to 5 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
@@ -43,7 +45,7 @@ DOCS_TREE = ROOT / "build" / "docs"
 CONFIG = ROOT / "mkdocs.yml"
 
 STEPS = ("validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets",
-         "render (MkDocs)", "static charts", "compress")
+         "render (MkDocs)", "static charts", "trim stylesheets", "compress")
 """The steps, in the order they run."""
 
 
@@ -199,9 +201,9 @@ def swap_into_place(tmp: Path, final: Path) -> None:
 
 def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict | None = None,
            drawing=None) -> None:
-    """Steps 6 to 8: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
+    """Steps 6 to 9: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
     folder beside ``site_dir``, the static charts are put into its pages (``drawing``, an
-    ``atlas.charts.Drawing`` started by ``prepare``; else they are drawn now), its large files are
+    ``atlas.charts.Drawing`` started by ``prepare``; else they are drawn now), Material's stylesheets trimmed (``atlas.trimcss``), its large files are
     precompressed (``atlas.compress``), and it then replaces ``site_dir`` (``swap_into_place``). Raises
     StepFailed; the previous site is then unchanged and the temporary folder removed."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
@@ -229,6 +231,9 @@ def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict 
             if drawing is None:
                 drawing = charts.start(charts.collect(docs_dir))
             charts.inject(tmp, drawing.finish())
+        with step("trim stylesheets", seconds, kept):
+            from .trimcss import trim
+            trim(tmp)
         with step("compress", seconds, kept):
             from .compress import precompress
             precompress(tmp)

@@ -63,10 +63,17 @@ def test_scenario_page_as_served_holds_its_chart_drawn(built_site):
     assert m, "the chart is not drawn into the page"
     spec = json.loads(re.search(r'<script type="application/json" id="util-policy-3-1-5">(.*?)</script>', html, re.S).group(1))
     wide, narrow = re.findall(r'<div class="atlas-static atlas-static-(?:wide|narrow)">(<svg.*?</svg>)', m.group(0) + "</div>", re.S)
+    values = [v["percent"] for v in spec["data"]["values"]]
+    assert values[0] == 76.15 and spec["data"]["values"][0]["service"] == "diam-gateway"
     for svg in (wide, narrow):
-        bars = re.findall(r'<path aria-label="([^"]*)" role="graphics-symbol"', svg)
-        assert len(bars) == len(spec["data"]["values"]) > 30
-        assert any(b.startswith("Observed CPU (%): 76.15; service: diam-gateway") for b in bars), bars[:3]
+        # one horizontal bar per value, in the data's order, each as long as its value on one linear scale
+        marks = re.search(r'<g class="mark-rect role-mark[^"]*"[^>]*>(.*?)</g>', svg, re.S).group(1)
+        lengths = [float(x) for x in re.findall(r'<path [^>]*d="M0,[-0-9.]+h([0-9.]+)v', marks)]
+        assert len(lengths) == len(values) > 30
+        scale = lengths[0] / 76.15
+        assert all(abs(length - v * scale) < 0.5 for length, v in zip(lengths, values)), list(zip(lengths, values))[:5]
+        # the marks carry no ARIA of their own (the chart is one labelled graphic): no per-mark labels
+        assert "graphics-symbol" not in svg and svg.count("aria-label=") == 1
     assert 'width="760"' in wide and 'width="350"' in narrow
     assert VEGA + "vega.min.js" not in html and "vega-lite.min.js" not in html
 
@@ -89,7 +96,7 @@ def test_chart_shows_without_vega_until_used_then_draws_live(browser, site_url, 
         # the palette: axis labels in the scheme's foreground, the first category (app) bars in its colour
         t = charts.theme()["dark" if scheme == "dark" else "light"]
         fill = pg.evaluate("""() => { const s = document.querySelector('.atlas-static-wide svg');
-            const label = s.querySelector('.role-axis-label text'), bar = s.querySelector('.role-mark path[aria-label*="service: diam-gateway"]');
+            const label = s.querySelector('.role-axis-label text'), bar = s.querySelector('.mark-rect.role-mark path');  /* the first bar: diam-gateway, an app service */
             return [getComputedStyle(label).fill, getComputedStyle(bar).fill]; }""")
         rgb = lambda h: f"rgb({int(h[1:3], 16)}, {int(h[3:5], 16)}, {int(h[5:7], 16)})"  # noqa: E731
         assert fill == [rgb(t["fg"]), rgb(t["category"][0])]

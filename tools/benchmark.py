@@ -1,10 +1,11 @@
 """Speed benchmark of the Benchmark Atlas (run with `make bench`).
 
-    .venv/bin/python tools/benchmark.py [RUNS] [--builds N] [--site DIR]
+    .venv/bin/python tools/benchmark.py [RUNS] [--builds N] [--site DIR] [--tests]
 
 Runs vary by a few hundred ms on a 2-core machine: keep RUNS at 11 or more for the medians.
 
 Prints, for this machine (JSON):
+  * with --tests, the whole test suite's wall time as `make test` runs it (first, alone: it takes minutes);
   * full build time (`python -m atlas build`: every step, then MkDocs strict) (median of N builds, default 3; --site DIR reuses a built site);
   * calculator readiness against the bare Pyodide boot in a module worker, on the same server
     and browser in the same run, cold cache, runs interleaved (median of RUNS, default 11): the
@@ -206,7 +207,10 @@ def main() -> None:
     ap.add_argument("runs", nargs="?", type=int, default=11)
     ap.add_argument("--builds", type=int, default=3)
     ap.add_argument("--site", type=Path, help="benchmark this built site instead of building (no build times)")
+    ap.add_argument("--tests", action="store_true",
+                    help="also time the whole test suite as `make test` runs it, set-up done (minutes: run it alone)")
     opt = ap.parse_args()
+    suite = test_suite() if opt.tests else None
     tmp = Path(tempfile.mkdtemp(prefix="atlas-bench-"))
     builds = []
     if opt.site:
@@ -323,8 +327,22 @@ def main() -> None:
         "prerendered_result_visible_at_first_paint": prerendered_in_html and all(x and x < med_bare for x in first_paint),
         "bytes_per_page": sizes, "tables": tables, **under_load, "requests_outside_127_0_0_1": outside,
         "backtest": backtest_headline(),
+        "test_suite": suite or "not timed (pass --tests: `make test`'s pytest run, alone on the machine)",
     }
     print(json.dumps(report, indent=2))
+
+
+def test_suite() -> dict:
+    """Issue 17's test goal (at most 6 minutes on 2 cores): the wall time of the whole suite as `make test` runs it
+    (``python -m pytest``, with pytest.ini's options; the set-up `make test` does first is not timed), its summary
+    line and the load average before and after (other work on the machine slows it)."""
+    t0 = time.perf_counter()
+    load0 = os.getloadavg()
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
+    secs = time.perf_counter() - t0
+    summary = next((line.strip("= ") for line in reversed(r.stdout.splitlines()) if " in " in line and (" passed" in line or " failed" in line)), "")
+    return {"seconds": round(secs, 1), "minutes": round(secs / 60, 2), "exit_code": r.returncode, "summary": summary,
+            "load_average_before_after": [round(load0[0], 2), round(os.getloadavg()[0], 2)]}
 
 
 def backtest_headline() -> dict:

@@ -21,6 +21,14 @@
     if (window.vegaEmbed) return Promise.resolve();
     if (loading) return loading;
     var names = ["vega.min.js", "vega-lite.min.js", "vega-embed.min.js", "vega-interpreter.js"];
+    /* vega-embed's and vega-tooltip's stylesheet (tooltips, the actions menu) comes with Vega: pages with
+     * drawn charts do not link it (calculator pages do, in overrides/main.html). */
+    if (!document.querySelector('link[href*="vendor/vega/vega-embed.css"]')) {
+      var css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = new URL("../vendor/vega/vega-embed.css", self ? self.src : location.href).href;
+      document.head.appendChild(css);
+    }
     loading = Promise.all(names.map(function (name) {
       return new Promise(function (resolve) {
         var tag = document.createElement("script");
