@@ -74,5 +74,5 @@ def test_built_pages_link_only_the_trimmed_stylesheets_which_keep_the_rules_of_r
     pages = list(built_site.rglob("*.html"))
     assert len(pages) > 200
     for page in pages:
-        linked = set(re.findall(r'stylesheets/((?:main|palette)\.[^"]+\.css)', page.read_text(encoding="utf-8")))
+        linked = set(re.findall(r'stylesheets/((?:main|palette)\.[0-9a-f.]+\.min\.css)', page.read_text(encoding="utf-8")))
         assert linked == set(sheets), (page, linked)
