@@ -587,8 +587,8 @@ def run_web(bundle: dict, params: dict) -> dict:
     ov, cmp, wi, i = compute_web(bundle, params)
     on, off = i["on"], i["off"]
     return {"html": to_html(ov, cmp, wi, asm_without_sidecars(bundle)), "chart": chart(ov), "inputs": i,
-            "downloads": {"csv": {"text": view_csv(cmp, wi), "mime": "text/csv", "filename": f"asm-{on}-vs-{off}.csv"},
-                          "overview": {"text": to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv",
+            "downloads": {"csv": {"text": lambda: view_csv(cmp, wi), "mime": "text/csv", "filename": f"asm-{on}-vs-{off}.csv"},
+                          "overview": {"text": lambda: to_csv(ov, asm_without_sidecars(bundle)), "mime": "text/csv",
                                        "filename": "asm-overview-every-scenario.csv"}}}
 
 

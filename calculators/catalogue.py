@@ -4,6 +4,7 @@
 parameters (strings as typed by the user); ``params["calc"]`` names the
 calculator (default ``footprint``). It returns a JSON-able dict:
 ``{"ok": True, "html": ..., "downloads": {name: {"text", "mime", "filename", "label"}}, "chart": spec|None, "inputs": ...}``
+(a calculator may give a download's ``text`` as a function of no arguments: it is called when the text is needed)
 or ``{"ok": False, "error": message, "field": name or None}`` for bad input (the calculator's
 documented ValueError subclass; ``field`` is the form parameter the message is about, when the
 calculator names it: the page marks that field invalid). Any other exception propagates: that is a
@@ -141,9 +142,24 @@ def _with_inputs(name: str, inputs: dict, d: dict) -> dict:
     return d
 
 
-def run(bundle: dict, params: dict) -> dict:
+_LATER: dict = {}
+"""The downloads of the newest result ``run(..., later=True)`` gave, not yet written: ``{"name", "inputs",
+"downloads"}`` (each download's ``text`` still a function), for ``later_downloads()``."""
+
+
+def _written(name: str, inputs: dict, key: str, d: dict) -> dict:
+    text = d["text"]() if callable(d["text"]) else d["text"]
+    return {**_with_inputs(name, inputs, {**d, "text": text}), "label": download_label(key)}
+
+
+def run(bundle: dict, params: dict, later: bool = False) -> dict:
     """Compute calculator ``params["calc"]`` for ``params`` (see the module docstring). Each download's text
-    starts with the result's inputs as comment lines (``input_lines``)."""
+    starts with the result's inputs as comment lines (``input_lines``).
+
+    ``later``: leave the downloads' texts unwritten (each download then has ``"later": True`` and no ``text``);
+    ``later_downloads()`` writes them for this result. The browser shows a result first and writes its CSV and
+    Helm values only once no newer inputs wait (on the largest scenario a fifth of a run's time). A refused
+    run keeps the previous result's downloads there."""
     name = params.get("calc") or "footprint"
     if not prepare(name):
         return {"ok": False, "error": f"Unknown calculator {name!r}."}
@@ -152,9 +168,24 @@ def run(bundle: dict, params: dict) -> dict:
     except ERRORS as e:
         return {"ok": False, "error": str(e), "field": field_of(name, str(e))}
     res = {"ok": True, "chart": None, "downloads": {}, **out}
-    res["downloads"] = {k: {**_with_inputs(name, res.get("inputs") or {}, d), "label": download_label(k)}
-                        for k, d in res["downloads"].items()}
+    inputs = res.get("inputs") or {}
+    if later:
+        _LATER.clear()
+        _LATER.update(name=name, inputs=inputs, downloads=res["downloads"])
+        res["downloads"] = {k: {**{f: v for f, v in d.items() if f != "text"}, "label": download_label(k), "later": True}
+                            for k, d in res["downloads"].items()}
+    else:
+        res["downloads"] = {k: _written(name, inputs, k, d) for k, d in res["downloads"].items()}
     return res
+
+
+def later_downloads() -> dict:
+    """The downloads of the newest ``run(..., later=True)`` result, written as ``run`` writes them:
+    ``{name: {"text", "mime", "filename", "label"}}``. Raises LookupError when no such result is held (none was
+    computed by this interpreter)."""
+    if not _LATER:
+        raise LookupError("no result to write downloads for: compute one first")
+    return {k: _written(_LATER["name"], _LATER["inputs"], k, d) for k, d in _LATER["downloads"].items()}
 
 
 def report(bundle: dict, params: dict) -> dict:

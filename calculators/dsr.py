@@ -550,7 +550,7 @@ def run_web(bundle: dict, params: dict) -> dict:
             "inputs": {"scenario": i["scenario"], "target": fmt(i["target_mps"], 6).replace(",", ""),
                        "ceiling": "" if i["cpu_ceiling_percent"] is None else fmt(i["cpu_ceiling_percent"], 6),
                        "spare": str(i["spare"]), "redundancy": i["redundancy"]},
-            "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"dsr-{res['run']['id']}.csv"}}}
+            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"dsr-{res['run']['id']}.csv"}}}
 
 
 def report_web(bundle: dict, params: dict) -> dict:

@@ -271,8 +271,8 @@ def run_web(bundle: dict, params: dict) -> dict:
     (HTML, chart, inputs, CSV and Helm-values downloads). Raises footprint.FootprintError."""
     res = compute_web(bundle, params)
     return {"html": result_html(res), "chart": result_chart(res), "inputs": res["inputs"],
-            "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
-                          "helm": {"text": result_helm(res), "mime": "application/yaml",
+            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
+                          "helm": {"text": lambda: result_helm(res), "mime": "application/yaml",
                                    "filename": f"footprint-{res['baseline']['id']}-values.yaml"}}}
 
 

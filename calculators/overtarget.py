@@ -491,7 +491,7 @@ def compute_web(bundle: dict, params: dict) -> tuple:
 def run_web(bundle: dict, params: dict) -> dict:
     res, own, problems = compute_web(bundle, params)
     return {"html": to_html(res, own, problems), "inputs": res["inputs"], "chart": None,
-            "downloads": {"csv": {"text": to_csv(res, own), "mime": "text/csv", "filename": "over-target.csv"}}}
+            "downloads": {"csv": {"text": lambda: to_csv(res, own), "mime": "text/csv", "filename": "over-target.csv"}}}
 
 
 def report_web(bundle: dict, params: dict) -> dict:

@@ -305,7 +305,7 @@ def run_web(bundle: dict, params: dict) -> dict:
             "inputs": {"scenario": i["scenario"], "target": fmt(i["target"], 6).replace(",", ""), "unit": i["unit"],
                        "ceiling": "" if i["cpu_ceiling_percent"] is None else fmt(i["cpu_ceiling_percent"], 6),
                        "spare": str(i["spare"])},
-            "downloads": {"csv": {"text": result_csv(res), "mime": "text/csv", "filename": f"shcm-{res['test']['id']}.csv"}}}
+            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"shcm-{res['test']['id']}.csv"}}}
 
 
 def report_web(bundle: dict, params: dict) -> dict:

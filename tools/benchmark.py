@@ -38,6 +38,7 @@ import functools
 import json
 import math
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -68,9 +69,21 @@ const py = await loadPyodide({indexURL: new URL('../assets/vendor/pyodide/', imp
 py.runPython('1+1'); postMessage(startedAt);"""
 
 
+HASHED = re.compile(r"/assets/.+\.[0-9a-f]{8,12}\.(min\.js|min\.css|pack|marshal|json)$")
+"""docs/about/hosting.md's content-hashed names (kept for good, as ``?v=`` addresses are)."""
+
+
 class Quiet(SimpleHTTPRequestHandler):
+    """The site as docs/about/hosting.md serves it, less compression: ``Cache-Control`` immutable for ``?v=`` addresses
+    and content-hashed names, ``no-cache`` (revalidate: ``304 Not Modified`` when unchanged) for everything else."""
     extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm", ".mjs": "text/javascript",
                       ".js": "text/javascript", ".json": "application/json"}
+
+    def end_headers(self):
+        u = urlparse(self.path)
+        keep = "v=" in u.query or HASHED.search(u.path)
+        self.send_header("Cache-Control", "public, max-age=31536000, immutable" if keep else "no-cache")
+        super().end_headers()
 
     def log_message(self, *a):
         pass
@@ -239,7 +252,7 @@ def main() -> None:
         ctx.on("request", watch)
         return ctx
 
-    bare, bare_start, calc, ready_ms, phases, run_ms, first_paint = [], [], [], [], [], [], []
+    bare, bare_start, calc, ready_ms, phases, run_ms, first_paint, warm, warm_bytes = [], [], [], [], [], [], [], [], []
     sizes, tables = {}, {}
     html = (site / "calculators" / "footprint" / "index.html").read_text(encoding="utf-8")
     prerendered_in_html = 'id="atlas-calc-result" data-prerendered="true"' in html and "<table" in html.split('id="atlas-calc-result"', 1)[1]
@@ -269,6 +282,19 @@ def main() -> None:
                     ready_ms.append(float(pg.get_attribute("#atlas-calculator", "data-ready-ms")))
                     phases.append(json.loads(pg.get_attribute("#atlas-calculator", "data-boot-phases") or "{}"))
                     run_ms.append(float(pg.get_attribute("#atlas-calculator", "data-run-ms") or "nan"))
+                    # a warm revisit: the same page again in the same browser profile (its HTTP cache as the
+                    # first visit left it), timed the same way; with the bytes that came over the network
+                    net = {"bytes": 0}
+
+                    def seen(req, net=net):
+                        s = req.sizes()  # what came over the network: 0 bytes for a response from the cache
+                        net["bytes"] += s["responseBodySize"] + s["responseHeadersSize"]
+                    again = ctx.new_page()
+                    again.on("requestfinished", seen)
+                    again.goto(url + CALC_URL)
+                    again.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=120000)
+                    warm.append(float(again.get_attribute("#atlas-calculator", "data-result-ms")))
+                    warm_bytes.append(net["bytes"])
                 ctx.close()
         for name, (path, ready) in page_types(site).items():
             ctx = context(b)
@@ -319,6 +345,8 @@ def main() -> None:
         "calculator_ready_overhead_vs_bare_percent": round((med_ready / med_bare - 1) * 100, 1),
         "calculator_first_result_ms_median": round(med_calc), "calculator_runs_ms": [round(x) for x in calc],
         "calculator_first_result_overhead_vs_bare_percent": round((med_calc / med_bare - 1) * 100, 1),
+        "calculator_warm_revisit_first_result_ms_median": round(statistics.median(warm)), "warm_revisit_runs_ms": [round(x) for x in warm],
+        "warm_revisit_bytes_over_network_median": round(statistics.median(warm_bytes)),
         "calculator_boot_phases_ms_median": {k: round(statistics.median(p.get(k, math.nan) for p in phases))
                                              for k in (phases[0] if phases else {})},
         "calculator_run_in_python_ms_median": round(statistics.median(run_ms)) if run_ms else None,

@@ -219,13 +219,30 @@
     if (holder) holder.removeAttribute("data-held");
     resultEl.removeAttribute("data-link-pending");
   }
-  function setDownloads(downloads) {
+  /* Downloads a result gives unwritten ("later": the worker writes a result's CSV and Helm values only once
+   * no newer inputs wait: a burst of input computes results, not files) are asked for by askDownloads();
+   * meanwhile the links' place says they are being written. ``downloadsWanted``: the id of the shown
+   * result whose downloads are still to come; the page marks the result whose links are shown
+   * (data-downloads-for). */
+  var downloadsWanted = null, downloadsAsked = null;
+  function setDownloads(downloads, id) {
     blobUrls.forEach(URL.revokeObjectURL); blobUrls = [];
     var holder = document.getElementById("atlas-calc-downloads");
     if (!holder) return;
     holder.textContent = "";
     holder.removeAttribute("data-held");
-    Object.keys(downloads || {}).forEach(function (k, i) {
+    var keys = Object.keys(downloads || {});
+    if (keys.some(function (k) { return downloads[k].later; })) {
+      downloadsWanted = id; downloadsAsked = null;
+      holder.setAttribute("aria-busy", "true");
+      holder.textContent = "writing the downloads of this result…";
+      root.removeAttribute("data-downloads-for");
+      return;
+    }
+    holder.removeAttribute("aria-busy");
+    downloadsWanted = null;
+    if (id) root.setAttribute("data-downloads-for", String(id));
+    keys.forEach(function (k, i) {
       var d = downloads[k];
       var url = URL.createObjectURL(new Blob([d.text], { type: d.mime }));
       blobUrls.push(url);
@@ -235,6 +252,22 @@
       a.textContent = d.label;  // calculators.catalogue.download_label, as the prerendered links
       holder.appendChild(a);
     });
+  }
+  function askDownloads() {
+    if (downloadsWanted === null || downloadsAsked === downloadsWanted || inflight || pending || !worker || state !== "ready") return;
+    downloadsAsked = downloadsWanted;
+    worker.postMessage({ type: "downloads", id: downloadsWanted });
+  }
+  function downloadsDone(m) {
+    if (m.id !== downloadsWanted) return; /* a newer result is shown */
+    if (m.error) {
+      var holder = document.getElementById("atlas-calc-downloads");
+      downloadsWanted = null;
+      if (holder) { holder.removeAttribute("aria-busy"); holder.textContent = "the downloads of this result could not be written (" + m.error + ")"; }
+      return;
+    }
+    if (typeof m.written === "number") root.setAttribute("data-downloads-written", String(m.written));
+    setDownloads(m.downloads, m.id);
   }
   /* The field a refusal is about (Python names it: catalogue.field_of; the browser names a number it
    * could not read) gets aria-invalid and is described by the message; every other field is cleared. */
@@ -249,7 +282,7 @@
       }
     });
   }
-  function show(res, fromUrl, p) {
+  function show(res, fromUrl, p, id) {
     if (!res.ok) {
       markInvalid(res.field ? [res.field] : []);
       linkDone(fromUrl ? "your link's inputs were refused (see the message above)." : "the newest inputs were refused (see the message above).");
@@ -264,7 +297,7 @@
     message("");
     resultEl.innerHTML = res.html;
     resultEl.setAttribute("data-prerendered", "false");
-    setDownloads(res.downloads);
+    setDownloads(res.downloads, id);
     report.shown(p);
     var q = query(params());
     document.getElementById("calc-permalink").href = "?" + q;
@@ -343,6 +376,7 @@
   }
   function restartWorker(text) {
     disarm();
+    if (downloadsWanted !== null) downloadsDone({ id: downloadsWanted, error: "Python restarted before they were written: press Compute" });
     inflight = null;
     if (pending && stopped && JSON.stringify(pending.params) === JSON.stringify(stopped.params)) pending = null;
     busy();
@@ -542,6 +576,7 @@
         return;
       }
       if (m.type === "report") { report.done(m); return; }
+      if (m.type === "downloads") { downloadsDone(m); return; }
       if (m.type !== "result" && m.type !== "run-error") return;
       if (!inflight || m.id !== inflight.id) return;
       disarm();
@@ -554,13 +589,14 @@
       busy();
       if (m.type === "result") {
         if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));
-        if (latest) show(m.result, !!(fromUrl && m.id === 1), doneParams);
+        if (latest) show(m.result, !!(fromUrl && m.id === 1), doneParams, m.id);
       } else if (latest || m.fatal) {
         linkDone("the calculator hit an internal error (see the message above).");
         message("The calculator hit an internal error and kept the previous result: " + m.message);
         status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
       }
       if (m.fatal) { stopped = null; restartWorker("The calculator hit an internal error and kept the previous result: " + m.message + " Python is restarting."); return; }
+      askDownloads();
     };
     w.onerror = function (ev) {
       if (ev && ev.preventDefault) ev.preventDefault();

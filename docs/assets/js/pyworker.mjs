@@ -14,6 +14,8 @@ const calc = /^[a-z]+$/.test(self.name || "") ? self.name : null;
 const HOSTING = "about/hosting/";
 let api = null;
 let runs = 0;
+let lastResult = null;  // the id of the newest run that gave a result: the one whose downloads can be written
+let downloadsWritten = 0;
 let heap = () => null;
 
 function progress(stage, detail) {
@@ -245,15 +247,26 @@ async function boot() {
         out.destroy();
       }
     },
+    /** A result with its downloads left unwritten (catalogue.run(..., later=True)): the page shows it, then asks
+     * for the downloads (downloads_json) once no newer inputs wait. */
     run_json(paramsJson) {
       const params = json.loads(paramsJson);
       let res = null;
       try {
-        res = catalogue.run(bundle, params);
+        res = catalogue.run.callKwargs(bundle, params, { later: true });
         return json.dumps(res);
       } finally {
         params.destroy();
         if (res) res.destroy();
+      }
+    },
+    /** The newest result's downloads, written (catalogue.later_downloads), as JSON text. */
+    downloads_json() {
+      const res = catalogue.later_downloads();
+      try {
+        return json.dumps(res);
+      } finally {
+        res.destroy();
       }
     },
   };
@@ -306,6 +319,24 @@ onmessage = async (ev) => {
     }
     return;
   }
+  if (msg.type === "downloads") {
+    // the downloads of the result of run ``msg.id``: only while it is this worker's newest computed result
+    await booting;
+    if (!api) return;
+    if (msg.id !== lastResult) {
+      postMessage({ type: "downloads", id: msg.id, error: "a newer result was computed since: press Compute again" });
+      return;
+    }
+    try {
+      const t0 = performance.now();
+      downloadsWritten += 1;
+      const out = JSON.parse(api.downloads_json());
+      postMessage({ type: "downloads", id: msg.id, downloads: out, ms: Math.round(performance.now() - t0), written: downloadsWritten });
+    } catch (err) {
+      postMessage({ type: "downloads", id: msg.id, error: lastLine(errText(err)).trim() });
+    }
+    return;
+  }
   if (msg.type !== "run") return;
   await booting;
   if (!api) return;
@@ -313,6 +344,7 @@ onmessage = async (ev) => {
     const t0 = performance.now();
     runs += 1;
     const out = JSON.parse(api.run_json(JSON.stringify(msg.params)));
+    if (out.ok) lastResult = msg.id;
     postMessage({ type: "result", id: msg.id, result: out, ms: Math.round(performance.now() - t0), runs, heap: heap() });
   } catch (err) {
     // A PythonError's message is the whole traceback; the reader gets its last line ("RuntimeError: ...").
