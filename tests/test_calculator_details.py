@@ -1,0 +1,130 @@
+"""Details a reader sees in the calculators' output, each pinned to a named table row or computed by hand here:
+the mutation sample of issue 12 (tools/mutation_samples/seed-20261125.txt) found each of them unchecked."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+
+def test_asm_observed_share_is_marked_partial_only_when_it_is(bundle):
+    """BSF 3.2's observed sidecar CPU share at Site1: 32.765 of 100.04 cores (the guide's utilization tables; issue 12
+    names it, 32.75 %), shown to one decimal; "(partial)" only for a share missing some services' rows."""
+    from calculators import asm
+    o = next(x for x in asm.overview(bundle) if x["scenario"] == "bsf-3-2")
+    assert o["observed"]["cpu"]["sidecar"] == pytest.approx(32.765) and o["observed"]["cpu"]["total"] == pytest.approx(100.04)
+    assert asm._observed_cell(o, "cpu") == "32.8 %"  # 32.765 / 100.04 = 32.75 %
+    partial = {"observed": {"cpu": dict(o["observed"]["cpu"], partial=["Table 3-18 row 9"])}}
+    assert asm._observed_cell(partial, "cpu") == "32.8 % (partial)"
+    assert asm._observed_cell({"observed": {}}, "cpu") == "not measured"
+
+
+def test_asm_differences_name_the_asm_setting_of_each_run(bundle):
+    """BSF 3.3 ran with ASM (its title: "(with ASM)"), BSF 3.1 without."""
+    from calculators import asm
+    row = next(d for d in asm.differences(bundle, "bsf-3-3", "bsf-3-1") if d["what"] == "ASM")
+    assert row == {"what": "ASM", "on": "enabled", "off": "disabled", "differs": True}
+
+
+def test_backtest_leaves_out_a_service_whose_role_is_test():
+    from calculators import backtest
+    assert backtest.cpu_rule("app", "nrf-stub", "test", False) is None
+    assert backtest.cpu_rule("stub", "udr-stub", None, False) is None
+    assert backtest.cpu_rule("app", "ingress-gateway", "traffic", False) == "load-scaled"
+
+
+def test_footprint_baseline_names_its_document_title_and_unit(bundle):
+    """data/bsf/scenarios.yaml, bsf-3-3: the guide's scenario heading, 63,000 TPS on one site."""
+    from calculators import footprint
+    res = footprint.compute(bundle, "bsf-3-3", 63000)
+    base = res["baseline"]
+    assert base["doc"] == "bsf" and base["unit"] == "TPS" and base["load_per_site"] == 63000
+    assert base["title"] == ("Test Scenario: BSF Performance Benchmarking 63K TPS Traffic on a Three-site Setup with Traffic "
+                             "on One Site (with ASM)")
+
+
+@pytest.mark.parametrize("text, on", [("1", True), ("true", True), ("on", True), ("yes", True), ("Yes", True),
+                                      ("", False), (None, False), ("no", False), ("0", False)])
+def test_footprint_form_checkboxes_read_as_browsers_and_links_write_them(text, on):
+    from calculators import footprint_report
+    assert footprint_report._flag(text) is on
+
+
+def test_footprint_csv_names_its_columns_and_the_rows_it_could_not_size(bundle):
+    """Policy 3.2.7, Table 3-140: rows 4 to 6 (config-server, egress-gateway, ingress-gateway) are excluded by erratum
+    policy-E031: each is a "missing" line naming its table and row, and every line says the result is partial."""
+    from calculators import footprint, footprint_report
+    lines = footprint_report.result_csv(footprint.compute(bundle, "policy-3-2-7", 75000)).splitlines()
+    header = lines[0].split(",")
+    assert header[:8] == ["scenario", "component", "service", "container", "is_sidecar", "role", "rule", "rule_detail"]
+    assert header[-1] == "partial"
+    missing = [dict(zip(header, line.split(","))) for line in lines[1:] if ",missing," in line]
+    ingress = next(m for m in missing if m["service"] == "ingress-gateway")
+    assert (ingress["table_id"], ingress["source_row"], ingress["notes"], ingress["partial"]) == ("3-140", "6", "policy-E031", "true")
+    assert {m["source_row"] for m in missing if m["table_id"] == "3-140" and m["service"] in
+            ("config-server", "egress-gateway")} == {"4", "5"}
+
+
+def test_escape_matches_the_standard_library_for_every_special_character():
+    import html
+
+    from calculators.formatting import escape
+    for s in ("a > b", "<tag attr=\"x\">", "Tom & Jerry's", ">>", "plain"):
+        assert escape(s) == html.escape(s)
+    assert escape("x > y") == "x &gt; y"
+
+
+@pytest.mark.parametrize("value, message", [
+    ("120", "CPU ceiling must be at most 100 percent; got 120."),
+    ("0.5", "CPU ceiling must be at least 1 percent; got 0.5."),
+])
+def test_ceiling_refusals_quote_the_value_given(value, message):
+    from calculators import inputs
+    with pytest.raises(ValueError) as e:
+        inputs.optional_ceiling(value, ValueError)
+    assert str(e.value) == message
+
+
+def test_overtarget_and_shcm_refusals_name_their_field(bundle):
+    from calculators import overtarget, shcm
+    with pytest.raises(overtarget.OverTargetError) as e:
+        overtarget.compute(bundle, "policy", "150")
+    assert str(e.value) == "Memory threshold must be between 1 and 100 %; got 150."
+    with pytest.raises(shcm.ShcmError) as e:
+        shcm.compute(bundle, "shcm-test-5", "x")
+    assert str(e.value) == "Target load must be a number in RPS, not 'x'."
+
+
+def test_overtarget_hpa_row_gives_the_controllers_unclamped_and_desired_counts(bundle):
+    """Policy 3.4.2, Table 3-214 row 1, Site3: ndbappmysqld at 92 % against its 80 % target, 5 replicas (Table 3-212
+    row 1), no HPA bounds printed. By hand: 92 / 80 = 1.15, beyond the 0.1 tolerance: ceil(5 x 1.15) = 6."""
+    from calculators import overtarget
+    row = next(r for r in overtarget.compute(bundle, "policy")["cpu"]
+               if (r["scenario"], r["table_id"], r["row"], r["site"]) == ("policy-3-4-2", "3-214", 1, "site3"))
+    assert (row["observed"], row["target"], row["replicas"], row["replicas_table"], row["replicas_row"]) == (92, 80, 5, "3-212", 1)
+    assert (row["hpa_reads"], row["unclamped"], row["desired"], row["bound"]) == (92, 6, 6, None)
+
+
+def test_packing_names_memory_as_the_binding_resource_by_hand():
+    """Four pods of 1 core and 32 GiB on 16-core, 64 GiB nodes with no reservation: two fit a node (64 GiB), so 2
+    nodes; the lower bounds are CPU ceil(4 / 16) = 1, memory ceil(128 / 64) = 2, pods ceil(4 / 110) = 1."""
+    from calculators import packing
+    res = packing.pack([{"name": "db", "cpu": 1, "mem": 32, "count": 4}], 16, 64, reserve="custom")
+    assert res["nodes"] == 2
+    assert res["bounds"] == {"cpu": 1, "memory": 2, "pods": 1, "anti-affinity": 0}
+    assert res["binding"] == "memory"
+    assert [f["mem"] for f in res["fill"]] == [100.0, 100.0]
+
+
+def test_cli_dsr_prints_a_table_by_default_and_explains_its_target():
+    r = subprocess.run([sys.executable, "-m", "calculators", "dsr", "--scenario", "dsr-relay-12vcpu"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    first = r.stdout.splitlines()[0]
+    assert first.split()[:3] == ["section", "item", "value"] and "," not in first  # a table, not CSV or JSON
+    h = subprocess.run([sys.executable, "-m", "calculators", "dsr", "--help"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120)
+    assert "total message rate, MPS (default: the run's own)" in " ".join(h.stdout.split())
