@@ -60,14 +60,20 @@ def test_every_calculator_leaves_its_downloads_for_later(bundle, calc):
 
 @pytest.mark.browser
 def test_a_burst_of_input_writes_the_downloads_once_for_the_result_shown(page, site_url):
+    """Three loads submitted in quick succession: the page computes the first at once and the newest next (the middle
+    one is replaced while it waits), and writes downloads only for the newest, the result that stays."""
     page.goto(site_url + "/calculators/footprint/?scenario=bsf-3-3&load=63000", wait_until="load")
     computed(page, 1)
-    page.wait_for_selector('#atlas-calculator[data-downloads-for="1"]', state="attached", timeout=BOOT_LIMIT_MS)
+    page.wait_for_selector('#atlas-calculator[data-downloads-for="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+    runs = int(page.get_attribute("#atlas-calculator", "data-runs-computed"))
     written = int(page.get_attribute("#atlas-calculator", "data-downloads-written"))
-    page.fill("#calc-load", "")
-    page.type("#calc-load", "126000", delay=20)
-    page.wait_for_selector('#atlas-calculator[data-downloads-for="2"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
-    assert int(page.get_attribute("#atlas-calculator", "data-downloads-written")) == written + 1
-    text = page.evaluate("() => fetch(document.getElementById('calc-dl-csv').href).then(r => r.text())")
-    assert "# target_load: 126000\n" in text and "\nfootprint" not in text[:10]
-    assert page.get_attribute("#calc-dl-csv", "download") == "footprint-bsf-3-3.csv"
+    page.evaluate("""() => { const f = document.getElementById('calc-load'), form = f.form;
+        for (const v of ['70000', '80000', '90000']) { f.value = v; form.requestSubmit(); } }""")
+    page.wait_for_selector('#atlas-calculator[data-result-seq="4"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+    page.wait_for_selector('#atlas-calculator[data-downloads-for="4"]', state="attached", timeout=BOOT_LIMIT_MS)
+    assert int(page.get_attribute("#atlas-calculator", "data-runs-computed")) == runs + 2  # 70,000 and 90,000
+    assert int(page.get_attribute("#atlas-calculator", "data-downloads-written")) == written + 1  # only 90,000's
+    with page.expect_download() as dl:
+        page.click("#calc-dl-csv")
+    assert dl.value.suggested_filename == "footprint-bsf-3-3.csv"
+    assert "# target_load: 90000\n" in open(dl.value.path(), encoding="utf-8").read()
