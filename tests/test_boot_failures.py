@@ -164,12 +164,12 @@ class _EndlessPython(PackEditor):
     def edit(files):
         files = {k: v for k, v in files.items() if not k.startswith("calculators/__pycache__/catalogue.")}
         files["calculators/catalogue.py"] += (b"\n_real_run = run\n\ndef _deep(n):\n    return _deep(n + 1) + 1\n\n"
-                                        b"def run(bundle, params):\n"
+                                        b"def run(bundle, params, later=False):\n"
                                         b"    if params.get('load') == '777':\n"
                                         b"        while True:\n            pass\n"
                                         b"    if params.get('load') == '778':\n"
                                         b"        import sys\n        sys.setrecursionlimit(10 ** 9)\n        _deep(0)\n"
-                                        b"    return _real_run(bundle, params)\n")
+                                        b"    return _real_run(bundle, params, later)\n")
         return files
 
 

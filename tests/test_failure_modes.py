@@ -56,10 +56,10 @@ class _BrokenPython(PackEditor):
     @staticmethod
     def edit(files):
         files = {k: v for k, v in files.items() if not k.startswith("calculators/__pycache__/catalogue.")}
-        files["calculators/catalogue.py"] += (b"\n_real_run = run\n\ndef run(bundle, params):\n"
+        files["calculators/catalogue.py"] += (b"\n_real_run = run\n\ndef run(bundle, params, later=False):\n"
                                         b"    if params.get('load') == '666':\n"
                                         b"        raise RuntimeError('injected failure for the test')\n"
-                                        b"    return _real_run(bundle, params)\n")
+                                        b"    return _real_run(bundle, params, later)\n")
         return files
 
 
