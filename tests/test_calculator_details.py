@@ -177,3 +177,50 @@ def test_helm_values_list_what_could_not_be_sized(bundle):
     helm = footprint_report.result_helm(footprint.compute(bundle, "policy-3-2-7", 75000))
     for svc in ("config-server", "egress-gateway", "ingress-gateway"):
         assert f"# MISSING (not sized): {svc} / app: excluded by erratum (policy-E031)\n" in helm
+
+
+def test_overtarget_own_row_in_percent_to_three_decimals_and_its_hpa_count(bundle):
+    """Own CSV: 7 replicas of 0.3 cores used 3.5 cores together: 3.5 / (7 x 0.3) = 166.667 % against a 70 % target;
+    the HPA reads 166 %, 166 / 70 = 2.371, ceil(7 x 2.371) = 17."""
+    from calculators import overtarget
+    html = overtarget.run_web(bundle, {"product": "policy", "csv": "name,replicas,cpu_request,observed,target\nsvc,7,0.3,3.5 cores,70\n"})["html"]
+    row = next(r for r in _rows(html) if r[1:2] == ["svc"])
+    assert row == ["2", "svc", "7", "166.667", "70", "over", "17"]
+
+
+def test_overtarget_rows_of_a_partial_scenario_say_so(bundle):
+    """Policy 3.3.2 is partial (Table 3-196: two ndbmtd rows flagged, policy-E053); its ndbappmysqld at Site3, 89 %
+    against 80 % (Table 3-196 row 1) with 5 replicas (Table 3-194 row 1): 89 / 80 = 1.1125, ceil(5 x 1.1125) = 6."""
+    from calculators import overtarget
+    html = overtarget.run_web(bundle, {"product": "policy"})["html"]
+    row = next(r for r in _rows(html) if r[1:5] == ["policy-3-3-2", "ndbappmysqld", "app", "site3"])
+    assert row == ["over", "policy-3-3-2", "ndbappmysqld", "app", "site3", "89", "80", "1.113", "5 (Table 3-194, row 1)", "6",
+                   "Table 3-196, row 1", "89", "partial"]
+
+
+def test_overtarget_no_csv_at_all_asks_for_the_header():
+    from calculators import overtarget
+    with pytest.raises(overtarget.OverTargetError) as e:
+        overtarget.parse_own(None)
+    assert str(e.value) == "The CSV is empty: give a header line name,replicas,cpu_request,observed,target."
+
+
+def _rows(html: str) -> list[list[str]]:
+    import re
+    return [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S)]
+
+
+def test_headroom_note_says_when_the_benchmark_count_was_scaled(bundle):
+    """BSF 3.3, Ingress Gateway (Table 3-25 row 6: 7 replicas, CPU request 4) used 5.97 cores at Site1 (Table 3-28
+    row 12, 21.32 %). At a 70 % target: 5.97 / (4 x 0.7) = 2.13 -> 3 replicas, fewer than the 7 the benchmark ran,
+    so 7 are kept; at half the load 7 x 0.5 = 3.5 -> 4 are kept (the target gives 5.97 x 0.5 / 2.8 = 1.07 -> 2)."""
+    from calculators import footprint
+    def note(load):
+        res = footprint.compute(bundle, "bsf-3-3", load, target_cpu_percent=70)
+        r = next(r for r in res["rows"] if r["service"] == "Ingress Gateway" and not r["is_sidecar"])
+        return r["replicas_after"], r["notes"]
+    assert note(63000) == (7, ["the benchmark ran with headroom: the target gives 3 replicas, kept at 7, the 7 the benchmark "
+                               "ran (conservative; fewer pods per unit of load were never measured)"])
+    assert note(31500) == (4, ["the benchmark ran with headroom: the target gives 2 replicas, kept at 4, the 7 the benchmark "
+                               "ran scaled to the load (x0.5) (conservative; fewer pods per unit of load were never measured)"])
