@@ -260,6 +260,12 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         pods.setdefault((r["component"], r["service"]), []).append(r)
 
     out_rows, test_rows, warnings, ranges = [], [], [], []
+    if scen.get("sites_provisioned") in (None, "") and sites_provisioned in (None, ""):
+        # BSF 3.3: its title says three sites, its utilization tables report four (data/bsf/scenarios.yaml
+        # contradictions): the data leaves the count empty rather than pick one; the result says which count it used
+        warnings.append(f"The guide does not state consistently how many sites {scen['id']} provisioned (see its scenario "
+                        f"page): sized as {n_prov} provisioned, the sites carrying traffic. Give Sites provisioned for your "
+                        "deployment: every georedundant site holds its own cnDBTier.")
     wide = _scenario_cpu(bundle, scen, target)
     if wide and any(roles.get((scen["doc"], svc)) == "traffic" for (_, svc) in pods):
         warnings.append(

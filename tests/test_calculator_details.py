@@ -224,3 +224,17 @@ def test_headroom_note_says_when_the_benchmark_count_was_scaled(bundle):
                                "ran (conservative; fewer pods per unit of load were never measured)"])
     assert note(31500) == (4, ["the benchmark ran with headroom: the target gives 2 replicas, kept at 4, the 7 the benchmark "
                                "ran scaled to the load (x0.5) (conservative; fewer pods per unit of load were never measured)"])
+
+
+def test_a_baseline_without_a_stated_site_count_says_so(bundle):
+    """data/bsf/scenarios.yaml, bsf-3-3: sites_provisioned is empty (the title says three sites, Tables 3-26 to 3-31 report
+    four): the result warns and names the count it used; BSF 3.1 (4 stated) and a given count do not warn."""
+    from calculators import footprint, footprint_report
+    res = footprint.compute(bundle, "bsf-3-3", 63000)
+    msg = ("The guide does not state consistently how many sites bsf-3-3 provisioned (see its scenario page): sized as 1 "
+           "provisioned, the sites carrying traffic. Give Sites provisioned for your deployment: every georedundant site "
+           "holds its own cnDBTier.")
+    assert msg in res["warnings"]
+    assert "how many sites bsf-3-3 provisioned" in footprint_report.result_html(res)
+    assert not [w for w in footprint.compute(bundle, "bsf-3-3", 63000, sites_provisioned=3)["warnings"] if "provisioned" in w]
+    assert not [w for w in footprint.compute(bundle, "bsf-3-1", 22000)["warnings"] if "provisioned" in w]
