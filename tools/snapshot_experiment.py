@@ -30,6 +30,15 @@ slower than the usual 3.2 s; medians, with min-max):
   extra bytes a reader downloads, beside pyodide.asm.wasm's 3,284,635 Brotli bytes); one snapshot of
   all five calculators (what the build writes): 37,748,864 raw, 6,672,208 gzip, 5,500,028 Brotli.
 By the issue's rule the snapshot is kept (atlas/assets.py make_snapshot, docs/assets/js/pyworker.mjs).
+Again once integrated, 9 runs each, load average about 24 (a site built with the snapshot, so that (b) is
+the real footprint page booting from the build's snapshot of all five calculators, 37,748,864 bytes):
+  (a) bare boot 28,319 ms (20,627-42,066); (b) calculator page first result 6,063 ms (4,496-10,206),
+  78.6 % faster than (a); (c) the bare snapshot page 5,234 ms (3,109-5,940).
+The loaded machine slows Python's own start-up (which the snapshot skips) more than the rest, so on an
+idle machine (bare boot about 3.2 s) the gain is likely smaller; it was not measured idle. On the wire the
+snapshot adds 5,494,265 bytes (Brotli) to a calculator page's first visit (once for all five pages; the
+footprint code pack and data bundle, 162,294 Brotli bytes, are no longer fetched), beside Pyodide's own
+6.07 MB: on a slow link that download can cost more than the start-up it saves.
 
 Constraints of Pyodide's snapshot learnt from its source (pyodide.asm.mjs, ``API.makeSnapshot`` /
 ``API.restoreSnapshot``) and its tests (src/tests/test_snapshots.py): the snapshot is the whole
