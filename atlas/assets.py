@@ -150,7 +150,9 @@ def compile_bytecode(py: Path, data: Path) -> dict:
 
 
 SNAPSHOT_CACHE = ROOT / "build" / "snapshot-cache"
-"""The newest memory snapshot made, by a hash of everything that goes into it (``make_snapshot``)."""
+"""The newest memory snapshots made, each named by a hash of everything that goes into it (``make_snapshot``)."""
+SNAPSHOTS_KEPT = 4
+"""How many: the tests build sites of other data beside the usual one."""
 
 
 def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[str, Path]) -> tuple[bytes, str]:
@@ -184,10 +186,11 @@ def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[
         if r.returncode != 0:
             raise BuildError(f"Making Pyodide's memory snapshot failed: {r.stderr.strip()[-2000:]}")
         blob, build_id = out.read_bytes(), json.loads(r.stdout)["build_id"]
-    try:  # the newest only; written under temporary names, then renamed (builds may run side by side)
+    try:  # the newest few; written under temporary names, then renamed (builds may run side by side)
         SNAPSHOT_CACHE.mkdir(parents=True, exist_ok=True)
+        kept = sorted(SNAPSHOT_CACHE.glob("*.json"), key=lambda f: f.stat().st_mtime, reverse=True)[:SNAPSHOTS_KEPT - 1]
         for old in SNAPSHOT_CACHE.iterdir():
-            if old.stem != key:
+            if old.name.split(".")[0] not in {f.stem for f in kept}:
                 old.unlink(missing_ok=True)
         tmp_snap, tmp_meta = cache.with_suffix(f".snap.{os.getpid()}"), cache.with_suffix(f".json.{os.getpid()}")
         tmp_snap.write_bytes(blob)
