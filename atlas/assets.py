@@ -5,12 +5,14 @@
   (``assets/py/code.<name>.<hash>.pack``) and each page's slice of the calculator data bundle
   (``assets/data/calculator-bundle.<name>.<hash>.marshal`` and ``.json``), named by their content
   (``hashed_name``) and listed in ``assets/py/manifest.json``; the whole bundle as
-  ``assets/data/calculator-bundle.json`` (for the command line, not fetched by the pages);
+  ``assets/data/calculator-bundle.json`` (for the command line, not fetched by the pages); and one
+  memory snapshot of Pyodide with every calculator imported and its data loaded
+  (``assets/py/snapshot.<hash>.pack``, ``make_snapshot``), which the pages boot from;
 * "browser assets" (``vendor``): Pyodide, Vega, vega-embed and tablesort copied from node_modules
   (never a CDN), vega-embed's stylesheet as a file and vega-interpreter as a classic script (so
   charts draw under a strict Content-Security-Policy).
 
-Node.js runs two small scripts of tools/: ``compile_pyc.mjs`` and ``vega_css.mjs``.
+Node.js runs three small scripts of tools/: ``compile_pyc.mjs``, ``make_snapshot.mjs`` and ``vega_css.mjs``.
 """
 from __future__ import annotations
 
@@ -147,6 +149,59 @@ def compile_bytecode(py: Path, data: Path) -> dict:
     return json.loads(r.stdout)
 
 
+SNAPSHOT_CACHE = ROOT / "build" / "snapshot-cache"
+"""The newest memory snapshots made, each named by a hash of everything that goes into it (``make_snapshot``)."""
+SNAPSHOTS_KEPT = 4
+"""How many: the tests build sites of other data beside the usual one."""
+
+
+def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[str, Path]) -> tuple[bytes, str]:
+    """Pyodide's memory snapshot of the site's own Pyodide with the calculators imported and their data
+    loaded, made in Node (tools/make_snapshot.mjs): ``files`` are ``(path under /atlas, file)`` pairs (the
+    calculators, their bytecode, the standard-library modules of ``path``), ``bundles`` maps each
+    calculator to its ``.marshal`` data. Returns (the snapshot's bytes, Pyodide's BUILD_ID in hex, which
+    its header carries: a Pyodide of another build refuses it). A snapshot made before from the same inputs
+    (SNAPSHOT_CACHE) is used again. Raises BuildError if Node or the script fails."""
+    node = _node()
+    job = {"path": path, "files": [[rel, str(f)] for rel, f in files], "bundles": {n: str(f) for n, f in bundles.items()}}
+    # Made again only when what goes into it changed: Pyodide's heap keeps about a hundred bytes that differ
+    # from one run to the next (a ChaCha random state, a counter) whatever make_snapshot.mjs fixes, and
+    # every build must write the same bytes (tests/test_links.py).
+    key = hashlib.sha256(json.dumps({
+        "script": content_hash((ROOT / "tools" / "make_snapshot.mjs").read_bytes()),
+        "pyodide": {p: content_hash((node_modules() / p).read_bytes()) for p in VENDOR["pyodide"]},
+        "path": path, "files": [[rel, content_hash(f.read_bytes())] for rel, f in files],
+        "bundles": {n: content_hash(f.read_bytes()) for n, f in sorted(bundles.items())},
+    }, sort_keys=True).encode()).hexdigest()
+    cache = SNAPSHOT_CACHE / f"{key}.json"
+    if cache.is_file() and cache.with_suffix(".snap").is_file():
+        blob = cache.with_suffix(".snap").read_bytes()
+        meta = json.loads(cache.read_text(encoding="utf-8"))
+        if len(blob) == meta["bytes"] and content_hash(blob) == meta["hash"]:
+            return blob, meta["build_id"]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "snapshot"
+        r = subprocess.run([node, str(ROOT / "tools" / "make_snapshot.mjs"), str(node_modules() / "pyodide"), str(out)],
+                           input=json.dumps(job), capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            raise BuildError(f"Making Pyodide's memory snapshot failed: {r.stderr.strip()[-2000:]}")
+        blob, build_id = out.read_bytes(), json.loads(r.stdout)["build_id"]
+    try:  # the newest few; written under temporary names, then renamed (builds may run side by side)
+        SNAPSHOT_CACHE.mkdir(parents=True, exist_ok=True)
+        kept = sorted(SNAPSHOT_CACHE.glob("*.json"), key=lambda f: f.stat().st_mtime, reverse=True)[:SNAPSHOTS_KEPT - 1]
+        for old in SNAPSHOT_CACHE.iterdir():
+            if old.name.split(".")[0] not in {f.stem for f in kept}:
+                old.unlink(missing_ok=True)
+        tmp_snap, tmp_meta = cache.with_suffix(f".snap.{os.getpid()}"), cache.with_suffix(f".json.{os.getpid()}")
+        tmp_snap.write_bytes(blob)
+        tmp_meta.write_text(json.dumps({"bytes": len(blob), "hash": content_hash(blob), "build_id": build_id}), encoding="utf-8")
+        tmp_snap.replace(cache.with_suffix(".snap"))
+        tmp_meta.replace(cache)
+    except OSError:
+        pass  # a read-only checkout builds all the same, making the snapshot each time
+    return blob, build_id
+
+
 def vega_css() -> str:
     """The stylesheets vega-embed and vega-tooltip inject at run time, as one CSS text, from the
     installed packages (tools/vega_css.mjs): the site ships them as a file so that no <style>
@@ -210,7 +265,8 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
     ``[path, offset, length]`` of each file in it) and its data bundle (``bundles``: the ``.marshal`` and
     ``.json`` file names), every one content-hashed; ``report`` (the report pack, loaded when the reader asks
     for an XLSX: calculators/report.py, reportxlsx and XlsxWriter, sources and bytecode); also ``path`` (folders put first on sys.path),
-    ``cache_tag`` and ``core`` (the byte size of each Pyodide core file)."""
+    ``cache_tag``, ``core`` (the byte size of each Pyodide core file) and ``snapshot`` (``file``, its
+    ``bytes``, Pyodide's ``build_id`` it was made with, the ``calculators`` it holds)."""
     nm = node_modules()
     assets = Path(docs_dir) / "assets"
     py, data = assets / "py", assets / "data"
@@ -264,6 +320,15 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
                 hashed = hashed_name(f.name, f.read_bytes())
                 f.rename(tdata / hashed)
                 manifest["bundles"][name][ext] = hashed
+        # One memory snapshot for every calculator page: Python booted with all of them imported and their
+        # data loaded (the worker boots from it, and falls back to the files above on any error).
+        rels = sorted({rel for rs in compiled["needs"].values() for rel in rs})
+        blob, build_id = make_snapshot(manifest["path"], [(rel, tpy / rel) for rel in rels],
+                                       {name: tdata / manifest["bundles"][name]["marshal"] for name in catalogue.CATALOGUE})
+        snap = hashed_name("snapshot.pack", blob)
+        (tpy / snap).write_bytes(blob)
+        manifest["snapshot"] = {"file": snap, "bytes": len(blob), "build_id": build_id,
+                                "calculators": sorted(catalogue.CATALOGUE)}
         (tpy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
         for dest in (py, data):
             shutil.rmtree(dest, ignore_errors=True)

@@ -116,7 +116,9 @@ def wasm_holder() -> type[_Handler]:
 class PackEditor(_Handler):
     """Serves a built site with calculator ``calc``'s code pack, and the manifest that indexes it,
     rewritten by ``edit(files) -> files`` (path -> bytes): how tests change the code a page gets.
-    The pack keeps the content-hashed name the manifest gives it (the browser does not check it)."""
+    The pack keeps the content-hashed name the manifest gives it (the browser does not check it).
+    The manifest names no memory snapshot: the build's holds the code as built, not as edited, so the
+    page boots from the files (tests/test_snapshot.py)."""
     calc = "footprint"
 
     @staticmethod
@@ -132,6 +134,7 @@ class PackEditor(_Handler):
         entry = manifest["packs"][self.calc]
         files = self.edit(codepack.unpack(entry["files"], (Path(self.directory) / "assets" / "py" / entry["pack"]).read_bytes()))
         entry["files"], blob = codepack.pack(list(files.items()))
+        manifest.pop("snapshot", None)
         return json.dumps(manifest).encode("utf-8"), blob
 
     def do_GET(self):

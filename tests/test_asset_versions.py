@@ -51,6 +51,11 @@ def test_every_pack_and_bundle_the_manifest_names_exists_under_its_content_hash(
     assert m and m["stem"] == "code.report" and m["ext"] == "pack" and m["hash"] == _hash(py / report), report
     codepack.unpack(manifest["report"]["files"], (py / report).read_bytes())
     named.add(report)
+    # and the memory snapshot of every calculator (tests/test_snapshot.py)
+    snap = manifest["snapshot"]["file"]
+    m = HASHED.match(snap)
+    assert m and m["stem"] == "snapshot" and m["ext"] == "pack" and m["hash"] == _hash(py / snap), snap
+    named.add(snap)
     # no pack or bundle the manifest does not name (an older build's, or an unhashed one); the .gz and .br
     # beside them are the build's precompressed copies (tests/test_precompress.py)
     shipped = {f.name for f in py.glob("*.pack")} | {f.name for f in data.glob("calculator-bundle.*.*")

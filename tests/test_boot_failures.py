@@ -118,9 +118,12 @@ class _CorruptPack(PackEditor):
 
 
 class _CorruptBundle(_Handler):
-    """The footprint page's data bundle cut short after its magic number and a few bytes."""
+    """The footprint page's data bundle cut short after its magic number and a few bytes (and the memory
+    snapshot missing, so that the page boots from the files: tests/test_snapshot.py)."""
 
     def do_GET(self):
+        if re.search(r"/assets/py/snapshot\.[0-9a-f]+\.pack$", self.path.split("?")[0]):
+            return self.send_error(404)
         if not re.search(r"/calculator-bundle\.footprint\.[0-9a-f]+\.marshal$", self.path.split("?")[0]):
             return super().do_GET()
         body = Path(self.translate_path(self.path)).read_bytes()[:4 + 1000]

@@ -145,17 +145,13 @@ def test_vega_waits_for_the_first_result_material_does_not(page, site_url, built
     assert _starts(page, "/vendor/vega/vega.min.js")
     assert all(t >= result_ms - 1 for _, t in _starts(page, "/vendor/vega/vega.min.js")), (result_ms, _starts(page, "vega"))
     assert _starts(page, "/javascripts/bundle.") and all(t < result_ms for _, t in _starts(page, "/javascripts/bundle."))
-    # the worker loads this calculator's code pack and slice of the data bundle (as marshal),
-    # not the whole of either, and imports the bytecode built for this Pyodide
+    # the worker boots from the build's memory snapshot (the calculators imported from the bytecode built
+    # for this Pyodide, their data loaded): no code pack and no data bundle is fetched, nor the whole bundle
+    # (without the snapshot: tests/test_snapshot.py)
     manifest = site_manifest(built_site)
-    assert any(u.endswith("/assets/data/" + manifest["bundles"]["footprint"]["marshal"]) for u in urls), urls
-    assert any(u.endswith("/assets/py/" + manifest["packs"]["footprint"]["pack"]) for u in urls), urls
-    others = [m[ext] for m in manifest["bundles"].values() for ext in ("marshal", "json")] + \
-        [p["pack"] for p in manifest["packs"].values()]
-    fetched = [u.rsplit("/", 1)[1] for u in urls if "/assets/data/" in u or "/assets/py/" in u]
-    assert sorted(f for f in fetched if f in others) == sorted([manifest["bundles"]["footprint"]["marshal"],
-                                                                manifest["packs"]["footprint"]["pack"]])
-    assert not any(u.split("?")[0].endswith("/calculator-bundle.json") for u in urls)
+    fetched = [u.split("?")[0].rsplit("/", 1)[1] for u in urls if "/assets/data/" in u or "/assets/py/" in u]
+    assert sorted(fetched) == ["manifest.json", manifest["snapshot"]["file"]], fetched
+    assert page.get_attribute("#atlas-calculator", "data-boot-from") == "snapshot"
     assert page.get_attribute("#atlas-calculator", "data-bytecode") == "used"
     # Material's search finds a service named in a BSF table.
     page.click("input.md-search__input")

@@ -13,7 +13,9 @@ Prints, for this machine (JSON):
     loaded, the calculator imported, its data parsed) and to the first result computed by
     Pyodide shown in the page, each as overhead in percent over the bare boot (the goal: under
     10 %); with the worker's start (ms after navigation, also for the bare page) and boot phases
-    (runtime, import, data), and the run time in Python;
+    (runtime, import, data), and the run time in Python, and how many runs booted from the build's
+    memory snapshot (``calculator_booted_from``: "snapshot", or "files" when it could not be used;
+    tools/snapshot_experiment.py measures the snapshot against the bare boot alone);
   * that the prerendered result is visible at first paint: it is in the HTML as served, and
     first contentful paint happens before any script could compute it;
   * bytes and requests per page type (as sent here, uncompressed, and as a server sending the build's
@@ -252,7 +254,7 @@ def main() -> None:
         ctx.on("request", watch)
         return ctx
 
-    bare, bare_start, calc, ready_ms, phases, run_ms, first_paint, warm, warm_bytes = [], [], [], [], [], [], [], [], []
+    bare, bare_start, calc, ready_ms, phases, run_ms, first_paint, warm, warm_bytes, boot_from = [], [], [], [], [], [], [], [], [], []
     sizes, tables = {}, {}
     html = (site / "calculators" / "footprint" / "index.html").read_text(encoding="utf-8")
     prerendered_in_html = 'id="atlas-calc-result" data-prerendered="true"' in html and "<table" in html.split('id="atlas-calc-result"', 1)[1]
@@ -282,6 +284,7 @@ def main() -> None:
                     ready_ms.append(float(pg.get_attribute("#atlas-calculator", "data-ready-ms")))
                     phases.append(json.loads(pg.get_attribute("#atlas-calculator", "data-boot-phases") or "{}"))
                     run_ms.append(float(pg.get_attribute("#atlas-calculator", "data-run-ms") or "nan"))
+                    boot_from.append(pg.get_attribute("#atlas-calculator", "data-boot-from") or "?")
                     # a warm revisit: the same page again in the same browser profile (its HTTP cache as the
                     # first visit left it), timed the same way; with the bytes that came over the network
                     net = {"bytes": 0}
@@ -350,6 +353,7 @@ def main() -> None:
         "calculator_boot_phases_ms_median": {k: round(statistics.median(p.get(k, math.nan) for p in phases))
                                              for k in (phases[0] if phases else {})},
         "calculator_run_in_python_ms_median": round(statistics.median(run_ms)) if run_ms else None,
+        "calculator_booted_from": {k: boot_from.count(k) for k in sorted(set(boot_from))},
         "calculator_first_contentful_paint_ms": [round(x) if x else None for x in first_paint],
         "prerendered_result_in_html": prerendered_in_html,
         "prerendered_result_visible_at_first_paint": prerendered_in_html and all(x and x < med_bare for x in first_paint),

@@ -565,6 +565,11 @@
           root.setAttribute("data-boot-phases", JSON.stringify(ph));
         }
         root.setAttribute("data-bytecode", m.bytecode ? "used" : "not used");
+        /* how Python booted: "snapshot" (the build's memory snapshot) or "files" (its own start-up, then
+         * the code pack and data bundle), and why not from the snapshot when it had one */
+        root.setAttribute("data-boot-from", m.from || "files");
+        if (m.snapshotError) root.setAttribute("data-snapshot-error", m.snapshotError);
+        else root.removeAttribute("data-snapshot-error");
         if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
         var again = restarts ? "Python was restarted after the stopped calculation" : "Python is ready";
         if (inflight) { armRunTimer(); status(again + "; computing your inputs…"); }

@@ -105,10 +105,42 @@ function fetchCode(names) {
   }));
 }
 // A calculator page's data comes as .marshal (see calculators.catalogue.load_bundle), the JSON only
-// if this Pyodide cannot read that.
-const early = { code: named.then(fetchCode), bundle: named.then((n) => fetchOk(n.marshal, "bytes", RELOAD)) };
-early.code.catch(() => {});
-early.bundle.catch(() => {});
+// if this Pyodide cannot read that. Fetched only when Python does not boot from the snapshot (below):
+// at once when the manifest names none, else once the snapshot has failed.
+let early = null;
+function files() {
+  if (!early) {
+    early = { code: named.then(fetchCode), bundle: named.then((n) => fetchOk(n.marshal, "bytes", RELOAD)) };
+    early.code.catch(reportBoot);
+    early.bundle.catch(reportBoot);
+  }
+  return early;
+}
+
+// The memory snapshot (manifest "snapshot": made at build time by tools/make_snapshot.mjs with this
+// very Pyodide): Python's heap with every calculator imported and its data loaded, so booting from
+// it skips Python's own start-up, the imports and the data. Its bytes are checked against the
+// manifest's count here, and Pyodide checks its own build id in the snapshot's header; any failure
+// (missing, truncated, another Pyodide, a Python error after restoring it) falls back to the files
+// above, and the reason is sent with "ready" (snapshotError).
+const snapshotName = manifestP.then((manifest) => {
+  const s = manifest && manifest.snapshot;
+  if (!s || !SAFE_NAME.test(s.file || "") || !Array.isArray(s.calculators) || !s.calculators.includes(calc)) return null;
+  return { url: new URL("py/" + s.file, assets), bytes: s.bytes };
+});
+const snapshotBytes = snapshotName.then(async (s) => {
+  if (!s) return null;
+  const resp = await fetch(s.url);
+  if (!resp.ok) throw new Error(`${sitePath(s.url)} is missing: the server answered HTTP ${resp.status}.`);
+  const bytes = new Uint8Array(await resp.arrayBuffer());
+  if (bytes.length !== s.bytes) throw new Error(`${sitePath(s.url)} is ${bytes.length} bytes where the build wrote ${s.bytes}.`);
+  // The heap follows the header, whose length is the header's second 32-bit word (pyodide.asm.mjs, API.makeSnapshot)
+  snapshotHeap = bytes.length - new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(4, true);
+  return bytes;
+});
+let snapshotHeap = 0;
+snapshotBytes.catch(() => {});
+snapshotName.then((s) => { if (!s) files(); }, () => {});
 // Pyodide's lock file, fetched and parsed here (a 404 page or a truncated file named as such)
 // and handed to loadPyodide, which then does not fetch it again.
 const lockUrl = new URL("pyodide-lock.json", core);
@@ -163,7 +195,7 @@ function reportBoot(err) {
 // Once a failure is reported, Pyodide's own pending fetches may still fail: that is not news.
 addEventListener("unhandledrejection", (ev) => { if (reported) ev.preventDefault(); });
 // Named at once, not when the boot gets to them: a file that cannot be had fails the boot anyway.
-for (const p of [checked, manifestP, named, lock, early.code, early.bundle]) p.catch(reportBoot);
+for (const p of [checked, manifestP, named, lock]) p.catch(reportBoot);
 
 /** Run ``fn``; a Python (or other) error in it becomes a BootError naming ``url``. */
 async function step(url, what, fn) {
@@ -187,16 +219,61 @@ function phase(name) {
   last = now;
 }
 
+/** Python booted from the snapshot: {pyodide, catalogue, bundle, bytecode}; throws on any failure.
+ * Pyodide 314 restores a snapshot into the WebAssembly memory as the module starts it (30 MiB), without
+ * growing it: a heap that grew past that while the snapshot was made (the build's is about 36 MiB) does
+ * not fit ("offset is out of bounds"). So the module is created here (loadPyodide's createPyodideModule
+ * option, the function pyodide.asm.mjs exports) with one more pre-run step that grows the memory to the
+ * snapshot's heap first (Emscripten's Module.growMemory). */
+async function fromSnapshot(loadPyodide, snap) {
+  const asmUrl = new URL("pyodide.asm.mjs", core);
+  const { default: createModule } = await import(asmUrl.href);
+  const createPyodideModule = (settings) => {
+    settings.preRun.push((Module) => {
+      if (Module.HEAP8.length < snapshotHeap && !Module.growMemory(snapshotHeap)) {
+        throw new Error(`the browser could not grow Python's memory to the snapshot's ${snapshotHeap} bytes`);
+      }
+    });
+    return createModule(settings);
+  };
+  const pyodide = await loadPyodide({ indexURL: core.href, lockFileContents: lock, packageBaseUrl: core.href,
+                                      _loadSnapshot: snapshotBytes, createPyodideModule });
+  const state = pyodide.globals.get("_atlas_snapshot");
+  if (!state) throw new Error(`${sitePath(snap.url)} holds no calculators.`);
+  const catalogue = state.get("catalogue");
+  const bundles = state.get("bundles");
+  const bundle = bundles && bundles.get(calc);
+  if (!catalogue || !bundle || !catalogue.prepare(calc)) throw new Error(`${sitePath(snap.url)} does not hold the ${calc} calculator.`);
+  return { pyodide, catalogue, bundle, bytecode: !!state.get("bytecode") };
+}
+
 async function boot() {
   progress("runtime", "Loading the Python runtime (Pyodide, about 13 MB)");
   const pyodideUrl = new URL("pyodide.mjs", core);
   const { loadPyodide } = await step(pyodideUrl, "could not be loaded as a JavaScript module", () => import(pyodideUrl.href));
+  const snap = await snapshotName.catch(() => null);
+  let snapshotError = null;
+  if (snap) {
+    try {
+      const s = await fromSnapshot(loadPyodide, snap);
+      heap = () => s.pyodide._module && s.pyodide._module.HEAPU8 ? s.pyodide._module.HEAPU8.length : null;
+      phase("runtime");
+      phases.import = 0;
+      phases.data = 0;
+      return ready(s.pyodide, s.catalogue, s.bundle, s.bytecode, "snapshot", null);
+    } catch (e) {
+      // a Python traceback ends with its error; a JavaScript error starts with it
+      const text = errText(e).trim();
+      snapshotError = /^Traceback/.test(text) ? lastLine(text) : text.split("\n")[0];
+      files();
+    }
+  }
   const pyodide = await step(new URL("pyodide.asm.wasm", core), "could not start Python",
     () => loadPyodide({ indexURL: core.href, lockFileContents: lock, packageBaseUrl: core.href }));
   heap = () => pyodide._module && pyodide._module.HEAPU8 ? pyodide._module.HEAPU8.length : null;
   phase("runtime");
   progress("code", "Loading the calculator code");
-  const code = await early.code;
+  const code = await files().code;
   const names = await named;
   const catalogue = await step(names.pack, "is damaged (its Python code does not import)", () => {
     for (const [f, content] of code.files) {
@@ -211,7 +288,7 @@ async function boot() {
     return mod;
   });
   progress("data", "Loading the benchmark data");
-  const raw = await early.bundle;
+  const raw = await files().bundle;
   phase("import");
   const bytecode = catalogue.uses_bytecode();
   // Load the data bundle once, while booting, not on every run (api.run_json: JSON in, JSON out,
@@ -231,6 +308,13 @@ async function boot() {
     bundle = await step(names.json, "is damaged (it does not parse)", () => json.loads(text));
   }
   phase("data");
+  return ready(pyodide, catalogue, bundle, bytecode, "files", snapshotError);
+}
+
+/** Python is ready to run ``catalogue.run(bundle, params)``; says so to the page, with how it booted
+ * (``from``: "snapshot" or "files") and why not from the snapshot (``snapshotError``, or null). */
+async function ready(pyodide, catalogue, bundle, bytecode, from, snapshotError) {
+  const json = pyodide.pyimport("json");
   api = {
     /** The XLSX report of the result for ``params`` (reportxlsx.for_browser): {bytes, filename} or {error}.
      * The report pack (calculators/report.py, reportxlsx, XlsxWriter) is fetched and imported on the first call. */
@@ -272,7 +356,7 @@ async function boot() {
   };
   await checked.catch(() => {});
   if (reported) return;
-  postMessage({ type: "ready", phases, bytecode, startedAt, heap: heap() });
+  postMessage({ type: "ready", phases, bytecode, startedAt, heap: heap(), from, snapshotError });
 }
 
 // The report pack: named in manifest.json as "report" ({pack, files}), fetched when the reader first asks for an
