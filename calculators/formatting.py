@@ -11,10 +11,14 @@ from fractions import Fraction
 def escape(s: str, quote: bool = True) -> str:
     """``html.escape``, without importing ``html``: that import loads ``html.entities``, a
     2,231-entry table the calculators never use, and in Pyodide compiling it costs about
-    30 ms of every calculator page's start. Same output as ``html.escape`` (tested)."""
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    if quote:
-        s = s.replace('"', "&quot;").replace("'", "&#x27;")
+    30 ms of every calculator page's start. Same output as ``html.escape`` (tested).
+    Most texts (service names, numbers) hold none of the five characters: five ``in`` tests return them
+    as they are, where five ``replace`` calls cost three times as long in Pyodide (a footprint result
+    escapes about 1,400 texts: 2.7 ms against 0.8 ms, measured in Pyodide 314 under Node)."""
+    if "&" in s or "<" in s or ">" in s or '"' in s or "'" in s:
+        s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        if quote:
+            s = s.replace('"', "&quot;").replace("'", "&#x27;")
     return s
 
 

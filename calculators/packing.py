@@ -22,6 +22,7 @@ Sources of the rules (cited on the calculator page too):
 """
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -55,6 +56,7 @@ def _tiered(amount: Fraction, tiers) -> Fraction:
     return reserved
 
 
+@functools.lru_cache(maxsize=256)
 def reserved(node_cores, node_mem_gib) -> tuple[Fraction, Fraction]:
     """GKE-style reservation for a node of ``node_cores`` cores and ``node_mem_gib`` GiB:
     (CPU cores reserved, memory GiB reserved including the 100 MiB eviction threshold).
@@ -63,10 +65,14 @@ def reserved(node_cores, node_mem_gib) -> tuple[Fraction, Fraction]:
     return _tiered(c, CPU_TIERS), _tiered(m, MEM_TIERS) + EVICTION_GIB
 
 
+# Exact decimal arithmetic (Fraction of the printed value) costs most of a packing run in Pyodide; a footprint
+# asks for the same few pod sizes on every recompute, so each conversion is kept (values are numbers: hashable).
+@functools.lru_cache(maxsize=4096)
 def _milli(cores) -> int:
     return math.ceil(Fraction(str(cores)) * MILLI)
 
 
+@functools.lru_cache(maxsize=4096)
 def _kib(gib) -> int:
     return math.ceil(Fraction(str(gib)) * KIB_PER_GIB)
 
@@ -119,39 +125,40 @@ def pack(pods: list[dict], node_cores, node_mem_gib, *, reserve: str = "gke", re
         for _ in range(int(p["count"])):
             items.append((max(c / room_c, m / room_m), c, m, p["name"], bool(p.get("anti"))))
     items.sort(key=lambda x: (-x[0], x[3]))
-    used_c: list[int] = []
-    used_m: list[int] = []
-    count: list[int] = []
+    # Per node: the room left (millicores, KiB) and the pod slots left, and the anti-affinity sets on it.
+    free_c: list[int] = []
+    free_m: list[int] = []
+    slots: list[int] = []
     names: list[set] = []
     # Replicas of one service are identical and sorted next to each other. Nodes only fill up, so a node that
     # refused one replica refuses the next: the scan for a replica starts where the previous identical one went
     # (one further with anti-affinity). Same placement as scanning from the first node, without re-testing.
     prev, start = None, 0
     for _, c, m, name, anti in items:
-        if (c, m, name, anti) != prev:
-            prev, start = (c, m, name, anti), 0
-        placed = False
-        for i in range(start, len(used_c)):
-            if count[i] >= max_pods:
-                continue
-            if used_c[i] + c > room_c or used_m[i] + m > room_m:
-                continue
-            if anti and name in names[i]:
-                continue
-            used_c[i] += c
-            used_m[i] += m
-            count[i] += 1
+        key = (c, m, name, anti)
+        if key != prev:
+            prev, start = key, 0
+        n = len(free_c)
+        i = start
+        while i < n:  # first fit: the first node with a slot and room for both resources (and no sibling)
+            if slots[i] and c <= free_c[i] and m <= free_m[i] and not (anti and name in names[i]):
+                break
+            i += 1
+        if i < n:
+            free_c[i] -= c
+            free_m[i] -= m
+            slots[i] -= 1
             if anti:
                 names[i].add(name)
-            placed = True
-            start = i + 1 if anti else i
-            break
-        if not placed:
-            used_c.append(c)
-            used_m.append(m)
-            count.append(1)
+        else:  # a new node (every pod fits an empty node: checked above)
+            free_c.append(room_c - c)
+            free_m.append(room_m - m)
+            slots.append(max_pods - 1)
             names.append({name} if anti else set())
-            start = len(used_c) if anti else len(used_c) - 1
+        start = i + 1 if anti else i
+    used_c = [room_c - f for f in free_c]
+    used_m = [room_m - f for f in free_m]
+    count = [max_pods - k for k in slots]
     n = len(used_c)
     fill = [{"cpu": 100 * u / room_c, "mem": 100 * v / room_m, "pods": k, "anti": sorted(a)}
             for u, v, k, a in zip(used_c, used_m, count, names)]
