@@ -231,6 +231,9 @@ def _upgrade(site: Path, out: Path) -> tuple[str, str]:
     (py / entry["pack"]).unlink()
     entry["pack"] = assets.hashed_name("code.footprint.pack", blob)
     (py / entry["pack"]).write_bytes(blob)
+    # no memory snapshot in the new build's manifest: the page must then take its code from the new pack, which it
+    # can only know of from the new manifest (the old one, if cached, would boot it from the old snapshot)
+    manifest.pop("snapshot", None)
     (py / "manifest.json").unlink()
     (py / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     js = out / "assets" / "js" / "calculator.js"
@@ -267,7 +270,8 @@ def test_a_replaced_site_never_mixes_the_cached_old_manifest_with_its_new_packs(
         assert len(worker) == 1 and parse_qs(urlparse(worker[0]).query) == {
             "v": [_hash(built_site / "assets" / "js" / "pyworker.mjs")], "manifest": [manifest]}, worker
         assert ("/assets/py/manifest.json?v=" + manifest, 200) in first
-        assert ("/assets/py/" + site_manifest(built_site)["packs"]["footprint"]["pack"], 200) in first
+        assert ("/assets/py/" + site_manifest(built_site)["snapshot"]["file"], 200) in first  # booted from the snapshot
+        assert page.get_attribute("#atlas-calculator", "data-boot-from") == "snapshot"
 
         _Caching.root, _Caching.log = tmp_path / "v2", []
         page.goto(calc, wait_until="load")
@@ -277,6 +281,7 @@ def test_a_replaced_site_never_mixes_the_cached_old_manifest_with_its_new_packs(
         assert [r for r in second if r[1] >= 400] == [], second
         assert ("/assets/py/manifest.json?v=" + _hash(tmp_path / "v2" / "assets" / "py" / "manifest.json"), 200) in second
         assert ("/assets/py/" + new_pack, 200) in second
+        assert page.get_attribute("#atlas-calculator", "data-boot-from") == "files"
         assert ("/assets/js/calculator.js?v=" + new_js, 200) in second
         # the browser did cache: an unchanged script came from its cache, not the server
         assert not any(p.startswith("/assets/js/tables.js") for p, _ in second), second
