@@ -124,7 +124,7 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
         # The bytecode compile (Node and Pyodide, about 4 s, mostly waiting on the subprocess) runs in a
         # thread while the pages are generated in this one: on two cores the two steps overlap. The pages
         # read nothing it writes (assets/py, assets/data); its files join the set once it has finished.
-        # The step's time is the wait for it after the pages are written.
+        # The step's time: the bundle and its start here, plus the wait for it after the pages are written.
         pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="atlas-bundle")
         bundling = pool.submit(assets.calculators_and_bundles, r.bundle, docs_dir)
         pool.shutdown(wait=False)
@@ -134,8 +134,10 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
     except BaseException:
         concurrent.futures.wait([bundling])  # its temporary folder is gone before the error is reported
         raise
+    started = secs["calculator bundle and code packs"]
     with step("calculator bundle and code packs", secs, kept):
         files = set(bundling.result())  # waits; re-raises its error inside this step
+    secs["calculator bundle and code packs"] += started
     files |= w.written
     drawing = None
     if draw_charts:

@@ -73,8 +73,8 @@ const py = await loadPyodide({indexURL: new URL('../assets/vendor/pyodide/', imp
 py.runPython('1+1'); postMessage(startedAt);"""
 
 
-HASHED = re.compile(r"/assets/.+\.[0-9a-f]{8,12}\.(min\.js|min\.css|pack|marshal|json)$")
-"""docs/about/hosting.md's content-hashed names (kept for good, as ``?v=`` addresses are)."""
+HASHED = re.compile(re.search(r'if \(\$uri ~ "([^"]+)"\)', (ROOT / "docs" / "about" / "hosting.md").read_text(encoding="utf-8"))[1])
+"""The content-hashed names the Hosting page's nginx configuration keeps for good (as ``?v=`` addresses), read from it."""
 
 
 class Quiet(SimpleHTTPRequestHandler):
