@@ -6,6 +6,7 @@ tools/snapshot_experiment.py."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import struct
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from calculators.catalogue import CATALOGUE
-from conftest import ROOT, _Handler, computed, result_cell, serve, site_manifest
+from conftest import BOOT_LIMIT_MS, ROOT, _Handler, computed, result_cell, serve, site_manifest
 
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
 SNAPSHOT = re.compile(r"/assets/py/snapshot\.[0-9a-f]{12}\.pack$")
@@ -125,3 +126,30 @@ def test_a_snapshot_that_cannot_be_used_falls_back_to_the_files_and_still_comput
         assert page.js_errors == []
     finally:
         httpd.shutdown()
+
+
+@pytest.mark.browser
+def test_after_a_snapshot_boot_the_worker_warms_up_without_touching_the_result(page, site_url):
+    """The warm-up (pyworker.mjs, WARM_RUNS): after the first result of a snapshot boot the worker computes the same
+    inputs eight more times, each run's ms reported, and drops them: no result shown, no run counted, the downloads
+    still the reader's; the reader's next run computes as before."""
+    page.goto(site_url + CALC, wait_until="load")
+    _footprint_computed(page)
+    assert page.get_attribute("#atlas-calculator", "data-boot-from") == "snapshot"
+    page.wait_for_function("""() => { const a = document.getElementById('atlas-calculator').getAttribute('data-warm-ms');
+        return a && JSON.parse(a).length === 8; }""", timeout=BOOT_LIMIT_MS)
+    warm = json.loads(page.get_attribute("#atlas-calculator", "data-warm-ms"))
+    assert all(ms is None or (isinstance(ms, int) and ms >= 0) for ms in warm) and any(ms is not None for ms in warm), warm
+    assert page.get_attribute("#atlas-calculator", "data-warm-error") is None
+    assert page.get_attribute("#atlas-calculator", "data-runs-computed") == "1"
+    assert page.get_attribute("#atlas-calculator", "data-result-seq") == "1"
+    page.wait_for_selector('#atlas-calculator[data-downloads-for="1"]', state="attached", timeout=BOOT_LIMIT_MS)
+    with page.expect_download() as dl:
+        page.click("#calc-dl-csv")
+    assert "# target_load: 126000\n" in open(dl.value.path(), encoding="utf-8").read()
+    page.click("#calc-run")
+    page.wait_for_selector('#atlas-calculator[data-result-seq="2"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+    assert page.get_attribute("#atlas-calculator", "data-runs-computed") == "2"
+    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "17"
+    assert result_cell(page, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "18"
+    assert page.js_errors == []

@@ -582,6 +582,12 @@
       }
       if (m.type === "report") { report.done(m); return; }
       if (m.type === "downloads") { downloadsDone(m); return; }
+      /* the worker's warm-up runs after a snapshot boot (pyworker.mjs): their ms, for the benchmark */
+      if (m.type === "warm") {
+        root.setAttribute("data-warm-ms", JSON.stringify(m.ms || []));
+        if (m.error) root.setAttribute("data-warm-error", m.error);
+        return;
+      }
       if (m.type !== "result" && m.type !== "run-error") return;
       if (!inflight || m.id !== inflight.id) return;
       disarm();
