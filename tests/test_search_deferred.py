@@ -2,6 +2,8 @@
 and search then works as before (offline, Material's own worker)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytestmark = pytest.mark.browser
@@ -13,17 +15,28 @@ def _index_requests(page) -> list[str]:
     return reqs
 
 
+def _worker_requests(page) -> list[str]:
+    """The search worker's scripts as they are requested: the site's wrapper and Material's worker (39 KB)."""
+    reqs: list[str] = []
+    page.context.on("request", lambda r: reqs.append(r.url.split("?")[0].rsplit("/", 1)[1])
+                    if re.search(r"/assets/(js/searchworker\.js|javascripts/workers/search\.[0-9a-f]+\.min\.js)", r.url) else None)
+    return reqs
+
+
 @pytest.mark.parametrize("path", ["/products/bsf/", "/products/policy/policy-3-1-5/", "/"])
 def test_index_waits_for_the_search_box(page, site_url, path):
-    reqs = _index_requests(page)
+    reqs, scripts = _index_requests(page), _worker_requests(page)
     page.goto(site_url + path, wait_until="load")
-    # Material's bundle has started (it mounts the search box) and asked for the index: held back
-    page.wait_for_function("window.atlasSearch && document.querySelector('[data-md-component=search-query]')")
+    # Material's bundle has started (it mounts the search box and makes its worker) and asked for the index: held
+    # back, and the worker not started
+    page.wait_for_function("window.atlasSearch && window.atlasSearch.worker() && document.querySelector('[data-md-component=search-query]')")
     page.wait_for_load_state("networkidle")
     assert reqs == [] and page.evaluate("window.atlasSearch.requested()") is False
+    assert scripts == [] and page.evaluate("window.atlasSearch.worker().started()") is False
     page.fill("input[data-md-component=search-query]", "Diameter Gateway")
     page.wait_for_selector(".md-search-result__item", timeout=30000)
     assert len(reqs) == 1 and reqs[0].endswith("/search/search_index.json")
+    assert scripts[0] == "searchworker.js" and re.fullmatch(r"search\.[0-9a-f]+\.min\.js", scripts[1]) and len(scripts) == 2, scripts
     assert "Diameter Gateway" in page.inner_text(".md-search-result__list")
 
 

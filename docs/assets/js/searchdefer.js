@@ -7,7 +7,7 @@
  * out unchanged, so Material's own search (offline, in its worker) works as before: its box shows
  * "Initializing search" for the moment the index takes to arrive from this site.
  * Every other request passes untouched. window.atlasSearch.load() releases it by hand.
- * It also starts Material's search worker through searchworker.js (see the end). */
+ * It also starts Material's search worker through searchworker.js, and only then (see the end). */
 (function () {
   "use strict";
   var INDEX = /(^|\/)search\/search_index\.json$/;
@@ -29,6 +29,7 @@
     wanted = true;
     document.documentElement.setAttribute("data-atlas-search-index", "requested");
     held.splice(0).forEach(function (h) { send.apply(h[0], h[1]); });
+    if (searchWorker) searchWorker.start();
   }
   function editable(el) {
     return el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName));
@@ -50,9 +51,46 @@
   if (/[?&]q=/.test(location.search)) load();
 
   /* Material's search worker starts as searchworker.js (data-worker, its versioned URL), which loads
-   * Material's worker unchanged and keeps hyphenated names whole in queries, and findable by parts. */
+   * Material's worker unchanged and keeps hyphenated names whole in queries, and findable by parts.
+   * It starts when search is wanted, not with the page: Material gets a stand-in (lazyWorker) at once, and
+   * the real worker, with its scripts (Material's is 39 KB), is started by load() (so the worker script and the
+   * index arrive together) or by Material's first message to it, whichever comes first. */
   var wrapper = script && script.getAttribute("data-worker");
   var NativeWorker = window.Worker;
+  var EVENTS = ["message", "messageerror", "error"];
+  /** A Worker for ``href`` that starts on its first postMessage or start(): an EventTarget with postMessage,
+   * terminate and the on<event> properties; the real worker's events are dispatched on it, in order. */
+  function lazyWorker(href, options) {
+    var target = new EventTarget(), real = null, handlers = {};
+    function start() {
+      if (real) return real;
+      real = new NativeWorker(href, options);
+      EVENTS.forEach(function (type) {
+        real.addEventListener(type, function (e) {
+          var copy = type === "error"
+            ? new ErrorEvent("error", { message: e.message, filename: e.filename, lineno: e.lineno, colno: e.colno, error: e.error, cancelable: true })
+            : new MessageEvent(type, { data: e.data });
+          if (!target.dispatchEvent(copy)) e.preventDefault();
+        });
+      });
+      return real;
+    }
+    EVENTS.forEach(function (type) {
+      Object.defineProperty(target, "on" + type, {
+        get: function () { return handlers[type] || null; },
+        set: function (fn) {
+          if (handlers[type]) target.removeEventListener(type, handlers[type]);
+          handlers[type] = typeof fn === "function" ? fn : null;
+          if (handlers[type]) target.addEventListener(type, handlers[type]);
+        }
+      });
+    });
+    target.postMessage = function () { var w = start(); return w.postMessage.apply(w, arguments); };
+    target.terminate = function () { if (real) real.terminate(); };
+    target.start = start;
+    target.started = function () { return !!real; };
+    return target;
+  }
   if (wrapper && NativeWorker) {
     var SearchWorker = function (url, options) {
       var u = new URL(String(url), location.href);
@@ -60,7 +98,8 @@
       if (!material) return new NativeWorker(url, options);
       var w = new URL(wrapper, location.href);
       w.searchParams.set("material", u.pathname);
-      searchWorker = new NativeWorker(w.href, options);
+      searchWorker = lazyWorker(w.href, options);
+      if (wanted) searchWorker.start();
       return searchWorker;
     };
     SearchWorker.prototype = NativeWorker.prototype;
