@@ -120,6 +120,12 @@ def start(specs: dict[str, dict]) -> Drawing:
 
 INERT_ARIA = re.compile(r' (?:role|aria-[a-z]+)="[^"]*"')
 """ARIA attributes of a drawing's elements (role, aria-label, aria-roledescription, aria-hidden, ...)."""
+DEAD_SVG = re.compile(r' font-family="[^"]*"| opacity="1"|<path class="foreground" d="" pointer-events="none" display="none"/>'
+                      r'|<path class="background" d="M0,0h0v0h0Z" pointer-events="none"/>')
+"""What a drawing draws the same without (a ninth of a scenario page's drawings): Vega's font-family on every text
+(atlas.css sets ``.atlas-static text`` to the page's font, and a stylesheet rule wins over the attribute), opacity 1
+(the initial value; not inherited), and the empty paths Vega writes for each axis group (a foreground with no
+path, not displayed; a background of zero size)."""
 CHART_DIV = re.compile(r'<div class="atlas-chart([^"]*)" data-chart-id="([^"]+)"([^>]*)></div>')
 
 
@@ -151,7 +157,7 @@ def inject(site_dir: Path, svgs: dict[str, dict[str, str]]) -> int:
                 # role="img" (with the page's label) not even that is read. Its marks' and axes' own ARIA attributes
                 # are left out (tools/vega_svg.mjs draws with Vega's ARIA off, and this removes the rest): a third
                 # of a drawing's bytes, repeating the table beside the chart. The live chart keeps Vega's ARIA.
-                svg = INERT_ARIA.sub("", d[size]).replace(
+                svg = DEAD_SVG.sub("", INERT_ARIA.sub("", d[size])).replace(
                     "<svg ", f'<svg role="graphics-document" aria-roledescription="visualization" aria-label="{label}" ', 1)
                 parts.append(f'<div class="atlas-static atlas-static-{size}">{svg}</div>')
             focus = "" if "tabindex=" in rest else ' tabindex="0"'

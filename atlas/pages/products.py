@@ -459,7 +459,7 @@ class Renderer:
                     cells.append(f'<td><a href="{esc(root)}services/{esc(services.page_of(self, doc, v))}/">{esc(v)}</a></td>')
                 else:
                     cells.append(f"<td>{esc(v)}</td>")
-            body.append(f'<tr class="atlas-status-{esc(r.status)}">' + "".join(cells) + "</tr>")
+            body.append(f"<tr{status_class(r.status)}>" + "".join(cells) + "</tr>")
         return (f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="{esc(tid)}"><thead><tr>{h}</tr></thead>'
                 f'<tbody>{"".join(body)}</tbody></table></div>' + note_list(tid, notes))
 
@@ -499,10 +499,20 @@ class Renderer:
                 mark = f' <span class="atlas-flag atlas-flag-{esc(st)}" title="{esc(st)} {esc(note)}">{"⚠" if st == "flagged" else "✎"}</span>' if st in ("flagged", "corrected") else ""
                 # a cell read through an erratum shows the value read, with the text as printed beside it
                 shown = (f'{esc(read)} <span class="atlas-raw" title="as printed">{esc(v)}</span>' if read and read != v else esc(v))
-                cells.append(f'<td class="atlas-status-{esc(st)}">{shown}{mark}</td>')
+                cells.append(f"<td{status_class(st)}>{shown}{mark}</td>")
             body.append("<tr>" + "".join(cells) + "</tr>")
         return (f'<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="{esc(t["id"])}"><thead><tr>{h}</tr></thead>'
                 f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+PLAIN_STATUSES = frozenset({"ok", "not_applicable", ""})
+"""Row and cell statuses the stylesheet leaves unmarked (atlas.css marks flagged and corrected): their rows carry
+no class (the Status column says them), which was a tenth of a scenario page's HTML."""
+
+
+def status_class(status: str) -> str:
+    """`` class="atlas-status-<status>"`` for a status the page marks, empty for PLAIN_STATUSES."""
+    return "" if status in PLAIN_STATUSES else f' class="atlas-status-{esc(status)}"'
 
 
 def note_ref(tid: str, ns: list[int], note: str) -> str:
