@@ -120,7 +120,7 @@ def start(specs: dict[str, dict]) -> Drawing:
 
 INERT_ARIA = re.compile(r' (?:role|aria-[a-z]+)="[^"]*"')
 """ARIA attributes of a drawing's elements (role, aria-label, aria-roledescription, aria-hidden, ...)."""
-DEAD_SVG = re.compile(r' font-family="[^"]*"| opacity="1"|<path class="foreground" d="" pointer-events="none" display="none"/>'
+DEAD_SVG = re.compile(r' font-family="[^"]*"| opacity="1"|<path class="foreground" d=""(?: pointer-events="none")? display="none"/>'
                       r'|<path class="background" d="M0,0h0v0h0Z" pointer-events="none"/>')
 """What a drawing draws the same without (a ninth of a scenario page's drawings): Vega's font-family on every text
 (atlas.css sets ``.atlas-static text`` to the page's font, and a stylesheet rule wins over the attribute), opacity 1
