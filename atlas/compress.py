@@ -26,6 +26,11 @@ BROTLI_QUALITY = 5
 (pyodide.asm.wasm: 3.28 MB against gzip's 3.59 MB); 11 saves another 0.5 MB there but takes about 170 s."""
 
 
+CACHE = ROOT / "build" / "compress-cache"
+"""Compressed bytes of files compressed by earlier builds, by content (tools/precompress.mjs): a file whose bytes did
+not change since (the memory snapshot, Pyodide, most pages) is copied, not compressed again. At most about 300 MB."""
+
+
 def candidates(site: Path) -> list[str]:
     """The files of ``site`` to precompress (paths relative to it, sorted): a suffix of SUFFIXES, at least
     MIN_BYTES, and not itself a .gz or .br."""
@@ -33,12 +38,12 @@ def candidates(site: Path) -> list[str]:
                   if f.is_file() and f.suffix in SUFFIXES and f.stat().st_size >= MIN_BYTES)
 
 
-def precompress(site: Path) -> dict:
+def precompress(site: Path, cache: Path | None = CACHE) -> dict:
     """Write ``<file>.gz`` (gzip -9) and ``<file>.br`` (Brotli, BROTLI_QUALITY) beside each of
-    ``candidates(site)``. Returns tools/precompress.mjs's report (``files``, and the ``raw``, ``gz``
-    and ``br`` bytes in total). Raises BuildError if Node is missing or the script fails."""
+    ``candidates(site)``, from ``cache`` (default CACHE; None: none) where the same bytes were compressed before. Returns tools/precompress.mjs's
+    report (``files``, the ``raw``, ``gz`` and ``br`` bytes in total, and ``cached``: files taken from CACHE). Raises BuildError if Node is missing or the script fails."""
     names = candidates(site)
-    r = subprocess.run([_node(), str(ROOT / "tools" / "precompress.mjs"), str(site), str(BROTLI_QUALITY)],
+    r = subprocess.run([_node(), str(ROOT / "tools" / "precompress.mjs"), str(site), str(BROTLI_QUALITY)] + ([str(cache)] if cache else []),
                        input="\n".join(names) + "\n", capture_output=True, text=True, timeout=600)
     if r.returncode != 0:
         raise BuildError(f"tools/precompress.mjs failed: {r.stderr.strip()[-2000:]}")

@@ -72,10 +72,34 @@ def test_the_same_files_compress_to_the_same_bytes(built_site, tmp_path):
     for m in MUST[2:5]:
         (tmp_path / m).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(built_site / m, tmp_path / m)
-    assert precompress(tmp_path)["files"] == 3
+    assert precompress(tmp_path, cache=None)["files"] == 3
     for m in MUST[2:5]:
         for ext in (".gz", ".br"):
             assert (tmp_path / (m + ext)).read_bytes() == (built_site / (m + ext)).read_bytes(), m + ext
+
+
+def test_the_cache_gives_the_same_bytes_and_compresses_a_changed_file_again(built_site, tmp_path):
+    """Files compressed before are copied from the build's compression cache, byte for byte what compressing them
+    gives; a file whose bytes changed is compressed anew (its .gz and .br decompress to the new bytes)."""
+    import hashlib
+    from atlas.compress import precompress
+    cache = tmp_path / "cache"
+    for name in ("a", "b", "c"):
+        for m in MUST[2:5]:
+            (tmp_path / name / m).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(built_site / m, tmp_path / name / m)
+    changed = tmp_path / "c" / MUST[3]
+    changed.write_bytes(changed.read_bytes() + b"<!-- changed -->\n")
+    assert precompress(tmp_path / "a", cache)["cached"] == 0
+    assert precompress(tmp_path / "b", cache)["cached"] == 3
+    assert precompress(tmp_path / "c", cache)["cached"] == 2
+    for m in MUST[2:5]:
+        for ext in (".gz", ".br"):
+            assert (tmp_path / "b" / (m + ext)).read_bytes() == (built_site / (m + ext)).read_bytes(), m + ext
+    assert gzip.decompress(changed.with_name(changed.name + ".gz").read_bytes()) == changed.read_bytes()
+    br = changed.with_name(changed.name + ".br")
+    assert _brotli_decompress([br])[str(br)] == hashlib.sha256(changed.read_bytes()).hexdigest()
+    assert not list(cache.glob("*.tmp")) and len(list(cache.iterdir())) == 8  # 4 contents, .gz and .br each
 
 
 # ---- the Hosting page's configurations on the real servers ------------------------------------------------
