@@ -534,3 +534,28 @@ def test_sqlite_file_is_byte_deterministic(atlas):
     sheets = {n: typed_records(r, n) for n in NAMES}
     one_, two = sqlite_bytes(r, sheets), sqlite_bytes(r, sheets)
     assert one_[:16] == b"SQLite format 3\0" and one_ == two
+
+
+def test_workbook_writes_text_as_text_and_numbers_as_numbers(tmp_path):
+    """A text that looks like a formula, a URL or a number stays the text it is (a spreadsheet must never run a cell
+    of the data); numbers and booleans keep their type; a missing value is an empty cell."""
+    from types import SimpleNamespace
+
+    from openpyxl import load_workbook
+
+    from atlas.downloads import _workbook
+    source = {"id": "bsf", "title": "T", "publisher": "P", "release": "1"}
+    a = SimpleNamespace(sources=[source], source=lambda d: source, docs=lambda: ["bsf"])
+    fields = [{"name": "text", "type": "string"}, {"name": "n", "type": "number", "unit": "cores"},
+              {"name": "ok", "type": "boolean"}]
+    recs = [{"text": "=1+1", "n": 2.5, "ok": True}, {"text": "http://example.org/x", "n": None, "ok": False},
+            {"text": "0123", "n": 7.0, "ok": None}, {"text": "", "n": 0.0, "ok": True}]
+    path = tmp_path / "w.xlsx"
+    path.write_bytes(_workbook(SimpleNamespace(a=a), {"x": (fields, recs)}))
+    ws = load_workbook(path)["x"]
+    assert [c.value for c in ws[1]] == ["text", "n [cores]", "ok"]
+    rows = [[(c.value, c.data_type) for c in row] for row in ws.iter_rows(min_row=2)]
+    assert rows == [[("=1+1", "s"), (2.5, "n"), (True, "b")], [("http://example.org/x", "s"), (None, "n"), (False, "b")],
+                    [("0123", "s"), (7, "n"), (None, "n")], [(None, "n"), (0, "n"), (True, "b")]]
+    assert ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:C5"
+    assert ws["A1"].font.b and not ws["A2"].font.b
