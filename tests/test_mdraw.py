@@ -34,7 +34,7 @@ TRICKY = [
 
 def _markdown(with_raw: bool) -> markdown.Markdown:
     """Python-Markdown as MkDocs configures it for this site (mkdocs.yml), with or without atlas.mdraw."""
-    cfg = load_config(str(ROOT / "mkdocs.yml"))
+    cfg = load_config(str(ROOT / "mkdocs.yml"), docs_dir=str(ROOT / "docs"))  # any existing folder: only its Markdown settings are read
     exts = [e for e in cfg["markdown_extensions"] if with_raw or e != "atlas.mdraw"]
     assert ("atlas.mdraw" in exts) == with_raw
     return markdown.Markdown(extensions=exts, extension_configs=cfg["mdx_configs"])
