@@ -4,7 +4,7 @@
 #     packages from requirements.lock (and with --browser the tests' from requirements-test.lock),
 #     every file checked against the lock's sha256 hashes (pip --require-hashes)
 #   - the browser packages from package-lock.json (npm ci, install scripts off: none is needed)
-#   - Debian's chromium for the browser tests (only with --browser)
+#   - Debian's chromium for the browser tests, and nginx, apache2 and caddy for the Hosting tests (only with --browser)
 # Playwright never downloads a browser here: tests use /usr/bin/chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,10 +36,19 @@ elif [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_mo
   echo "setup: installing browser packages (npm ci, no install scripts)"
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
 fi
-if [ "$want_browser" = 1 ] && [ ! -x /usr/bin/chromium ]; then
-  echo "setup: installing Debian's chromium for the browser tests"
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+# With --browser: Debian's chromium for the browser tests, and the three web servers whose configurations the
+# Hosting page prints (nginx, Apache, Caddy): tests/test_precompress.py runs each as printed (skipped without them)
+if [ "$want_browser" = 1 ]; then
+  missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  [ -x /usr/sbin/apache2 ] || missing+=(apache2)
+  [ -x /usr/bin/caddy ] || missing+=(caddy)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing Debian's ${missing[*]} for the tests"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
 fi
 exit 0
