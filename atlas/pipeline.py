@@ -14,9 +14,11 @@
    each own script's and stylesheet's content hash in its URL (``mkdocs_extra``);
 7. **static charts**: each chart of a page that is not a calculator, drawn as SVG into its page, so
    the page shows it without loading Vega (``atlas.charts``; Node draws them while MkDocs renders);
-8. **trim stylesheets**: Material's stylesheets cut to the rules the site's pages and scripts can use
+8. **collapse whitespace**: each run of white space in the pages' text (the templates' indentation) as one
+   character, outside pre, code, textarea, script and style (``atlas.whitespace``);
+9. **trim stylesheets**: Material's stylesheets cut to the rules the site's pages and scripts can use
    (``atlas.trimcss``, PurgeCSS), renamed by content, every page's link rewritten;
-9. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
+10. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
    (``atlas.compress``), which then replaces the site.
 
 Steps 1 to 5 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
@@ -45,7 +47,7 @@ DOCS_TREE = ROOT / "build" / "docs"
 CONFIG = ROOT / "mkdocs.yml"
 
 STEPS = ("validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets",
-         "render (MkDocs)", "static charts", "trim stylesheets", "compress")
+         "render (MkDocs)", "static charts", "collapse whitespace", "trim stylesheets", "compress")
 """The steps, in the order they run."""
 
 
@@ -233,6 +235,9 @@ def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict 
             if drawing is None:
                 drawing = charts.start(charts.collect(docs_dir))
             charts.inject(tmp, drawing.finish())
+        with step("collapse whitespace", seconds, kept):
+            from .whitespace import collapse_site
+            collapse_site(tmp)
         with step("trim stylesheets", seconds, kept):
             from .trimcss import trim
             trim(tmp)

@@ -13,9 +13,9 @@ from conftest import ROOT
 
 def test_the_steps_run_in_the_documented_order():
     r = subprocess.run([sys.executable, "-m", "atlas", "steps"], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert r.stdout.split("\n")[:9] == ["1. validate data", "2. calculator bundle and code packs", "3. generate pages",
-                                        "4. downloads", "5. browser assets", "6. render (MkDocs)", "7. static charts",
-                                        "8. trim stylesheets", "9. compress"]
+    assert r.stdout.split("\n")[:10] == ["1. validate data", "2. calculator bundle and code packs", "3. generate pages",
+                                         "4. downloads", "5. browser assets", "6. render (MkDocs)", "7. static charts",
+                                         "8. collapse whitespace", "9. trim stylesheets", "10. compress"]
 
 
 def test_a_misspelt_macro_in_a_hand_written_page_stops_the_build_naming_the_page(tmp_path):
