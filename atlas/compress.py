@@ -41,7 +41,7 @@ def candidates(site: Path) -> list[str]:
 def precompress(site: Path, cache: Path | None = CACHE) -> dict:
     """Write ``<file>.gz`` (gzip -9) and ``<file>.br`` (Brotli, BROTLI_QUALITY) beside each of
     ``candidates(site)``, from ``cache`` (default CACHE; None: none) where the same bytes were compressed before. Returns tools/precompress.mjs's
-    report (``files``, the ``raw``, ``gz`` and ``br`` bytes in total, and ``cached``: files taken from CACHE). Raises BuildError if Node is missing or the script fails."""
+    report (``files``, the ``raw``, ``gz`` and ``br`` bytes in total, and ``cached``: files taken from ``cache``). Raises BuildError if Node is missing or the script fails."""
     names = candidates(site)
     r = subprocess.run([_node(), str(ROOT / "tools" / "precompress.mjs"), str(site), str(BROTLI_QUALITY)] + ([str(cache)] if cache else []),
                        input="\n".join(names) + "\n", capture_output=True, text=True, timeout=600)

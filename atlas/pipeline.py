@@ -205,9 +205,10 @@ def swap_into_place(tmp: Path, final: Path) -> None:
 
 def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict | None = None,
            drawing=None) -> None:
-    """Steps 6 to 9: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
+    """Steps 6 to 10: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
     folder beside ``site_dir``, the static charts are put into its pages (``drawing``, an
-    ``atlas.charts.Drawing`` started by ``prepare``; else they are drawn now), Material's stylesheets trimmed (``atlas.trimcss``), its large files are
+    ``atlas.charts.Drawing`` started by ``prepare``; else they are drawn now), the pages' white-space runs collapsed
+    (``atlas.whitespace``), Material's stylesheets trimmed (``atlas.trimcss``), its large files are
     precompressed (``atlas.compress``), and it then replaces ``site_dir`` (``swap_into_place``). Raises
     StepFailed; the previous site is then unchanged and the temporary folder removed."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")

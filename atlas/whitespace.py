@@ -37,14 +37,10 @@ def collapse(html: str) -> str:
     return "".join(out)
 
 
-def collapse_site(site: Path) -> tuple[int, int]:
-    """``collapse`` every .html file under ``site`` in place. Returns the bytes before and after, in total.
-    Raises OSError if a file cannot be read or written."""
-    before = after = 0
+def collapse_site(site: Path) -> None:
+    """``collapse`` every .html file under ``site`` in place. Raises OSError if a file cannot be read or written."""
     for f in sorted(Path(site).rglob("*.html")):
         text = f.read_text(encoding="utf-8")
         new = collapse(text)
-        before, after = before + len(text.encode("utf-8")), after + len(new.encode("utf-8"))
         if new != text:
             f.write_text(new, encoding="utf-8")
-    return before, after

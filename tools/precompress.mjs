@@ -14,7 +14,7 @@
 // same bytes on every build. Brotli: the given quality (0-11), the window fitted to the file, text mode
 // for text. Node's zlib runs each job on libuv's thread pool, so the files are compressed in parallel
 // (UV_THREADPOOL_SIZE, default 4). Prints a JSON report: {"files": n, "raw": bytes, "gz": bytes,
-// "br": bytes}. Exit status 1 (message on stderr) if any file cannot be read or written.
+// "br": bytes, "cached": files copied from CACHE_DIR}. Exit status 1 (message on stderr) if any file cannot be read or written.
 import crypto from "node:crypto";
 import { copyFile, mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -24,7 +24,7 @@ import zlib from "node:zlib";
 const [root, qualityArg, cacheDir] = process.argv.slice(2);
 const CACHE_MAX_BYTES = 300 * 1024 * 1024;
 if (!root || qualityArg === undefined) {
-  console.error("usage: node tools/precompress.mjs SITE_DIR BROTLI_QUALITY < list");
+  console.error("usage: node tools/precompress.mjs SITE_DIR BROTLI_QUALITY [CACHE_DIR] < list");
   process.exit(2);
 }
 const quality = Number(qualityArg);

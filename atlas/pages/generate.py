@@ -166,7 +166,7 @@ MINIFIED = re.compile(r"assets/(js/[^/]+\.(js|mjs)|css/[^/]+\.css)$")
 def minify(files: list[Path]) -> dict[Path, str]:
     """Each of ``files`` (.js, .mjs, .css) minified by esbuild (tools/minify.mjs): the pages' own scripts and
     stylesheets a third to a half smaller (tables.js 19.2 to 10.6 KB, atlas.css 16.9 to 12.6 KB), the sources
-    unchanged. Raises ValueError naming the file esbuild could not read, or when Node is missing."""
+    unchanged. Raises ValueError naming the file esbuild could not read or parse; BuildError when Node is missing."""
     if not files:
         return {}
     from ..assets import ROOT, _node
