@@ -18,6 +18,7 @@ if (!nm || !themeFile) {
 }
 const vega = await import(pathToFileURL(path.resolve(nm, "vega/build/vega.module.js")).href);
 const vl = await import(pathToFileURL(path.resolve(nm, "vega-lite/build/index.js")).href);
+const { optimize } = await import(pathToFileURL(path.resolve(nm, "svgo/lib/svgo-node.js")).href);
 const theme = JSON.parse(readFileSync(themeFile, "utf8"));
 const specs = JSON.parse(readFileSync(0, "utf8"));
 
@@ -79,6 +80,13 @@ vega.textMetrics.width = (item, text) => {
 // Vega-Lite warns on stderr about things it resolves itself (e.g. unioned sort domains); the build
 // stays quiet about them, as the browser console does.
 const quiet = new vega.logger(vega.None);
+// Vega writes coordinates to 15 digits, one <line> per grid line and a transform on every mark: SVGO (its
+// default preset, numbers to 3 decimals, a thousandth of a pixel) writes the same drawing in a third to a half
+// of the bytes (Policy 3.1.5's observed-CPU chart 20.2 -> 10.9 KB, the accuracy scatter plot 92.7 -> 36.8 KB).
+// Kept as drawn: the colours, written exactly (assets/css/charts.css repaints them for the dark palette by
+// their value), and one path per mark (mergePaths off: each bar or point stays an element of its own).
+const SVGO = { multipass: true, plugins: [{ name: "preset-default",
+  params: { overrides: { convertColors: false, mergePaths: false, cleanupIds: false } } }] };
 const out = {};
 for (const [key, spec] of Object.entries(specs)) {
   out[key] = {};
@@ -92,7 +100,7 @@ for (const [key, spec] of Object.entries(specs)) {
       }
       const compiled = vl.compile({ ...s, config: config(size) }, { logger: quiet }).spec;
       const view = new vega.View(vega.parse(compiled), { renderer: "none", logLevel: vega.None });
-      out[key][size] = await view.toSVG();
+      out[key][size] = optimize(await view.toSVG(), SVGO).data;
       view.finalize();
     } catch (e) {
       console.error(`chart ${key} (${size}): ${e && e.message || e}`);
