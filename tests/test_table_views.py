@@ -341,3 +341,15 @@ def test_policy_3_152_shows_the_value_read_and_sorts_by_it(page, site_url):
     values = [_lead(v) for v in firsts if v]
     assert values == sorted(values) and values[0] <= 0.1 and 20.899 in values
     assert page.js_errors == []
+
+
+@pytest.mark.browser
+def test_coverage_keeps_seed_lines_data_files_and_downloads_on_one_line(wide, site_url):
+    """Coverage, Policy Table 3-1 (seed lines 11–16, data/policy/settings.csv: 3 rows, its CSV): each of these stays on
+    one line at 1366 px, by the column rules of table.atlas-coverage in atlas.css (the cells carry no class)."""
+    wide.goto(f"{site_url}/data/coverage/", wait_until="load")
+    row = wide.locator('table[data-atlas-table="coverage-policy"] tbody tr').first
+    got = row.evaluate("""tr => [tr.cells[3], tr.cells[5].querySelector('span'), tr.cells[8]].map(c =>
+        [c.textContent.trim(), getComputedStyle(c).whiteSpace])""")
+    assert [g[0] for g in got] == ["11–16", "data/policy/settings.csv: 3 rows", "CSV"]
+    assert all(g[1] == "nowrap" for g in got), got
