@@ -160,8 +160,10 @@ def test_a_damaged_code_pack_or_data_bundle_is_named_with_the_traceback_behind_d
 # --- runs have a time limit ---------------------------------------------------------------------
 
 class _EndlessPython(PackEditor):
-    """calculators/catalogue.py with run() looping for ever when the load is 777, and recursing without
-    end when it is 778 (no bytecode, so that the edited source is what Pyodide imports)."""
+    """calculators/catalogue.py with run() looping for ever when the load is 777, recursing without end when it is
+    778, failing as the runtime does when it cannot go on (an error naming a fatal error, after 0.3 s) when it is
+    779, and failing after taking Python's heap past 1 GiB (a 1.2 GB buffer it keeps) when it is 780 (no bytecode,
+    so that the edited source is what Pyodide imports)."""
 
     @staticmethod
     def edit(files):
@@ -172,6 +174,13 @@ class _EndlessPython(PackEditor):
                                         b"        while True:\n            pass\n"
                                         b"    if params.get('load') == '778':\n"
                                         b"        import sys\n        sys.setrecursionlimit(10 ** 9)\n        _deep(0)\n"
+                                        b"    if params.get('load') == '779':\n"
+                                        b"        import time\n        t = time.monotonic()\n"
+                                        b"        while time.monotonic() - t < 0.3:\n            pass\n"
+                                        b"        raise RuntimeError('Pyodide has suffered a fatal error (simulated)')\n"
+                                        b"    if params.get('load') == '780':\n"
+                                        b"        global _hog\n        _hog = bytearray(1_200_000_000)\n"
+                                        b"        raise MemoryError('simulated: the run took 1.2 GB')\n"
                                         b"    return _real_run(bundle, params, later)\n")
         return files
 
@@ -202,6 +211,55 @@ def test_a_run_that_never_returns_is_stopped_said_and_python_restarted(page, bui
         page.click("#calc-run")
         page.wait_for_selector('#atlas-calculator[data-result-seq="4"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
         assert result_cell(page, "BSF Management Service") == "17"
+        assert page.js_errors == []
+    finally:
+        httpd.shutdown()
+
+
+@pytest.mark.browser
+def test_a_fatal_error_while_newer_inputs_wait_restarts_python_and_computes_them(page, built_site):
+    """Python fails fatally (load 779: the error comes 0.3 s after the press, long after the page's 60 ms pause
+    between inputs) while newer inputs (80000 TPS) wait: Python restarts and computes them. They were lost before:
+    sent to the dying Python, then dropped by the restart."""
+    httpd, url = serve(built_site, _EndlessPython)
+    try:
+        page.goto(url + CALC, wait_until="load")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+        page.fill("#calc-load", "779")
+        page.click("#calc-run")
+        page.fill("#calc-load", "80000")
+        page.click("#calc-run")
+        page.wait_for_selector('#atlas-calculator[data-restarts="1"]', state="attached", timeout=BOOT_LIMIT_MS)
+        assert "fatal error (simulated)" in page.inner_text("#atlas-calc-message")
+        page.wait_for_selector('#atlas-calculator[data-state="ready"][data-result-seq="3"]:not([data-busy])', state="attached",
+                               timeout=BOOT_LIMIT_MS)
+        assert "load=80000" in page.url and page.input_value("#calc-load") == "80000"
+        assert page.get_attribute("#atlas-calculator", "data-restarts") == "1"
+        assert page.js_errors == []
+    finally:
+        httpd.shutdown()
+
+
+@pytest.mark.browser
+def test_an_error_that_leaves_python_past_1_gib_restarts_it(page, built_site):
+    """A run that fails after taking Python's heap past 1 GiB (load 780 keeps a 1.2 GB buffer; a runaway recursion
+    with a long run limit reaches the 4 GiB ceiling and leaves every later run failing with "lost sys.stderr") restarts
+    Python, saying how large it had grown; the restarted Python computes with its heap back to tens of MB."""
+    httpd, url = serve(built_site, _EndlessPython)
+    try:
+        page.goto(url + CALC, wait_until="load")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+        before = int(page.get_attribute("#atlas-calculator", "data-heap-bytes"))
+        page.fill("#calc-load", "780")
+        page.click("#calc-run")
+        page.wait_for_selector('#atlas-calculator[data-restarts="1"][data-state="ready"]', state="attached", timeout=BOOT_LIMIT_MS)
+        msg = page.inner_text("#atlas-calc-message")
+        assert "MemoryError: simulated" in msg and "Python's memory had grown to 1." in msg and "restarting" in msg, msg
+        page.fill("#calc-load", "126000")
+        page.click("#calc-run")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="3"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+        assert result_cell(page, "BSF Management Service") == "17"
+        assert int(page.get_attribute("#atlas-calculator", "data-heap-bytes")) < 4 * before < 2 ** 30
         assert page.js_errors == []
     finally:
         httpd.shutdown()

@@ -596,7 +596,8 @@
       if (typeof m.runs === "number") root.setAttribute("data-runs-computed", String(m.runs));
       if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
       var latest = m.id === seq; /* older answers are superseded by the newest inputs */
-      postPending();
+      /* after a fatal error the inputs waiting go to the restarted Python (restartWorker), not to this one */
+      if (!m.fatal) postPending();
       busy();
       if (m.type === "result") {
         if (typeof m.ms === "number") root.setAttribute("data-run-ms", String(m.ms));

@@ -17,6 +17,9 @@ let runs = 0;
 let lastResult = null;  // the id of the newest run that gave a result: the one whose downloads can be written
 let downloadsWritten = 0;
 let heap = () => null;
+// A run error that leaves Python's heap (the WebAssembly memory) larger than this restarts Python (see onmessage):
+// 1 GiB, about 34 times the 30 MiB the footprint calculator's heap measures after booting and a run (tests).
+const HEAP_RESTART_BYTES = 2 ** 30;
 let bootedFrom = null;  // "snapshot" or "files", once ready
 
 function progress(stage, detail) {
@@ -492,7 +495,11 @@ onmessage = async (ev) => {
   } catch (err) {
     // A PythonError's message is the whole traceback; the reader gets its last line ("RuntimeError: ...").
     // After a fatal error (a stack overflow in the runtime) this Pyodide cannot run again: the page restarts it.
-    const text = errText(err);
-    postMessage({ type: "run-error", id: msg.id, message: lastLine(text).trim(), fatal: /fatal/i.test(text), runs, heap: heap() });
+    // So it does after an error that left the heap past HEAP_RESTART_BYTES: a runaway recursion grows it to the
+    // 4 GiB WebAssembly limit and ends in "lost sys.stderr", after which every run fails the same way, and a
+    // WebAssembly heap never shrinks (only a new worker gives the memory back).
+    const text = errText(err), h = heap(), swollen = h !== null && h > HEAP_RESTART_BYTES;
+    const said = lastLine(text).trim() + (swollen ? ` (Python's memory had grown to ${(h / 2 ** 30).toFixed(1)} GiB)` : "");
+    postMessage({ type: "run-error", id: msg.id, message: said, fatal: /fatal/i.test(text) || swollen, runs, heap: h });
   }
 };
