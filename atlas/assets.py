@@ -23,6 +23,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from calculators import catalogue
@@ -174,11 +175,13 @@ def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[
         "bundles": {n: content_hash(f.read_bytes()) for n, f in sorted(bundles.items())},
     }, sort_keys=True).encode()).hexdigest()
     cache = SNAPSHOT_CACHE / f"{key}.json"
-    if cache.is_file() and cache.with_suffix(".snap").is_file():
+    try:  # a build beside this one (the tests run several at once) may be pruning the cache: then it is made again
         blob = cache.with_suffix(".snap").read_bytes()
         meta = json.loads(cache.read_text(encoding="utf-8"))
         if len(blob) == meta["bytes"] and content_hash(blob) == meta["hash"]:
             return blob, meta["build_id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "snapshot"
         r = subprocess.run([node, str(ROOT / "tools" / "make_snapshot.mjs"), str(node_modules() / "pyodide"), str(out)],
@@ -189,8 +192,11 @@ def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[
     try:  # the newest few; written under temporary names, then renamed (builds may run side by side)
         SNAPSHOT_CACHE.mkdir(parents=True, exist_ok=True)
         kept = sorted(SNAPSHOT_CACHE.glob("*.json"), key=lambda f: f.stat().st_mtime, reverse=True)[:SNAPSHOTS_KEPT - 1]
+        keep = {f.stem for f in kept} | {key}
         for old in SNAPSHOT_CACHE.iterdir():
-            if old.name.split(".")[0] not in {f.stem for f in kept}:
+            # another build's files being written (``<key>.snap.<pid>``) are left to it for an hour
+            writing = old.name.count(".") > 1 and time.time() - old.stat().st_mtime < 3600
+            if old.name.split(".")[0] not in keep and not writing:
                 old.unlink(missing_ok=True)
         tmp_snap, tmp_meta = cache.with_suffix(f".snap.{os.getpid()}"), cache.with_suffix(f".json.{os.getpid()}")
         tmp_snap.write_bytes(blob)

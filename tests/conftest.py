@@ -3,6 +3,7 @@ Debian's Chromium driven by Playwright with every other address blocked."""
 from __future__ import annotations
 
 import csv
+import fcntl
 import functools
 import json
 import os
@@ -85,11 +86,42 @@ def build_site(out: Path, data: Path | None = None, env: dict | None = None) -> 
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    r = build_site(out)
-    assert r.returncode == 0, r.stdout + r.stderr
+def built_site(tmp_path_factory, worker_id) -> Path:
+    """The site built from data/ (``build_site``), once per run: under pytest-xdist (pytest.ini) the first test
+    process to need it builds it into the run's shared temporary folder, holding a lock, and the others wait for
+    it and use the same folder (tests only read it). A failed build fails every process's tests with its output."""
+    if worker_id == "master":  # one process (-n 0)
+        out = tmp_path_factory.mktemp("site")
+        r = build_site(out)
+        assert r.returncode == 0, r.stdout + r.stderr
+        return out
+    shared = tmp_path_factory.getbasetemp().parent  # pytest-of-<user>/pytest-<n>, the workers' basetemps under it
+    out, failed = shared / "site", shared / "site.failed"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also when this process dies
+        if failed.exists():
+            pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
+        if not (shared / "site.done").exists():
+            r = build_site(out)
+            if r.returncode != 0:
+                failed.write_text(f"the site's build failed:\n{r.stdout}{r.stderr}", encoding="utf-8")
+                pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
+            (shared / "site.done").touch()
     return out
+
+
+HEAVY_FIRST = ["test_boot_failures.py", "test_security.py", "test_site_experience.py", "test_asset_versions.py",
+               "test_sixth_guide.py", "test_hosting.py", "test_links.py", "test_table_views.py", "test_products_pages.py",
+               "test_snapshot.py", "test_build_swap.py"]
+"""The test files that take longest (each 25 to 130 s on 2 cores, from --durations), longest first. pytest-xdist hands
+files to the test processes in collection order (--dist loadfile, pytest.ini): these go first, so that no process is
+left running a long file alone at the end. Only the order changes, never which tests run."""
+
+
+def pytest_collection_modifyitems(config, items):
+    """Runs the files of HEAVY_FIRST before the others (in its order), each file's tests in their own order."""
+    rank = {name: i for i, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # sort is stable: the rest keep their order
 
 
 class _Handler(SimpleHTTPRequestHandler):
@@ -224,6 +256,20 @@ def page(browser):
     yield pg
     ctx.close()
     assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked}"
+
+
+def wait_calc(page, selector: str, timeout: int = BOOT_LIMIT_MS) -> None:
+    """Waits for ``selector`` (a state of #atlas-calculator) to be attached; if it is not within ``timeout`` ms, fails
+    naming the calculator's attributes, status line and message as they were then (what the page was doing)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        page.wait_for_selector(selector, state="attached", timeout=timeout)
+    except PlaywrightTimeout:
+        seen = page.evaluate("""() => { const c = document.getElementById('atlas-calculator');
+            const text = (id) => (document.getElementById(id) || {}).innerText || '';
+            return {attributes: c ? Object.fromEntries([...c.attributes].map(a => [a.name, a.value.slice(0, 120)])) : null,
+                    status: text('atlas-calc-status'), message: text('atlas-calc-message')}; }""")
+        pytest.fail(f"{selector} not reached within {timeout} ms; the calculator: {seen}", pytrace=False)
 
 
 def result_cell(page, service, container="app", column="Replicas (target)") -> str:

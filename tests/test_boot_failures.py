@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOOT_LIMIT_MS, FAILED, READY, PackEditor, _Handler, result_cell, serve
+from conftest import BOOT_LIMIT_MS, FAILED, READY, PackEditor, _Handler, result_cell, serve, wait_calc
 
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
 # Sizes of Pyodide 314.0.7's core files as npm ships them (node_modules/pyodide, `ls -l`).
@@ -198,11 +198,10 @@ def test_a_run_that_never_returns_is_stopped_said_and_python_restarted(page, bui
         page.fill("#calc-load", "80000")
         page.click("#calc-run")  # pressed while the endless run holds Python: waits, is not lost
         # Either the run limit stops it, or the runtime dies of the recursion (a fatal error): both restart Python.
-        page.wait_for_selector('#atlas-calculator[data-restarts="1"]', state="attached", timeout=BOOT_LIMIT_MS)
+        wait_calc(page, '#atlas-calculator[data-restarts="1"]')
         msg = page.inner_text("#atlas-calc-message")
         assert ("did not finish within 4 s" in msg or "internal error" in msg) and "Python is restarting" in msg, msg
-        page.wait_for_selector('#atlas-calculator[data-state="ready"][data-result-seq="3"]:not([data-busy])', state="attached",
-                               timeout=BOOT_LIMIT_MS)
+        wait_calc(page, '#atlas-calculator[data-state="ready"][data-result-seq="3"]:not([data-busy])')
         # the press made while the endless run held Python is computed after the restart
         assert "load=80000" in page.url
         assert page.inner_text("#atlas-calc-status").startswith("Computed in your browser")
