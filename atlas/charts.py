@@ -9,7 +9,8 @@ with the live chart (tooltips, links) when the reader first points at, touches o
   computed result and waits for Python anyway.
 * ``start(specs)``: ``node tools/vega_svg.mjs`` draws them (light theme, a wide and a narrow drawing each) in a
   process of its own, so it runs while MkDocs renders; ``Drawing.finish()`` waits for it.
-* ``inject(site_dir, svgs)``: puts each drawing into its chart's ``<div>`` in the rendered HTML.
+* ``inject(site_dir, svgs)``: puts each drawing into its chart's ``<div>`` in the rendered HTML, and moves the
+  spec of each drawn chart out of the page into ``assets/charts/<key>.json`` (fetched when the chart is used).
 * ``dark_css()``: the stylesheet that repaints the drawings in the dark palette (``assets/css/charts.css``).
 
 The colours are ``atlas/chart_theme.json``'s, which charts.js also uses for live charts.
@@ -127,19 +128,28 @@ DEAD_SVG = re.compile(r' font-family="[^"]*"| opacity="1"|<path class="foregroun
 (the initial value; not inherited), and the empty paths Vega writes for each axis group (a foreground with no
 path, not displayed; a background of zero size)."""
 CHART_DIV = re.compile(r'<div class="atlas-chart([^"]*)" data-chart-id="([^"]+)"([^>]*)></div>')
+SPECS = "assets/charts"
+"""Where a drawn chart's spec goes, in the built site: ``<key>.json``, the spec's text as the page held it. The page
+keeps the drawing and the key (``data-spec``); charts.js fetches the spec when the reader first uses the chart."""
 
 
 def inject(site_dir: Path, svgs: dict[str, dict[str, str]]) -> int:
     """Puts each drawing into the empty ``<div class="atlas-chart" data-chart-id=…>`` of its chart in every HTML
     file of ``site_dir``, marked ``data-static`` and focusable (a keyboard reader uses the chart by focusing it).
-    Returns the number of charts drawn. A chart with no drawing is left to charts.js to draw live."""
+    The spec of a drawn chart leaves the page for ``SPECS/<key>.json`` (the chart's ``data-spec`` names the key):
+    only the live chart needs it, and it was a tenth of a chart page's HTML (59 KB of the accuracy page's 277 KB).
+    Returns the number of charts drawn. A chart with no drawing is left to charts.js to draw live from the spec
+    the page keeps."""
     done = 0
+    specs = Path(site_dir) / SPECS
     for page in Path(site_dir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         if "atlas-chart" not in text:
             continue
         holders = HOLDER.findall(text)
         drawings = {cid: svgs.get(key(body)) for cid, body in holders}
+        keys = {cid: key(body) for cid, body in holders}
+        drawn: set[str] = set()  # the charts put() drew: only their specs leave the page
         # a drawn chart's spec was read by collect(): it is JSON
         descriptions = {cid: json.loads(body).get("description") or "" for cid, body in holders if drawings[cid]}
 
@@ -150,6 +160,7 @@ def inject(site_dir: Path, svgs: dict[str, dict[str, str]]) -> int:
             if not d:
                 return m.group(0)
             done += 1
+            drawn.add(cid)
             label = html.escape(descriptions.get(cid) or "Chart", quote=True)
             parts = []
             for size in ("wide", "narrow"):
@@ -161,9 +172,18 @@ def inject(site_dir: Path, svgs: dict[str, dict[str, str]]) -> int:
                     "<svg ", f'<svg role="graphics-document" aria-roledescription="visualization" aria-label="{label}" ', 1)
                 parts.append(f'<div class="atlas-static atlas-static-{size}">{svg}</div>')
             focus = "" if "tabindex=" in rest else ' tabindex="0"'
-            return f'<div class="atlas-chart{cls}" data-chart-id="{cid}"{rest} data-static="true"{focus}>{"".join(parts)}</div>'
+            return (f'<div class="atlas-chart{cls}" data-chart-id="{cid}"{rest} data-static="true" data-spec="{keys[cid]}"{focus}>'
+                    f'{"".join(parts)}</div>')
 
-        new = CHART_DIV.sub(put, text)
+        def move(m: re.Match) -> str:
+            cid, body = m.groups()
+            if cid not in drawn:
+                return m.group(0)
+            specs.mkdir(parents=True, exist_ok=True)
+            (specs / f"{keys[cid]}.json").write_text(body, encoding="utf-8")
+            return ""
+
+        new = HOLDER.sub(move, CHART_DIV.sub(put, text))
         if new != text:
             page.write_text(new, encoding="utf-8")
     return done

@@ -7,6 +7,7 @@ import fcntl
 import functools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -188,6 +189,22 @@ def site_manifest(site: Path) -> dict:
     """The code manifest of a built site (assets/py/manifest.json): per calculator, its code pack
     (``packs``) and data bundle (``bundles``), by their content-hashed file names."""
     return json.loads((site / "assets" / "py" / "manifest.json").read_text(encoding="utf-8"))
+
+
+def chart_spec(site: Path, page: str, chart_id: str) -> dict:
+    """The Vega-Lite spec of chart ``chart_id`` on ``page`` (e.g. "products/bsf/bsf-3-3") of a built site: from
+    assets/charts/<key>.json when the build drew the chart (its element's ``data-spec`` names the key, and the page
+    holds no spec: atlas/charts.py), else from the page's ``<script type="application/json">``. Fails the test when
+    neither is there."""
+    html = (site / page / "index.html").read_text(encoding="utf-8")
+    m = re.search(r'<div class="atlas-chart[^"]*" data-chart-id="' + re.escape(chart_id) + r'"[^>]*?data-spec="([0-9a-f]{16})"', html)
+    if m:
+        assert f'id="{chart_id}">' not in html, f"{page}: chart {chart_id} drawn, yet its spec is still in the page"
+        return json.loads((site / "assets" / "charts" / f"{m.group(1)}.json").read_text(encoding="utf-8"))
+    m = re.search(r'<script type="application/json" id="' + re.escape(chart_id) + r'">(.*?)</script>', html, re.S)
+    if not m:
+        pytest.fail(f"{page}: no spec for chart {chart_id}")
+    return json.loads(m.group(1))
 
 
 def bundle_file(site: Path, calc: str, ext: str) -> str:

@@ -4,7 +4,6 @@ reaching every calculator and the data pages, the scenario chart's HPA-target le
 keeping hyphenated service names whole. Every expected value is read from the guide (table and row named)."""
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -167,14 +166,16 @@ def test_home_reaches_every_calculator_datasets_and_errata_at_1366(browser, site
 
 # ------------------------------------------------------------------ item 7: scenario chart
 
-def _chart_values(page, sid: str) -> list[dict]:
-    """The data of scenario ``sid``'s chart, from the spec its page carries."""
-    return json.loads(page.evaluate(f"() => document.getElementById('util-{sid}').textContent"))["data"]["values"]
+def _chart_values(page, site_url: str, sid: str) -> list[dict]:
+    """The data of scenario ``sid``'s chart, from its spec as served: the build drew the chart and moved the spec to
+    assets/charts/<key>.json, the key in the chart's data-spec (atlas/charts.py)."""
+    key = page.get_attribute(f'.atlas-chart[data-chart-id="util-{sid}"]', "data-spec")
+    return page.request.get(f"{site_url}/assets/charts/{key}.json").json()["data"]["values"]
 
 
 def test_scenario_chart_marks_over_target_bars_and_names_the_ticks(page, site_url):
     page.goto(site_url + "/products/policy/policy-3-2-2/")
-    values = {v["service"]: v for v in _chart_values(page, "policy-3-2-2")}
+    values = {v["service"]: v for v in _chart_values(page, site_url, "policy-3-2-2")}
     # Policy Table 3-83 row 15: ocpcf-pcf-amservice 32%/30% (over its target); row 5: egress-gateway 60%/80% (below)
     am = values["am-service"]
     assert (am["percent"], am["target"], am["over"], am["against"]) == (32, 30, True, "at or over the target")
@@ -194,7 +195,7 @@ def test_scenario_chart_marks_over_target_bars_and_names_the_ticks(page, site_ur
 def test_scenario_chart_keeps_sites_apart(page, site_url):
     """Two traffic sites must not stack: Policy Table 3-21 row 1 prints ndbappmysqld 75% at site1 and 76% at site2."""
     page.goto(site_url + "/products/policy/policy-3-1-2/")
-    values = _chart_values(page, "policy-3-1-2")
+    values = _chart_values(page, site_url, "policy-3-1-2")
     labels = [v["service"] for v in values]
     assert len(labels) == len(set(labels))
     got = {v["service"]: v["percent"] for v in values}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import BOOT_LIMIT_MS, FAILED, Blocker, _Handler, build_site, copy_data, result_cell, serve, wait_for_chart
+from conftest import BOOT_LIMIT_MS, FAILED, Blocker, _Handler, build_site, chart_spec, copy_data, result_cell, serve, wait_for_chart
 
 # The policy an operator can put in front of the site. Every directive, and why:
 CSP_DIRECTIVES = [
@@ -255,9 +255,8 @@ def test_markup_in_data_is_escaped_in_every_built_file(poisoned_site):
         # inert JSON in <script type="application/json">: the payload's </script> did not end it early
         for m in re.finditer(r'<script type="application/json"[^>]*>(.*?)</script>', text, re.S):
             json.loads(m.group(1))
-    spec = re.search(r'<script type="application/json" id="util-bsf-3-3">(.*?)</script>',
-                     pages["products/bsf/bsf-3-3/index.html"], re.S)
-    assert SERVICE in json.dumps(json.loads(spec.group(1)), ensure_ascii=False)  # the chart gets the exact name, as data
+    spec = chart_spec(poisoned_site, "products/bsf/bsf-3-3", "util-bsf-3-3")  # a JSON file of its own: assets/charts/
+    assert SERVICE in json.dumps(spec, ensure_ascii=False)  # the chart gets the exact name, as data
 
 
 def test_markup_in_data_is_plain_data_in_bundle_and_search_index(poisoned_site):

@@ -3,13 +3,12 @@ the guides' tables, rows an erratum excludes shown and not counted, a chart whos
 an index of services with a filter, and site search that puts a service's page first."""
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 
 import pytest
 
-from conftest import CHART_DONE, wait_for_chart
+from conftest import CHART_DONE, chart_spec, wait_for_chart
 
 
 class _Rows(HTMLParser):
@@ -88,10 +87,7 @@ def the_row(rows, **match) -> dict:
 
 
 def spec_of(site, slug: str) -> dict:
-    html = (site / "services" / slug / "index.html").read_text(encoding="utf-8")
-    m = re.search(r'<script type="application/json" id="svc-' + re.escape(slug) + r'">(.*?)</script>', html, re.S)
-    assert m, f"no chart spec on services/{slug}/"
-    return json.loads(m.group(1))
+    return chart_spec(site, f"services/{slug}", f"svc-{slug}")
 
 
 # ------------------------------------------------------------------ values from named tables, without JavaScript

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from atlas import charts
-from conftest import CHART_DONE, ROOT
+from conftest import CHART_DONE, ROOT, _Handler, chart_spec, serve
 
 SCENARIO = "/products/policy/policy-3-1-5/"
 VEGA = "/assets/vendor/vega/"
@@ -61,7 +61,9 @@ def test_scenario_page_as_served_holds_its_chart_drawn(built_site):
     html = (built_site / SCENARIO.strip("/") / "index.html").read_text(encoding="utf-8")
     m = re.search(r'<div class="atlas-chart" data-chart-id="util-policy-3-1-5"[^>]*data-static="true"[^>]*>(.*?)</div></div>', html, re.S)
     assert m, "the chart is not drawn into the page"
-    spec = json.loads(re.search(r'<script type="application/json" id="util-policy-3-1-5">(.*?)</script>', html, re.S).group(1))
+    # the spec is not in the page (only the live chart needs it): in assets/charts/<key>.json, the key in data-spec
+    spec = chart_spec(built_site, SCENARIO.strip("/"), "util-policy-3-1-5")
+    assert re.search(r'data-spec="[0-9a-f]{16}"', m.group(0)) and '<script type="application/json" id="util-' not in html
     wide, narrow = re.findall(r'<div class="atlas-static atlas-static-(?:wide|narrow)">(<svg.*?</svg>)', m.group(0) + "</div>", re.S)
     values = [v["percent"] for v in spec["data"]["values"]]
     assert values[0] == 76.15 and spec["data"]["values"][0]["service"] == "diam-gateway"
@@ -130,3 +132,37 @@ def test_chart_fits_a_phone_and_a_keyboard_reader_can_use_it(browser, site_url):
         pg.wait_for_selector('.atlas-chart[data-chart-id="util-policy-3-1-5"][data-rendered="true"] svg', timeout=60000)
     finally:
         ctx.close()
+
+
+class _NoSpecs(_Handler):
+    """Serves a built site without its charts' specs (assets/charts/*.json answer 404)."""
+
+    def do_GET(self):
+        if "/assets/charts/" in self.path:
+            self.send_error(404)
+            return
+        super().do_GET()
+
+
+@pytest.mark.browser
+def test_a_chart_whose_spec_cannot_be_fetched_keeps_its_drawing_and_says_why(browser, built_site):
+    """The spec of a drawn chart is fetched on its first use; when the server cannot send it, the build's drawing
+    stays (and Vega is not loaded for nothing), and the chart's element names the file and the HTTP status."""
+    httpd, url = serve(built_site, _NoSpecs)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    urls: list[str] = []
+    ctx.on("request", lambda r: urls.append(r.url))
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + SCENARIO, wait_until="load")
+        chart = pg.locator('.atlas-chart[data-chart-id="util-policy-3-1-5"]')
+        pg.wait_for_selector('.atlas-chart[data-rendered="static"]', state="attached")
+        chart.hover()
+        pg.wait_for_selector('.atlas-chart[data-chart-id="util-policy-3-1-5"][data-live-error]', state="attached", timeout=20000)
+        err = chart.get_attribute("data-live-error")
+        assert re.fullmatch(r"/assets/charts/[0-9a-f]{16}\.json: HTTP 404", err), err
+        assert chart.get_attribute("data-rendered") == "static" and chart.locator(".atlas-static-wide svg").is_visible()
+        assert not [u for u in urls if VEGA in u and ".js" in u], "Vega loaded for a chart it could not draw"
+    finally:
+        ctx.close()
+        httpd.shutdown()

@@ -131,13 +131,30 @@
       el.textContent = "Chart could not be drawn (" + err.message + "); the table holds the same data.";
     });
   }
+  /* A chart's spec: in the page (<script type="application/json" id=…>), or, for a chart the build drew, in
+   * assets/charts/<key>.json (data-spec: atlas/charts.py moves it there), fetched on the chart's first use. A spec
+   * that cannot be had leaves the build's drawing as it is, and says why on the element (data-live-error). */
   function render(el) {
     var id = el.getAttribute("data-chart-id");
     var holder = document.getElementById(id);
-    if (!holder || holder.tagName !== "SCRIPT") return;
-    var spec;
-    try { spec = JSON.parse(holder.textContent); } catch (e) { return; }
-    return draw(el, spec);
+    if (holder && holder.tagName === "SCRIPT") {
+      var spec;
+      try { spec = JSON.parse(holder.textContent); } catch (e) { return; }
+      return draw(el, spec);
+    }
+    var k = el.getAttribute("data-spec");
+    if (!k || !/^[0-9a-f]{16}$/.test(k)) return;
+    var url = new URL("../charts/" + k + ".json", self ? self.src : location.href).href;
+    el.setAttribute("data-rendered", "pending");
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (spec) {
+      if (!el.__atlasSpec) return draw(el, spec);
+    }, function (err) {
+      el.setAttribute("data-rendered", "static"); /* the drawing stays */
+      el.setAttribute("data-live-error", url.replace(location.origin, "") + ": " + err.message);
+    });
   }
   window.atlasCharts = { draw: draw, render: render };
   /* A chart the build drew (data-static: SVG in the page) stays as drawn until the reader uses it: the
