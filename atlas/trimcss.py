@@ -6,9 +6,15 @@ Which rules are kept: a rule stays when every class, id, element and attribute i
 writes markup in the browser (Material's bundle: search results, tooltips, dialogs; the site's scripts;
 tablesort, which marks sortable headers ``role="columnheader"``; the calculators' Python, whose results are
 HTML). Material builds two class names by joining strings (``md-tag--<name>``, ``md-source__fact--<name>``):
-they are kept by ``SAFELIST``. CSS variables, keyframes and font faces are all kept. Measured on this site:
-``main`` 137,572 to about 84,000 bytes, ``palette`` 11,930 to about 3,900 (the colours of the palettes
-mkdocs.yml does not use go).
+they are kept by ``SAFELIST``. A custom property (``--md-…``) is kept when a kept rule uses it (PurgeCSS's
+``variables``): Mermaid's colours, the icons of Material's features the site does not turn on and the like go,
+about 7.5 KB. PurgeCSS judges a property after each sheet, by the sheets read so far: the properties that palette
+takes from main (``--md-hue`` in the dark scheme), that the site's own stylesheets and Vega's use and that its
+scripts name (charts.js reads colours with ``getPropertyValue``) are kept by name. The result is checked: a
+property that a kept rule, the site's stylesheets or its scripts use and that is no longer declared stops the build
+(BuildError). Keyframes and font faces are
+all kept. Measured on this site: ``main`` 137,572 to about 79,700 bytes, ``palette`` 11,930 to about 4,100 (the
+colours of the palettes mkdocs.yml does not use go).
 
 Each trimmed stylesheet is written under a new name (Material's, with the trimmed text's content hash added:
 ``main.57a0d79d.<hash>.min.css``), every page's link is rewritten to it, and Material's file and its source
@@ -30,6 +36,12 @@ STYLESHEETS = re.compile(r"^(main|palette)\.([0-9a-f]{8})\.min\.css$")
 SAFELIST = [r"^md-tag--", r"^md-source__fact--"]
 """Class names Material's bundle makes by joining strings (``md-tag--${…}``, ``md-source__fact--${…}``)."""
 SOURCE_MAP = re.compile(r"/\*# sourceMappingURL=[^*]*\*/\s*$")
+CUSTOM_PROPERTY = re.compile(r"(--[\w-]+)\s*:")
+"""A custom property's declaration (``--md-hue:225deg``)."""
+VAR_USE = re.compile(r"var\(\s*(--[\w-]+)")
+"""A stylesheet's use of a custom property."""
+READ_PROPERTY = re.compile(r"""["'](--[\w-]+)["']""")
+"""A custom property a script names (charts.js reads Material's colours and font with getPropertyValue)."""
 
 
 def content(site: Path) -> list[str]:
@@ -52,13 +64,29 @@ def trim(site: Path) -> dict[str, dict]:
     if not found:
         raise BuildError(f"no Material stylesheet (main.<hash>.min.css) in {folder}: has the theme changed?")
     # the texts without their source-map comment (the map describes the untrimmed file; PostCSS would read it)
+    # PurgeCSS drops a custom property unused by the sheets it has read so far, after each sheet (main, then palette):
+    # what palette uses of main's (--md-hue, in the dark scheme's colours), the site's own stylesheets and Vega's use,
+    # or its scripts name, is kept by name
+    others = sorted(f for f in site.rglob("*.css") if f.parent != folder)
+    scripts = sorted((site / "assets" / "js").glob("*.*js"))
+    keep = sorted({v for f in others + found[1:] for v in VAR_USE.findall(f.read_text(encoding="utf-8"))}
+                  | {v for f in scripts for v in READ_PROPERTY.findall(f.read_text(encoding="utf-8"))})
     job = {"css": [SOURCE_MAP.sub("", f.read_text(encoding="utf-8")) for f in found], "content": content(site),
-           "safelist": SAFELIST}
+           "safelist": SAFELIST, "variables": keep}
     r = subprocess.run([_node(), str(ROOT / "tools" / "purge_css.mjs"), str(node_modules())], input=json.dumps(job),
                        capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         raise BuildError(f"tools/purge_css.mjs failed: {r.stderr.strip()[-2000:]}")
     result = json.loads(r.stdout)
+    declared = {v for out in result for v in CUSTOM_PROPERTY.findall(out["css"])}
+    # every property still used (by the site's sheets, by Material's kept rules, or named by the site's scripts) is
+    # still declared: checked, not assumed
+    wanted = {v for text in [f.read_text(encoding="utf-8") for f in others] + [out["css"] for out in result]
+              for v in VAR_USE.findall(text)} | {v for f in scripts for v in READ_PROPERTY.findall(f.read_text(encoding="utf-8"))}
+    before = {v for f in found for v in CUSTOM_PROPERTY.findall(f.read_text(encoding="utf-8"))}
+    lost = sorted((wanted & before) - declared)
+    if lost:
+        raise BuildError(f"trimming Material's stylesheets removed custom properties the site uses: {', '.join(lost)}")
     report: dict[str, dict] = {}
     renames: dict[str, str] = {}
     for f, out in zip(found, result, strict=True):

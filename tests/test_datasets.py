@@ -341,7 +341,8 @@ def test_coverage_page_lists_every_table_of_every_document(built_site, atlas):
         assert f"{len(tables)} tables" in html
     bsf = html.split('data-atlas-table="coverage-bsf"', 1)[1].split("</table>", 1)[0]
     row = bsf.split("<td>3-25</td>", 1)[1].split("</tr>", 1)[0]
-    assert "data/bsf/resources.csv</code>: 24 rows" in row and 'href="../../products/bsf/bsf-3-3/#table-3-25"' in row
+    assert "<code>resources.csv</code>: 24 rows" in row and 'href="../../products/bsf/bsf-3-3/#table-3-25"' in row
+    assert "<th>Where in <code>data/bsf/</code></th>" in bsf  # the folder of the files the rows name
     front = bsf.split("<td>U-front-1</td>", 1)[1].split("</tr>", 1)[0]
     assert "excluded: Table of contents" in front
     links = set(re.findall(r'href="(\.\./\.\./products/[^"#]+)#(table-[^"]*)"', html))

@@ -345,11 +345,15 @@ def test_policy_3_152_shows_the_value_read_and_sorts_by_it(page, site_url):
 
 @pytest.mark.browser
 def test_coverage_keeps_seed_lines_data_files_and_downloads_on_one_line(wide, site_url):
-    """Coverage, Policy Table 3-1 (seed lines 11–16, data/policy/settings.csv: 3 rows, its CSV): each of these stays on
-    one line at 1366 px, by the column rules of table.atlas-coverage in atlas.css (the cells carry no class)."""
+    """Coverage, Policy Table 3-1 (seed lines 11–16, settings.csv: 3 rows under data/policy/, its CSV): each of these
+    stays on one line at 1366 px, by the column rules of table.atlas-coverage in atlas.css (the cells carry no class);
+    the reason a table is excluded wraps (BSF U-front-1, the table of contents)."""
     wide.goto(f"{site_url}/data/coverage/", wait_until="load")
-    row = wide.locator('table[data-atlas-table="coverage-policy"] tbody tr').first
-    got = row.evaluate("""tr => [tr.cells[3], tr.cells[5].querySelector('span'), tr.cells[8]].map(c =>
+    table = wide.locator('table[data-atlas-table="coverage-policy"]')
+    assert table.locator("thead th").nth(5).inner_text() == "Where in data/policy/"
+    got = table.locator("tbody tr").first.evaluate("""tr => [tr.cells[3], tr.cells[5], tr.cells[8]].map(c =>
         [c.textContent.trim(), getComputedStyle(c).whiteSpace])""")
-    assert [g[0] for g in got] == ["11–16", "data/policy/settings.csv: 3 rows", "CSV"]
+    assert [g[0] for g in got] == ["11–16", "settings.csv: 3 rows", "CSV"]
     assert all(g[1] == "nowrap" for g in got), got
+    excluded = wide.locator('table[data-atlas-table="coverage-bsf"] tr', has_text="U-front-1").locator(".atlas-missing")
+    assert excluded.inner_text().startswith("excluded: ") and excluded.evaluate("e => getComputedStyle(e).whiteSpace") == "normal"

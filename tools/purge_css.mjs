@@ -3,12 +3,14 @@
 //
 //   node tools/purge_css.mjs NODE_MODULES_DIR < job.json > result.json
 //
-// job.json: {"css": [stylesheet texts], "content": [paths or globs], "safelist": [regular expressions as text]}.
+// job.json: {"css": [stylesheet texts], "content": [paths or globs], "safelist": [regular expressions as text],
+//            "variables": [custom properties kept whether or not a rule read so far uses them]}.
 // A rule is kept when every class, id, element and attribute it names is a word of some content file
 // (PurgeCSS's default extractor: runs of letters, digits, "-" and "_"). The content is every page of the
 // site and every script and Python module that writes markup at run time (Material's bundle, the site's
 // scripts, tablesort, the calculators), so markup made in the browser keeps its styles; names a script
-// builds by joining strings are the safelist's. CSS variables, keyframes and font faces are all kept.
+// builds by joining strings are the safelist's. A custom property is kept when a kept rule of any of the
+// stylesheets uses it (variables: true); keyframes and font faces are all kept.
 // Prints [{"css": text, "rejected": n}] in the order of job.css; exit 1 (message on stderr) on any error.
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -26,8 +28,8 @@ try {
   const { PurgeCSS } = createRequire(import.meta.url)(path.resolve(nm, "purgecss"));
   const res = await new PurgeCSS().purge({
     content: job.content, css: job.css.map((raw) => ({ raw })), rejected: true,
-    safelist: { greedy: (job.safelist || []).map((s) => new RegExp(s)) },
-    variables: false, keyframes: false, fontFace: false,
+    safelist: { greedy: (job.safelist || []).map((s) => new RegExp(s)), variables: job.variables || [] },
+    variables: true, keyframes: false, fontFace: false,
   });
   process.stdout.write(JSON.stringify(res.map((r) => ({ css: r.css, rejected: (r.rejected || []).length }))));
 } catch (e) {

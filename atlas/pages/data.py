@@ -256,7 +256,8 @@ def errata_page(r) -> str:
 def coverage_page(r) -> str:
     """The coverage page (``{{ coverage_page() }}``): every table id of every guide, its kind, rows and download.
     Its per-document tables (class ``atlas-coverage``) keep the seed lines, each data file's count and the downloads
-    on one line by column (atlas.css), not by a class on each of their 1,160 cells (24 KB of the page)."""
+    on one line by column (atlas.css), not by a class on each of their 1,160 cells (24 KB of the page); the data
+    files are named within the folder their column's header names (``data/<doc>/``), not by their whole path."""
     a = r.a
     b = build(r)
     recs = {(t["doc"], t["table_id"]): t for t in record_rows(r, "tables")}
@@ -278,7 +279,7 @@ def coverage_page(r) -> str:
                 f'<p class="atlas-cite"><em>{esc(src["title"])}</em>, release {esc(src["release"])}; '
                 f'list of tables from <code>data/{esc(doc)}/tables.yaml</code>.</p>', "",
                 f'<div class="atlas-table-wrap"><table class="atlas-data atlas-coverage" data-atlas-table="coverage-{esc(doc)}"><thead><tr>'
-                "<th>Table</th><th>Title</th><th>Section</th><th>Seed lines</th><th>Source rows</th><th>Where in the data</th>"
+                f"<th>Table</th><th>Title</th><th>Section</th><th>Seed lines</th><th>Source rows</th><th>Where in <code>data/{esc(doc)}/</code></th>"
                 "<th>Data rows</th><th>Shown on</th><th>Download</th></tr></thead><tbody>"]
         loose = _loose(r, doc)
         for t in ts:
@@ -289,9 +290,8 @@ def coverage_page(r) -> str:
             if t["kind"] == "excluded":
                 where = f'<span class="atlas-missing">excluded: {esc(t["excluded_reason"])}</span>'
             else:
-                where = "<br>".join(f'<span><code>data/{esc(doc)}/{esc(k)}.csv</code>: {esc(n)} rows</span>'
-                                    for k, n in files.items()) \
-                    or f'<code>data/{esc(doc)}/{esc(t["kind"])}.csv</code>: 0 rows'
+                where = "<br>".join(f'<code>{esc(k)}.csv</code>: {esc(n)} rows' for k, n in files.items()) \
+                    or f'<code>{esc(t["kind"])}.csv</code>: 0 rows'
             dls = ([("CSV", b.tables[(doc, tid)])] if (doc, tid) in b.tables else []) \
                 + [(f"{k} CSV", q) for k, q in b.extra.get((doc, tid), {}).items()]
             dl = "<br>".join(f'<a href="../../downloads/{esc(q)}" download>{esc(label)}</a>' for label, q in dls)
