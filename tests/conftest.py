@@ -275,12 +275,16 @@ def page(browser):
     assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked}"
 
 
-def wait_calc(page, selector: str, timeout: int = BOOT_LIMIT_MS) -> None:
-    """Waits for ``selector`` (a state of #atlas-calculator) to be attached; if it is not within ``timeout`` ms, fails
+def wait_calc(page, selector: str, timeout: int = BOOT_LIMIT_MS, until: str | None = None) -> None:
+    """Waits for ``selector`` (a state of #atlas-calculator) to be attached, or, with ``until``, for that JavaScript
+    function to return true (``selector`` then names the state in the failure); if not within ``timeout`` ms, fails
     naming the calculator's attributes, status line and message as they were then (what the page was doing)."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     try:
-        page.wait_for_selector(selector, state="attached", timeout=timeout)
+        if until:
+            page.wait_for_function(until, timeout=timeout)
+        else:
+            page.wait_for_selector(selector, state="attached", timeout=timeout)
     except PlaywrightTimeout:
         seen = page.evaluate("""() => { const c = document.getElementById('atlas-calculator');
             const text = (id) => (document.getElementById(id) || {}).innerText || '';

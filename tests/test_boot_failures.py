@@ -185,6 +185,13 @@ class _EndlessPython(PackEditor):
         return files
 
 
+_IDLE_AFTER = """() => { const c = document.getElementById('atlas-calculator');
+    return c.dataset.state === 'ready' && !c.hasAttribute('data-busy') && +c.dataset.resultSeq > N
+        && new URLSearchParams(location.search).get('load') === 'LOAD'; }"""
+"""Python is idle, a result newer than number N is shown, and it is that of load LOAD (the permalink follows the
+result shown)."""
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("load", ["777", "778"], ids=["loop", "recursion"])
 def test_a_run_that_never_returns_is_stopped_said_and_python_restarted(page, built_site, load):
@@ -201,14 +208,16 @@ def test_a_run_that_never_returns_is_stopped_said_and_python_restarted(page, bui
         wait_calc(page, '#atlas-calculator[data-restarts="1"]')
         msg = page.inner_text("#atlas-calc-message")
         assert ("did not finish within 4 s" in msg or "internal error" in msg) and "Python is restarting" in msg, msg
-        wait_calc(page, '#atlas-calculator[data-state="ready"][data-result-seq="3"]:not([data-busy])')
-        # the press made while the endless run held Python is computed after the restart
-        assert "load=80000" in page.url
+        # the press made while the endless run held Python is computed after the restart: the result of the newest
+        # inputs (80000) is shown, Python idle. Its number is 3, or higher where typing's own run (250 ms after the last
+        # key) started before the press that followed it, as it can on a busy machine
+        wait_calc(page, "80000 computed after the restart", until=_IDLE_AFTER.replace("N", "2").replace("LOAD", "80000"))
         assert page.inner_text("#atlas-calc-status").startswith("Computed in your browser")
         # and the page works on: a further run answers
+        shown = int(page.get_attribute("#atlas-calculator", "data-result-seq"))
         page.fill("#calc-load", "126000")
         page.click("#calc-run")
-        page.wait_for_selector('#atlas-calculator[data-result-seq="4"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+        wait_calc(page, "126000 computed", until=_IDLE_AFTER.replace("N", str(shown)).replace("LOAD", "126000"))
         assert result_cell(page, "BSF Management Service") == "17"
         assert page.js_errors == []
     finally:
@@ -230,9 +239,8 @@ def test_a_fatal_error_while_newer_inputs_wait_restarts_python_and_computes_them
         page.click("#calc-run")
         page.wait_for_selector('#atlas-calculator[data-restarts="1"]', state="attached", timeout=BOOT_LIMIT_MS)
         assert "fatal error (simulated)" in page.inner_text("#atlas-calc-message")
-        page.wait_for_selector('#atlas-calculator[data-state="ready"][data-result-seq="3"]:not([data-busy])', state="attached",
-                               timeout=BOOT_LIMIT_MS)
-        assert "load=80000" in page.url and page.input_value("#calc-load") == "80000"
+        wait_calc(page, "80000 computed after the restart", until=_IDLE_AFTER.replace("N", "2").replace("LOAD", "80000"))
+        assert page.input_value("#calc-load") == "80000"
         assert page.get_attribute("#atlas-calculator", "data-restarts") == "1"
         assert page.js_errors == []
     finally:
@@ -254,9 +262,10 @@ def test_an_error_that_leaves_python_past_1_gib_restarts_it(page, built_site):
         page.wait_for_selector('#atlas-calculator[data-restarts="1"][data-state="ready"]', state="attached", timeout=BOOT_LIMIT_MS)
         msg = page.inner_text("#atlas-calc-message")
         assert "MemoryError: simulated" in msg and "Python's memory had grown to 1." in msg and "restarting" in msg, msg
+        shown = int(page.get_attribute("#atlas-calculator", "data-result-seq"))
         page.fill("#calc-load", "126000")
         page.click("#calc-run")
-        page.wait_for_selector('#atlas-calculator[data-result-seq="3"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+        wait_calc(page, "126000 computed after the restart", until=_IDLE_AFTER.replace("N", str(shown)).replace("LOAD", "126000"))
         assert result_cell(page, "BSF Management Service") == "17"
         assert int(page.get_attribute("#atlas-calculator", "data-heap-bytes")) < 4 * before < 2 ** 30
         assert page.js_errors == []
@@ -379,9 +388,9 @@ def test_a_burst_of_100_changes_computes_only_the_newest_and_memory_stays_flat(p
         runs.append(int(page.get_attribute("#atlas-calculator", "data-runs-computed")))
         assert f"load={start + 9900}" in page.url  # the newest is shown
         heaps.append(int(page.get_attribute("#atlas-calculator", "data-heap-bytes")))
-    # back to back: the first change (sent at once) and the newest. Spaced by timers: the same,
-    # unless this busy machine's timers stall past the 60 ms pause that ends a burst; 10 allows
-    # nine such stalls in one second (one run per change would be 100).
-    assert runs[1] - runs[0] == 2 and runs[2] - runs[1] <= 10, runs
+    # back to back: the first change (sent at once) and the newest. Spaced by timers: the same, unless this busy
+    # machine's timers stall past the 60 ms pause that ends a burst. With the suite in two processes, 19 of 100 were
+    # computed once (timers firing 60+ ms late); 50 is half of one run per change, which coalescing would not be.
+    assert runs[1] - runs[0] == 2 and runs[2] - runs[1] <= 50, runs
     assert heaps[0] == heaps[1], heaps  # Python's heap did not grow in the second burst
     assert page.js_errors == []
