@@ -359,7 +359,10 @@ def test_a_5000_row_paste_is_computed_and_the_page_shows_the_first_100(page, sit
     page.evaluate("""(text) => { const el = document.getElementById('calc-csv'); el.focus(); el.value = text;
         el.dispatchEvent(new InputEvent('input', {bubbles: true, inputType: 'insertFromPaste'})); }""", _own_csv(5000))
     page.click("#calc-run")
-    page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+    # the result of the pasted rows, Python idle: result 1, or 2 where the paste's own run (250 ms after it) started
+    # before the press, as it can on a busy machine
+    wait_calc(page, "the paste computed", until="""() => { const c = document.getElementById('atlas-calculator');
+        return c.dataset.state === 'ready' && !c.hasAttribute('data-busy') && +c.dataset.resultSeq >= 1; }""")
     assert page.locator("table.atlas-own tbody tr").count() == 100
     assert "5,000 rows evaluated: 1,550 over, 350 near, 3,100 ok." in page.inner_text("#atlas-calc-result")
     assert page.inner_text("#atlas-calc-status").startswith("Computed in your browser")

@@ -166,3 +166,20 @@ def test_a_chart_whose_spec_cannot_be_fetched_keeps_its_drawing_and_says_why(bro
     finally:
         ctx.close()
         httpd.shutdown()
+
+
+def test_a_spec_drawn_before_is_taken_from_the_cache_and_drawn_again_when_the_drawing_code_changes(tmp_path, monkeypatch):
+    """The second build of an unchanged spec starts no Node and gets the same drawing; other drawing code (here: another
+    hash of the script, theme and package versions) draws it again."""
+    monkeypatch.setattr(charts, "CACHE", tmp_path / "cache")
+    spec = {"data": {"values": [{"a": 1}]}, "mark": "bar", "encoding": {"x": {"field": "a", "type": "quantitative"}}}
+    first = charts.start({"k1": spec})
+    assert first.proc is not None
+    drawn = first.finish()
+    assert set(drawn["k1"]) == {"wide", "narrow"} and drawn["k1"]["wide"].startswith("<svg")
+    again = charts.start({"k1": spec})
+    assert again.proc is None and again.finish() == drawn
+    monkeypatch.setattr(charts, "_drawer", lambda: "another-drawer")
+    other = charts.start({"k1": spec})
+    assert other.proc is not None and other.finish() == drawn
+    assert sorted(f.name for f in (tmp_path / "cache").iterdir()) == sorted([f"{first.drawer}-k1.json", "another-drawer-k1.json"])

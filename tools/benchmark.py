@@ -401,14 +401,16 @@ def main() -> None:
 def test_suite() -> dict:
     """Issue 17's test goal (at most 6 minutes on 2 cores): the wall time of the whole suite as `make test` runs it
     (``python -m pytest``, with pytest.ini's options; the set-up `make test` does first is not timed), its summary
-    line and the load average before and after (other work on the machine slows it)."""
+    line, the lines naming each test that failed (pytest's -ra summary, 300 characters each) and the load average
+    before and after (other work on the machine slows it)."""
     t0 = time.perf_counter()
     load0 = os.getloadavg()
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True)
     secs = time.perf_counter() - t0
     summary = next((line.strip("= ") for line in reversed(r.stdout.splitlines()) if " in " in line and (" passed" in line or " failed" in line)), "")
+    failed = [line[:300] for line in r.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))]
     return {"seconds": round(secs, 1), "minutes": round(secs / 60, 2), "exit_code": r.returncode, "summary": summary,
-            "load_average_before_after": [round(load0[0], 2), round(os.getloadavg()[0], 2)]}
+            "failed": failed, "load_average_before_after": [round(load0[0], 2), round(os.getloadavg()[0], 2)]}
 
 
 def backtest_headline() -> dict:
