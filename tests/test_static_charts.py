@@ -85,17 +85,23 @@ def test_scenario_page_as_served_holds_its_chart_drawn(built_site):
     assert VEGA + "vega.min.js" not in html and "vega-lite.min.js" not in html
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_chart_shows_without_vega_until_used_then_draws_live(browser, site_url, scheme):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+def _scenario_chart(browser, base: str, **context):
+    """Policy 3.1.5's page at 1280 x 900 (with ``context``'s options), its drawn chart shown: (context, page, the
+    URLs requested so far and on, the chart's locator)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, **context)
     urls: list[str] = []
     ctx.on("request", lambda r: urls.append(r.url))
     pg = ctx.new_page()
+    pg.goto(base + SCENARIO, wait_until="load")
+    pg.wait_for_selector('.atlas-chart[data-rendered="static"]', state="attached")
+    return ctx, pg, urls, pg.locator('.atlas-chart[data-chart-id="util-policy-3-1-5"]')
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_chart_shows_without_vega_until_used_then_draws_live(browser, site_url, scheme):
+    ctx, pg, urls, chart = _scenario_chart(browser, site_url, color_scheme=scheme)
     try:
-        pg.goto(site_url + SCENARIO, wait_until="load")
-        chart = pg.locator('.atlas-chart[data-chart-id="util-policy-3-1-5"]')
-        pg.wait_for_selector('.atlas-chart[data-rendered="static"]', state="attached")
         wide = chart.locator(".atlas-static-wide svg")
         assert wide.is_visible() and not chart.locator(".atlas-static-narrow svg").is_visible()
         box = wide.bounding_box()
@@ -149,14 +155,8 @@ def test_a_chart_whose_spec_cannot_be_fetched_keeps_its_drawing_and_says_why(bro
     """The spec of a drawn chart is fetched on its first use; when the server cannot send it, the build's drawing
     stays (and Vega is not loaded for nothing), and the chart's element names the file and the HTTP status."""
     httpd, url = serve(built_site, _NoSpecs)
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    urls: list[str] = []
-    ctx.on("request", lambda r: urls.append(r.url))
-    pg = ctx.new_page()
+    ctx, pg, urls, chart = _scenario_chart(browser, url)
     try:
-        pg.goto(url + SCENARIO, wait_until="load")
-        chart = pg.locator('.atlas-chart[data-chart-id="util-policy-3-1-5"]')
-        pg.wait_for_selector('.atlas-chart[data-rendered="static"]', state="attached")
         chart.hover()
         pg.wait_for_selector('.atlas-chart[data-chart-id="util-policy-3-1-5"][data-live-error]', state="attached", timeout=20000)
         err = chart.get_attribute("data-live-error")
