@@ -139,8 +139,8 @@ def start(specs: dict[str, dict]) -> Drawing:
     """Starts drawing ``specs`` ({key: Vega-Lite spec}) in Node, in the background: those without a drawing in CACHE
     (made by the same drawing code). Raises BuildError if Node or node_modules is missing."""
     folder = Path(tempfile.mkdtemp(prefix="atlas-charts-"))
-    drawer, cached = (_drawer(), {}) if specs else ("", {})
-    for k in list(specs):
+    drawer, cached = _drawer() if specs else "", {}
+    for k in specs:
         try:
             d = json.loads((CACHE / f"{drawer}-{k}.json").read_text(encoding="utf-8"))
             if isinstance(d, dict) and set(d) == {"wide", "narrow"}:
@@ -202,8 +202,8 @@ def inject(site_dir: Path, svgs: dict[str, dict[str, str]]) -> int:
         if "atlas-chart" not in text:
             continue
         holders = HOLDER.findall(text)
-        drawings = {cid: svgs.get(key(body)) for cid, body in holders}
         keys = {cid: key(body) for cid, body in holders}
+        drawings = {cid: svgs.get(k) for cid, k in keys.items()}
         drawn: set[str] = set()  # the charts put() drew: only their specs leave the page
         # a drawn chart's spec was read by collect(): it is JSON
         descriptions = {cid: json.loads(body).get("description") or "" for cid, body in holders if drawings[cid]}

@@ -12,9 +12,8 @@ about 7.5 KB. PurgeCSS judges a property after each sheet, by the sheets read so
 takes from main (``--md-hue`` in the dark scheme), that the site's own stylesheets and Vega's use and that its
 scripts name (charts.js reads colours with ``getPropertyValue``) are kept by name. The result is checked: a
 property that a kept rule, the site's stylesheets or its scripts use and that is no longer declared stops the build
-(BuildError). Keyframes and font faces are
-all kept. Measured on this site: ``main`` 137,572 to about 79,700 bytes, ``palette`` 11,930 to about 4,100 (the
-colours of the palettes mkdocs.yml does not use go).
+(BuildError). Keyframes and font faces are all kept. Measured on this site: ``main`` 137,572 to about 79,700
+bytes, ``palette`` 11,930 to about 4,100 (the colours of the palettes mkdocs.yml does not use go).
 
 Each trimmed stylesheet is written under a new name (Material's, with the trimmed text's content hash added:
 ``main.57a0d79d.<hash>.min.css``), every page's link is rewritten to it, and Material's file and its source
@@ -63,15 +62,16 @@ def trim(site: Path) -> dict[str, dict]:
     found = sorted(f for f in folder.glob("*.min.css") if STYLESHEETS.match(f.name)) if folder.is_dir() else []
     if not found:
         raise BuildError(f"no Material stylesheet (main.<hash>.min.css) in {folder}: has the theme changed?")
-    # the texts without their source-map comment (the map describes the untrimmed file; PostCSS would read it)
+    material = [f.read_text(encoding="utf-8") for f in found]
+    others = [f.read_text(encoding="utf-8") for f in sorted(site.rglob("*.css")) if f.parent != folder]
+    named = {v for f in sorted((site / "assets" / "js").glob("*.*js"))
+             for v in READ_PROPERTY.findall(f.read_text(encoding="utf-8"))}
     # PurgeCSS drops a custom property unused by the sheets it has read so far, after each sheet (main, then palette):
     # what palette uses of main's (--md-hue, in the dark scheme's colours), the site's own stylesheets and Vega's use,
     # or its scripts name, is kept by name
-    others = sorted(f for f in site.rglob("*.css") if f.parent != folder)
-    scripts = sorted((site / "assets" / "js").glob("*.*js"))
-    keep = sorted({v for f in others + found[1:] for v in VAR_USE.findall(f.read_text(encoding="utf-8"))}
-                  | {v for f in scripts for v in READ_PROPERTY.findall(f.read_text(encoding="utf-8"))})
-    job = {"css": [SOURCE_MAP.sub("", f.read_text(encoding="utf-8")) for f in found], "content": content(site),
+    keep = sorted({v for text in others + material[1:] for v in VAR_USE.findall(text)} | named)
+    # the texts without their source-map comment (the map describes the untrimmed file; PostCSS would read it)
+    job = {"css": [SOURCE_MAP.sub("", text) for text in material], "content": content(site),
            "safelist": SAFELIST, "variables": keep}
     r = subprocess.run([_node(), str(ROOT / "tools" / "purge_css.mjs"), str(node_modules())], input=json.dumps(job),
                        capture_output=True, text=True, timeout=300)
@@ -81,9 +81,8 @@ def trim(site: Path) -> dict[str, dict]:
     declared = {v for out in result for v in CUSTOM_PROPERTY.findall(out["css"])}
     # every property still used (by the site's sheets, by Material's kept rules, or named by the site's scripts) is
     # still declared: checked, not assumed
-    wanted = {v for text in [f.read_text(encoding="utf-8") for f in others] + [out["css"] for out in result]
-              for v in VAR_USE.findall(text)} | {v for f in scripts for v in READ_PROPERTY.findall(f.read_text(encoding="utf-8"))}
-    before = {v for f in found for v in CUSTOM_PROPERTY.findall(f.read_text(encoding="utf-8"))}
+    wanted = {v for text in others + [out["css"] for out in result] for v in VAR_USE.findall(text)} | named
+    before = {v for text in material for v in CUSTOM_PROPERTY.findall(text)}
     lost = sorted((wanted & before) - declared)
     if lost:
         raise BuildError(f"trimming Material's stylesheets removed custom properties the site uses: {', '.join(lost)}")

@@ -9,8 +9,9 @@
 // (PurgeCSS's default extractor: runs of letters, digits, "-" and "_"). The content is every page of the
 // site and every script and Python module that writes markup at run time (Material's bundle, the site's
 // scripts, tablesort, the calculators), so markup made in the browser keeps its styles; names a script
-// builds by joining strings are the safelist's. A custom property is kept when a kept rule of any of the
-// stylesheets uses it (variables: true); keyframes and font faces are all kept.
+// builds by joining strings are the safelist's. A custom property is kept when a kept rule of the stylesheets
+// read so far uses it (variables: true; PurgeCSS judges after each sheet) or job.variables names it; keyframes and
+// font faces are all kept.
 // Prints [{"css": text, "rejected": n}] in the order of job.css; exit 1 (message on stderr) on any error.
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -13,6 +13,8 @@
   var self = document.currentScript;
   var views = new WeakMap();
   var loading = null;
+  /* A file of this site, by its path from this script's folder (assets/js/), whatever the page's depth. */
+  function fromHere(rel) { return new URL(rel, self ? self.src : location.href).href; }
   /* No page loads Vega with the page: on calculator pages its parsing would compete with the
    * Python runtime for the CPU, and elsewhere the build drew the charts (atlas/charts.py). The
    * first live draw loads the four scripts, in order, from this site. Resolves either way;
@@ -26,13 +28,13 @@
     if (!document.querySelector('link[href*="vendor/vega/vega-embed.css"]')) {
       var css = document.createElement("link");
       css.rel = "stylesheet";
-      css.href = new URL("../vendor/vega/vega-embed.css", self ? self.src : location.href).href;
+      css.href = fromHere("../vendor/vega/vega-embed.css");
       document.head.appendChild(css);
     }
     loading = Promise.all(names.map(function (name) {
       return new Promise(function (resolve) {
         var tag = document.createElement("script");
-        tag.src = new URL("../vendor/vega/" + name, self ? self.src : location.href).href;
+        tag.src = fromHere("../vendor/vega/" + name);
         tag.async = false; /* execute in list order */
         tag.onload = tag.onerror = resolve;
         document.head.appendChild(tag);
@@ -144,7 +146,7 @@
     }
     var k = el.getAttribute("data-spec");
     if (!k || !/^[0-9a-f]{16}$/.test(k)) return;
-    var url = new URL("../charts/" + k + ".json", self ? self.src : location.href).href;
+    var url = fromHere("../charts/" + k + ".json");
     el.setAttribute("data-rendered", "pending");
     return fetch(url).then(function (r) {
       if (!r.ok) throw new Error("HTTP " + r.status);
