@@ -101,16 +101,17 @@ def shown_file(doc: str, tid: str) -> str:
 
 
 def view_file(page: str, table: str) -> str:
-    """Path of a page table's CSV as shown (home, product scenarios, errata), relative to downloads/."""
+    """Path of a page table's CSV as shown (home, product scenarios, errata, backtest comparisons), relative to
+    downloads/."""
     return f"views/{page}/{table}.csv"
 
 
 def shown_tables(r) -> dict[tuple, tuple[str, str]]:
     """Every table the build writes "as shown": key -> (path under downloads/, the table's HTML as the page renders
     it). Keys: (doc, table id) for curated tables with rows, ("views", page, table) for the home products and
-    efficiency tables, each product's scenarios table and the errata table. The HTML comes from the same functions
-    the pages call, so the file is the page's table."""
-    from .pages import data as pdata, home
+    efficiency tables, each product's scenarios table, the errata table and the backtest's comparisons table. The
+    HTML comes from the same functions the pages call, so the file is the page's table."""
+    from .pages import accuracy, data as pdata, home
     out: dict[tuple, tuple[str, str]] = {}
     for t in r.a.tables:
         if t["kind"] == "excluded":
@@ -125,6 +126,7 @@ def shown_tables(r) -> dict[tuple, tuple[str, str]]:
     for doc in r.a.docs():
         out[("views", doc, "scenarios")] = (view_file(doc, "scenarios"), r.scenarios_table(doc))
     out[("views", "errata", "errata")] = (view_file("errata", "errata"), pdata.errata_table(r))
+    out[("views", "accuracy", "backtest-points")] = (view_file("accuracy", "backtest-points"), accuracy.points_table(r))
     return out
 
 

@@ -132,3 +132,31 @@ def test_missing_key_is_named():
 ])
 def test_cpu_rule_per_component(component, service, role, sidecar, rule):
     assert backtest.cpu_rule(component, service, role, sidecar) == rule
+
+
+def test_every_comparison_has_its_own_page_and_the_accuracy_page_links_to_it(built_site, result):
+    """The comparisons table moved from "How accurate is this?" to "Every backtest comparison" (issue 17 item 2: the
+    accuracy page sent 446 KiB before use). One row per comparison, none lost; the first row is Policy 3.1.4 -> 3.3.1
+    appinfo: Table 3-40 row 1 prints 2 % at site 1 of 1 replica x 1 core requested (Table 3-38 row 1), so 0.02 cores;
+    Table 3-187 row 1 prints 3 % of 1 x 1 core (Table 3-185 row 1), 0.03 cores; appinfo is a management service
+    (rule "fixed"), so 0.02 is predicted, |0.02 - 0.03| / 0.03 = 33.3 %. The download "as shown" holds the same rows."""
+    import csv
+    import io
+    from atlas.tableview import shown_rows
+    acc = (built_site / "calculators/accuracy/index.html").read_text(encoding="utf-8")
+    assert 'data-atlas-table="backtest-points"' not in acc
+    assert 'href="../accuracy-comparisons/"' in acc and 'data-chart-id="backtest-chart"' in acc
+    page = (built_site / "calculators/accuracy-comparisons/index.html").read_text(encoding="utf-8")
+    table = page[page.index('<table class="atlas-data atlas-comparisons"'):]
+    head, rows = shown_rows(table[:table.index("</table>") + len("</table>")])
+    assert len(rows) == len(result["points"]) > 300
+    first = dict(zip(head, rows[0]))
+    assert first == {"Product": "Policy", "Rule": "fixed", "From (A)": "policy-3-1-4", "To (B)": "policy-3-3-1",
+                     "Service or figure": "appinfo / app", "Load A": "15,000 TPS", "Load B": "7,500 TPS",
+                     "Printed for A": "0.02", "Predicted for B": "0.02", "Printed for B": "0.03", "Unit": "cores",
+                     "Error": "33.3 %", "Source A": "Table 3-40 row 1", "Source B": "Table 3-187 row 1"}
+    # chips count the rows of each product and rule
+    assert f'data-value="Policy" aria-pressed="false">Policy <span class="atlas-chip-n">{sum(p["doc"] == "policy" for p in result["points"])}</span>' in page
+    shown = list(csv.reader(io.StringIO((built_site / "downloads/views/accuracy/backtest-points.csv").read_text(encoding="utf-8"))))
+    assert shown[0] == head and len(shown) == len(rows) + 1 and shown[1] == rows[0]
+    assert 'href="../../downloads/views/accuracy/backtest-points.csv"' in page

@@ -95,6 +95,7 @@ KINDS = [
     ("", "products", "views/home/products.csv", None),                                        # home products
     ("", "efficiency", "views/home/efficiency.csv", "BSF"),                                   # home chart as a table
     ("data/errata/", "errata", "views/errata/errata.csv", "policy-3-2-7"),                    # errata
+    ("calculators/accuracy-comparisons/", "backtest-points", "views/accuracy/backtest-points.csv", "dsr measured-rate"),
 ]
 
 
@@ -128,11 +129,15 @@ def _download(page, key) -> str:
     page.evaluate(_WATCH_DOWNLOADS)
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     for attempt in (1, 2):
+        clicked = False
         try:
             with page.expect_download() as d:
                 link.click()
+                clicked = True
             return Path(d.value.path()).read_text(encoding="utf-8")
         except PlaywrightTimeout:
+            if not clicked:
+                raise  # the link was never clickable: Playwright's own message says why
             seen = page.evaluate("() => window.__atlasDl")
             if attempt == 2 or not (seen["claimed"] and seen["blobs"]):
                 raise AssertionError(f"no download from the {key} link after {attempt} click(s); page counts {seen}")

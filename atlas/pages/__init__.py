@@ -37,6 +37,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "shcm_extrapolation": calc_shcm.extrapolation,     # docs/calculators/shcm.md (limits)
     "shcm_latency": calc_shcm.latency_limit,           # docs/calculators/shcm.md (limits)
     "backtest_page": accuracy.backtest_page,           # docs/calculators/accuracy.md
+    "backtest_comparisons": accuracy.comparisons_page, # docs/calculators/accuracy-comparisons.md
     "compare_page": compare.compare_page,              # docs/tools/compare.md
     "datasets_page": data.datasets_page,               # docs/data/datasets.md
     "data_dictionary": data.dictionary_page,           # docs/data/dictionary.md

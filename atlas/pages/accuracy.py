@@ -7,6 +7,7 @@ from calculators import backtest
 from calculators.formatting import fmt
 
 from ..html import esc, json_for_html
+from .views import facet_bar, row_attrs
 
 
 def _pct(v) -> str:
@@ -57,9 +58,56 @@ STATS_HEAD = ('<thead><tr><th>{what}</th><th>Comparisons</th><th>With an error (
               '<th>Median absolute error</th><th>90th percentile absolute error</th></tr></thead>')
 
 
+def _result(r) -> dict:
+    """``calculators.backtest.run`` of the build's bundle, computed once per build (two pages and a download read it)."""
+    if getattr(r, "_backtest_result", None) is None:
+        r._backtest_result = backtest.run(r.bundle)
+    return r._backtest_result
+
+
+POINT_FACETS = (("product", "Product"), ("rule", "Rule"))
+"""The chip groups of the comparisons table: (facet, label)."""
+
+
+def points_table(r) -> str:
+    """The HTML of the comparisons table (``data-atlas-table="backtest-points"``): one row per comparison of
+    ``calculators.backtest.run``, in its order, each row carrying its product and rule as facets. The page
+    "Every backtest comparison" shows it and the build writes it "as shown" (``downloads.shown_tables``)."""
+    res = _result(r)
+    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
+    facets = [{"product": names.get(p["doc"], p["doc"]), "rule": p["rule"]} for p in res["points"]]
+    out = ['<div class="atlas-table-wrap"><table class="atlas-data atlas-comparisons" data-atlas-table="backtest-points"><thead><tr>'
+           '<th>Product</th><th>Rule</th><th>From (A)</th><th>To (B)</th><th>Service or figure</th><th>Load A</th><th>Load B</th>'
+           '<th>Printed for A</th><th>Predicted for B</th><th>Printed for B</th><th>Unit</th><th>Error</th>'
+           '<th>Source A</th><th>Source B</th></tr></thead><tbody>']
+    out += [f'<tr{row_attrs(f)}><td>{esc(f["product"])}</td><td>{esc(p["rule"])}</td><td>{esc(p["from"])}</td>'
+            f'<td>{esc(p["to"])}</td><td>{esc(p["subject"])}</td><td>{fmt(p["load_from"])} {esc(p["unit"])}</td>'
+            f'<td>{fmt(p["load_to"])} {esc(p["unit"])}</td><td>{_num(p["observed_from"])}</td><td>{_num(p["predicted_to"])}</td>'
+            f'<td>{_num(p["observed_to"])}</td><td>{esc(p["value_unit"])}</td><td>{_pct(p["ape"])}</td>'
+            f'<td>{esc(p["source_from"])}</td><td>{esc(p["source_to"])}</td></tr>' for p, f in zip(res["points"], facets)]
+    out.append("</tbody></table></div>")
+    return "\n".join(out)
+
+
+def comparisons_page(r) -> str:
+    """The body of the "Every backtest comparison" page (docs/calculators/accuracy-comparisons.md): the chip bar,
+    the comparisons table (``points_table``) and its downloads. Raises KeyError if the build wrote no file for it."""
+    from .data import view_links
+    res = _result(r)
+    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
+    facets = [{"product": names.get(p["doc"], p["doc"]), "rule": p["rule"]} for p in res["points"]]
+    return "\n".join([
+        f'<p>{len(res["points"]):,} comparisons. "Predicted for B" is "Printed for A" scaled from load A to load B by the '
+        'rule (<a href="../accuracy/#method">the method</a>); the error is its distance from "Printed for B"; the sources '
+        'name the table and row of each printed value.</p>',
+        facet_bar("backtest-points", list(POINT_FACETS), facets),
+        points_table(r),
+        view_links(r, ("views", "accuracy", "backtest-points"), "../../")])
+
+
 def backtest_page(r) -> str:
     """The body of the "How accurate is this?" page, computed from the bundle at build time."""
-    res = backtest.run(r.bundle)
+    res = _result(r)
     names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
     rule_names = {f"{d}/{ru}": f"{names.get(d, d)}: {ru}" for d, ru in (k.split("/", 1) for k in res["by_rule"])}
     scen_url = {s["id"]: f'../../products/{s["doc"]}/{s["id"]}/' for s in r.a.scenarios}
@@ -89,18 +137,13 @@ def backtest_page(r) -> str:
         out += ['<h2 id="not-backtested">Not backtested</h2>', "<ul>"]
         out += [f"<li><strong>{esc(names.get(d, d))}</strong>: {esc('; '.join(n))}.</li>" for d, n in res["notes"].items()]
         out.append("</ul>")
+    n = len(res["points"])
+    plotted = sum(1 for p in res["points"] if p["observed_to"] > 0 and p["predicted_to"] > 0)  # chart_spec's filter
     out += ['<h2 id="every-comparison">Every comparison</h2>',
+            f'<p>The chart plots predicted against printed for the {plotted:,} comparisons where both are above zero (log '
+            f'scales). All {n:,} comparisons are rows of <a href="../accuracy-comparisons/">Every backtest comparison</a>, '
+            'to filter by product, rule, pair or service, sort, and download as shown.</p>',
             '<div class="atlas-chart" data-chart-id="backtest-chart" role="img" aria-label="Scatter chart of predicted against '
-            'printed values, log scales; the table below holds the same data."></div>',
-            f'<script type="application/json" id="backtest-chart">{json_for_html(chart_spec(res["points"]))}</script>',
-            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-points"><thead><tr>'
-            '<th>Product</th><th>Rule</th><th>From (A)</th><th>To (B)</th><th>Service or figure</th><th>Load A</th><th>Load B</th>'
-            '<th>Printed for A</th><th>Predicted for B</th><th>Printed for B</th><th>Unit</th><th>Error</th>'
-            '<th>Source A</th><th>Source B</th></tr></thead><tbody>']
-    out += [f'<tr><td>{esc(names.get(p["doc"], p["doc"]))}</td><td>{esc(p["rule"])}</td><td>{esc(p["from"])}</td>'
-            f'<td>{esc(p["to"])}</td><td>{esc(p["subject"])}</td><td>{fmt(p["load_from"])} {esc(p["unit"])}</td>'
-            f'<td>{fmt(p["load_to"])} {esc(p["unit"])}</td><td>{_num(p["observed_from"])}</td><td>{_num(p["predicted_to"])}</td>'
-            f'<td>{_num(p["observed_to"])}</td><td>{esc(p["value_unit"])}</td><td>{_pct(p["ape"])}</td>'
-            f'<td>{esc(p["source_from"])}</td><td>{esc(p["source_to"])}</td></tr>' for p in res["points"]]
-    out.append("</tbody></table></div>")
+            'printed values, log scales; the page Every backtest comparison holds the same data as a table."></div>',
+            f'<script type="application/json" id="backtest-chart">{json_for_html(chart_spec(res["points"]))}</script>']
     return "\n".join(out)
