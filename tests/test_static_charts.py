@@ -114,8 +114,12 @@ def test_chart_shows_without_vega_until_used_then_draws_live(browser, site_url, 
         rgb = lambda h: f"rgb({int(h[1:3], 16)}, {int(h[3:5], 16)}, {int(h[5:7], 16)})"  # noqa: E731
         assert fill == [rgb(t["fg"]), rgb(t["category"][0])]
         assert not [u for u in urls if VEGA in u and ".js" in u], "Vega loaded before the chart was used"
+        # the live chart takes the drawing's place without moving the page below: same height, same next element
+        before = chart.evaluate("c => [c.getBoundingClientRect().height, c.nextElementSibling.getBoundingClientRect().top + scrollY]")
         chart.hover()
         pg.wait_for_selector('.atlas-chart[data-chart-id="util-policy-3-1-5"]' + CHART_DONE.replace(".atlas-chart", ""), timeout=60000)
+        after = chart.evaluate("c => [c.getBoundingClientRect().height, c.nextElementSibling.getBoundingClientRect().top + scrollY]")
+        assert abs(after[0] - before[0]) <= 1 and abs(after[1] - before[1]) <= 1, (before, after)
         assert [u for u in urls if u.split("?")[0].endswith(VEGA + "vega.min.js")]
         assert chart.locator(".atlas-static").count() == 0 and chart.locator("svg").count() == 1
         assert pg.evaluate("() => document.querySelector('.atlas-chart').atlasView.data('source_0').length") > 30
@@ -134,8 +138,10 @@ def test_chart_fits_a_phone_and_a_keyboard_reader_can_use_it(browser, site_url):
         assert narrow.is_visible() and not chart.locator(".atlas-static-wide svg").is_visible()
         assert narrow.bounding_box()["width"] <= 390
         assert pg.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        height = chart.evaluate("c => c.getBoundingClientRect().height")
         chart.focus()  # focusable: the keyboard's way to use it
         pg.wait_for_selector('.atlas-chart[data-chart-id="util-policy-3-1-5"][data-rendered="true"] svg', timeout=60000)
+        assert abs(chart.evaluate("c => c.getBoundingClientRect().height") - height) <= 1
     finally:
         ctx.close()
 

@@ -114,6 +114,15 @@ _WATCH_DOWNLOADS = """() => {
   document.addEventListener("click", e => {
     if (e.target.closest && e.target.closest("a.atlas-download-shown")) { dl.clicks += 1; if (e.defaultPrevented) dl.claimed += 1; }
   });
+  // what the pointer pressed and released on, and what moved, for the failure message
+  const name = t => t && t.tagName ? t.tagName.toLowerCase() + (t.id ? "#" + t.id : "") + (t.className && t.className.baseVal === undefined && t.className ? "." + String(t.className).split(" ")[0] : "") : String(t);
+  dl.events = [];
+  ["mousedown", "mouseup", "click"].forEach(type => document.addEventListener(type, e => {
+    dl.events.push(type + "@" + Math.round(e.clientX) + "," + Math.round(e.clientY) + ":" + name(e.target) + " y=" + Math.round(scrollY));
+  }, true));
+  new PerformanceObserver(l => l.getEntries().forEach(e => dl.events.push("shift " + e.value.toFixed(3) + " " +
+    e.sources.map(s => name(s.node) + " " + JSON.stringify([s.previousRect.y, s.currentRect.y].map(Math.round))).join("; ")))).observe({type: "layout-shift"});
+  addEventListener("scroll", () => { if (dl.events.length < 60) dl.events.push("scroll y=" + Math.round(scrollY)); });
 }"""
 
 
@@ -389,3 +398,25 @@ def test_coverage_keeps_seed_lines_data_files_and_downloads_on_one_line(wide, si
     assert all(g[1] == "nowrap" for g in got), got
     excluded = wide.locator('table[data-atlas-table="coverage-bsf"] tr', has_text="U-front-1").locator(".atlas-missing")
     assert excluded.inner_text().startswith("excluded: ") and excluded.evaluate("e => getComputedStyle(e).whiteSpace") == "normal"
+
+
+@pytest.mark.browser
+def test_filter_boxes_are_there_at_load_so_nothing_moves_while_the_reader_scrolls(page, site_url):
+    """Policy 3.1.5, the largest scenario page: every table of 6 rows or more has its filter box as soon as the page's
+    views are ready, while sorting is still set up only for the tables near the viewport. So scrolling to the last
+    table moves nothing: tables enhanced on the way used to insert their boxes above it (2.3 rem each), which moved a
+    link from under the pointer between press and release, and a click was lost (CI, "CSV (as shown)")."""
+    _open(page, site_url, "products/policy/policy-3-1-5/")
+    filterable, boxed, sorted_ = page.evaluate("""() => {
+        const ts = [...document.querySelectorAll('table.atlas-data')].filter(t => t.tHead && t.tBodies.length &&
+            t.tBodies[0].rows.length >= 6 && !t.hasAttribute('data-atlas-nofilter'));
+        const boxed = ts.filter(t => { const p = t.parentElement.previousElementSibling; return p && p.classList.contains('atlas-filter'); });
+        return [ts.length, boxed.length, document.querySelectorAll('table[data-atlas-enhanced]').length]; }""")
+    assert filterable >= 10 and boxed == filterable and sorted_ < filterable, (filterable, boxed, sorted_)
+    last = page.locator("table.atlas-data").last
+    top = "t => t.getBoundingClientRect().top + scrollY"
+    before = last.evaluate(top)
+    last.scroll_into_view_if_needed()
+    page.wait_for_function("t => t.hasAttribute('data-atlas-enhanced')", arg=last.element_handle())
+    assert last.evaluate(top) == before
+    assert page.js_errors == []

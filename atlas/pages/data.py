@@ -218,16 +218,18 @@ def errata_table(r) -> str:
             tbl = e.get("table_id") or ""
             f = {"document": a.source(doc)["short_name"], "kind": e["kind"], "action": e["action"]}
             facets.append(f)
+            # no class or attribute per cell: 479 rows made them 74 KB of the page; atlas.css sets each column's width
+            # and wrapping by its position in table.atlas-errata
             rows.append(
-                f'<tr{rid}{row_attrs(f)} data-doc="{esc(doc)}"><td class="atlas-nowrap"><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
-                f'<td>{esc(a.source(doc)["short_name"])}</td><td class="atlas-nowrap">{esc(e.get("scenario") or "")}</td>'
-                f'<td class="atlas-nowrap">{esc(tbl) if tbl else "(prose)"}</td><td>{esc(e["kind"])}</td><td>{esc(e["action"])}</td>'
-                f'<td class="atlas-minw-10">{esc(e["where"])}</td><td class="atlas-minw-10"><code>{esc(e["raw"])}</code></td>'
-                f'<td class="atlas-minw-14">{esc(e["problem"])}</td><td class="atlas-minw-14">{esc(e.get("reading") if e.get("reading") is not None else "")}'
+                f'<tr{rid}{row_attrs(f)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
+                f'<td>{esc(a.source(doc)["short_name"])}</td><td>{esc(e.get("scenario") or "")}</td>'
+                f'<td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(e["kind"])}</td><td>{esc(e["action"])}</td>'
+                f'<td>{esc(e["where"])}</td><td><code>{esc(e["raw"])}</code></td>'
+                f'<td>{esc(e["problem"])}</td><td>{esc(e.get("reading") if e.get("reading") is not None else "")}'
                 f'{(" <span class=atlas-note>" + esc(e["reason"]) + "</span>") if e.get("reason") else ""}</td></tr>')
     bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
                     {"document": [a.source(d)["short_name"] for d in a.docs()], "action": ERRATA_ACTIONS})
-    return (bar + '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
+    return (bar + '<div class="atlas-table-wrap"><table class="atlas-data atlas-errata" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
             "<th>Document</th><th>Scenario</th><th>Table</th><th>Kind</th><th>Action</th><th>Where</th><th>As printed</th>"
             "<th>Problem</th><th>Reading</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 

@@ -4,9 +4,13 @@
  * headers; tables with enough rows also get a text filter. Without JavaScript
  * they stay the plain tables the build rendered.
  *
- * Lazy: a table is enhanced when it comes near the viewport (IntersectionObserver),
+ * Lazy: a table's sorting is set up when it comes near the viewport (IntersectionObserver),
  * or at once when a header is clicked or focused, so a scenario page with dozens
- * of tables and thousands of cells does no work for tables nobody looks at.
+ * of tables and thousands of cells does no work for tables nobody looks at. Its filter
+ * box (a few elements) and its header arrows (CSS, data-atlas-sortable) come at once:
+ * added on the way, they moved everything below while the reader scrolled, so a link
+ * could move from under the pointer between the press and the release of a click (a
+ * test's click on "CSV (as shown)" was lost so).
  * Numbers sort by their leading number ("0.5 512 Mi" -> 0.5, "45%/70%" -> 45,
  * "3.2.10" sorts after "3.2.9"); everything else sorts as text.
  *
@@ -73,6 +77,8 @@
   function addFilter(table) {
     var body = table.tBodies[0];
     var rows = body ? body.rows.length : 0;
+    if (table.__atlasFilterDone) return;
+    table.__atlasFilterDone = true;
     if (rows < FILTER_MIN_ROWS || table.hasAttribute("data-atlas-nofilter")) return;
     var n = ++count;
     var bar = document.createElement("div");
@@ -375,6 +381,10 @@
     function watch(scope) {
       (scope || document).querySelectorAll(SELECTOR).forEach(function (t) {
         if (t.__atlasSort) return;
+        if (t.tHead && t.tBodies.length) {  // the tables enhance() takes: their box and header arrows now (atlas.css)
+          t.setAttribute("data-atlas-sortable", "");
+          addFilter(t);
+        }
         if (io) io.observe(t); else enhance(t);
       });
     }
