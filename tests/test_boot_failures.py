@@ -233,10 +233,10 @@ def test_a_fatal_error_while_newer_inputs_wait_restarts_python_and_computes_them
     try:
         page.goto(url + CALC, wait_until="load")
         page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
-        page.fill("#calc-load", "779")
-        page.click("#calc-run")
-        page.fill("#calc-load", "80000")
-        page.click("#calc-run")
+        # both presses in one task of the page: 80000 is surely waiting when 779 fails (Playwright's own fill and click
+        # can take more than 0.3 s each on a busy machine; then 779, typed and pressed, was computed twice, failing twice)
+        page.evaluate("""() => { const form = document.querySelector('#atlas-calculator form'), load = document.getElementById('calc-load');
+            load.value = '779'; form.requestSubmit(); load.value = '80000'; form.requestSubmit(); }""")
         page.wait_for_selector('#atlas-calculator[data-restarts="1"]', state="attached", timeout=BOOT_LIMIT_MS)
         assert "fatal error (simulated)" in page.inner_text("#atlas-calc-message")
         wait_calc(page, "80000 computed after the restart", until=_IDLE_AFTER.replace("N", "2").replace("LOAD", "80000"))
@@ -257,8 +257,9 @@ def test_an_error_that_leaves_python_past_1_gib_restarts_it(page, built_site):
         page.goto(url + CALC, wait_until="load")
         page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
         before = int(page.get_attribute("#atlas-calculator", "data-heap-bytes"))
-        page.fill("#calc-load", "780")
-        page.click("#calc-run")
+        # one press, no typing: typed, 780 would also be computed by the live run, and fail twice on a busy machine
+        page.evaluate("""() => { document.getElementById('calc-load').value = '780';
+            document.querySelector('#atlas-calculator form').requestSubmit(); }""")
         page.wait_for_selector('#atlas-calculator[data-restarts="1"][data-state="ready"]', state="attached", timeout=BOOT_LIMIT_MS)
         msg = page.inner_text("#atlas-calc-message")
         assert "MemoryError: simulated" in msg and "Python's memory had grown to 1." in msg and "restarting" in msg, msg
