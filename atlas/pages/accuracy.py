@@ -69,13 +69,18 @@ POINT_FACETS = (("product", "Product"), ("rule", "Rule"))
 """The chip groups of the comparisons table: (facet, label)."""
 
 
+def _point_facets(r) -> list[dict[str, str]]:
+    """Each comparison's facet values (product short name, rule), in ``_result(r)["points"]`` order."""
+    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
+    return [{"product": names.get(p["doc"], p["doc"]), "rule": p["rule"]} for p in _result(r)["points"]]
+
+
 def points_table(r) -> str:
     """The HTML of the comparisons table (``data-atlas-table="backtest-points"``): one row per comparison of
     ``calculators.backtest.run``, in its order, each row carrying its product and rule as facets. The page
     "Every backtest comparison" shows it and the build writes it "as shown" (``downloads.shown_tables``)."""
     res = _result(r)
-    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
-    facets = [{"product": names.get(p["doc"], p["doc"]), "rule": p["rule"]} for p in res["points"]]
+    facets = _point_facets(r)
     out = ['<div class="atlas-table-wrap"><table class="atlas-data atlas-comparisons" data-atlas-table="backtest-points"><thead><tr>'
            '<th>Product</th><th>Rule</th><th>From (A)</th><th>To (B)</th><th>Service or figure</th><th>Load A</th><th>Load B</th>'
            '<th>Printed for A</th><th>Predicted for B</th><th>Printed for B</th><th>Unit</th><th>Error</th>'
@@ -93,14 +98,11 @@ def comparisons_page(r) -> str:
     """The body of the "Every backtest comparison" page (docs/calculators/accuracy-comparisons.md): the chip bar,
     the comparisons table (``points_table``) and its downloads. Raises KeyError if the build wrote no file for it."""
     from .data import view_links
-    res = _result(r)
-    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
-    facets = [{"product": names.get(p["doc"], p["doc"]), "rule": p["rule"]} for p in res["points"]]
     return "\n".join([
-        f'<p>{len(res["points"]):,} comparisons. "Predicted for B" is "Printed for A" scaled from load A to load B by the '
+        f'<p>{len(_result(r)["points"]):,} comparisons. "Predicted for B" is "Printed for A" scaled from load A to load B by the '
         'rule (<a href="../accuracy/#method">the method</a>); the error is its distance from "Printed for B"; the sources '
         'name the table and row of each printed value.</p>',
-        facet_bar("backtest-points", list(POINT_FACETS), facets),
+        facet_bar("backtest-points", list(POINT_FACETS), _point_facets(r)),
         points_table(r),
         view_links(r, ("views", "accuracy", "backtest-points"), "../../")])
 

@@ -75,10 +75,10 @@
   }
   function keyOf(table) { return table.getAttribute("data-atlas-table"); }
   function addFilter(table) {
+    if (table.__atlasFilterDone) return; /* once: at the page's start (watch) or at enhance(), whichever is first */
+    table.__atlasFilterDone = true;
     var body = table.tBodies[0];
     var rows = body ? body.rows.length : 0;
-    if (table.__atlasFilterDone) return;
-    table.__atlasFilterDone = true;
     if (rows < FILTER_MIN_ROWS || table.hasAttribute("data-atlas-nofilter")) return;
     var n = ++count;
     var bar = document.createElement("div");
