@@ -86,37 +86,101 @@ def build_site(out: Path, data: Path | None = None, env: dict | None = None) -> 
                           env=env, capture_output=True, text=True)
 
 
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory, worker_id) -> Path:
-    """The site built from data/ (``build_site``), once per run: under pytest-xdist (pytest.ini) the first test
-    process to need it builds it into the run's shared temporary folder, holding a lock, and the others wait for
-    it and use the same folder (tests only read it). A failed build fails every process's tests with its output."""
+def _shared_build(tmp_path_factory, worker_id, name: str, data=None, env: dict | None = None) -> Path:
+    """A site built once per run (``build_site``) and shared by every test process: under pytest-xdist (pytest.ini)
+    the first process to need it builds it into the run's shared temporary folder (``<name>/site``), holding a lock,
+    and the others wait for it and use the same folder (tests only read it). ``data(folder) -> Path``: writes the data
+    folder to build from into ``folder`` (default: data/ itself). A failed build fails every process's tests with
+    its output."""
     if worker_id == "master":  # one process (-n 0)
-        out = tmp_path_factory.mktemp("site")
-        r = build_site(out)
+        base = tmp_path_factory.mktemp(name)
+        out = base / "site"
+        r = build_site(out, data(base) if data else None, env)
         assert r.returncode == 0, r.stdout + r.stderr
         return out
-    shared = tmp_path_factory.getbasetemp().parent  # pytest-of-<user>/pytest-<n>, the workers' basetemps under it
+    shared = tmp_path_factory.getbasetemp().parent / name  # pytest-of-<user>/pytest-<n>, the workers' basetemps under it
+    shared.mkdir(exist_ok=True)
     out, failed = shared / "site", shared / "site.failed"
     with open(shared / "site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also when this process dies
         if failed.exists():
             pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
         if not (shared / "site.done").exists():
-            r = build_site(out)
+            r = build_site(out, data(shared) if data else None, env)
             if r.returncode != 0:
-                failed.write_text(f"the site's build failed:\n{r.stdout}{r.stderr}", encoding="utf-8")
+                failed.write_text(f"the {name} build failed:\n{r.stdout}{r.stderr}", encoding="utf-8")
                 pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
             (shared / "site.done").touch()
     return out
 
 
-HEAVY_FIRST = ["test_boot_failures.py", "test_security.py", "test_site_experience.py", "test_asset_versions.py",
-               "test_sixth_guide.py", "test_hosting.py", "test_links.py", "test_table_views.py", "test_products_pages.py",
-               "test_snapshot.py", "test_build_swap.py"]
-"""The test files that take longest (each 25 to 130 s on 2 cores, from --durations), longest first. pytest-xdist hands
-files to the test processes in collection order (--dist loadfile, pytest.ini): these go first, so that no process is
-left running a long file alone at the end. Only the order changes, never which tests run."""
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory, worker_id) -> Path:
+    """The site built from data/ (``build_site``), once per run and shared by the test processes (``_shared_build``)."""
+    return _shared_build(tmp_path_factory, worker_id, "site")
+
+
+PUBLIC_URL = "https://atlas.example.org/atlas/"
+"""The public address of the variant build (``variant_site``): a site served under a sub-path (test_hosting)."""
+SIXTH_GUIDE = ROOT / "tests" / "fixtures" / "sixth_guide"
+"""A made-up sixth guide, its data/<doc>/ folder and its sources.yaml entry (test_sixth_guide)."""
+PAYLOAD = "<img src=x onerror=window.__pwned=1></script>{{ 7*7 }}[go](javascript:window.__pwned=2)"
+"""Markup, a script end tag, Jinja and a javascript: link, planted in the variant build's BSF data (test_security)."""
+SERVICE = "Egress Gateway " + PAYLOAD
+"""BSF's Egress Gateway as the variant build names it everywhere in data/bsf (bsf-3-3 has it in Table 3-25)."""
+
+
+def _variant_data(folder: Path) -> Path:
+    """data/ plus the sixth guide (SIXTH_GUIDE), with PAYLOAD planted in BSF's data: "Egress Gateway" renamed
+    SERVICE in every data/bsf file, and bsf-3-3's title, short title and notes ending in it."""
+    d = copy_data(folder)
+    shutil.copytree(SIXTH_GUIDE / "xyz", d / "xyz")
+    with (d / "sources.yaml").open("a", encoding="utf-8") as f:
+        f.write((SIXTH_GUIDE / "source.yaml").read_text(encoding="utf-8"))
+    for p in (d / "bsf").glob("*.csv"):
+        p.write_text(p.read_text(encoding="utf-8").replace("Egress Gateway", SERVICE), encoding="utf-8")
+
+    def walk(o):
+        if isinstance(o, str):
+            return o.replace("Egress Gateway", SERVICE)
+        if isinstance(o, list):
+            return [walk(x) for x in o]
+        if isinstance(o, dict):
+            return {k: walk(v) for k, v in o.items()}
+        return o
+    for name in ("services", "errata"):
+        p = d / "bsf" / f"{name}.yaml"
+        p.write_text(yaml.safe_dump(walk(yaml.safe_load(p.read_text())), allow_unicode=True, sort_keys=False))
+    p = d / "bsf" / "scenarios.yaml"
+    items = yaml.safe_load(p.read_text())
+    for s in items:
+        if s["id"] == "bsf-3-3":
+            s["title"] += " " + PAYLOAD
+            s["short_title"] += " " + PAYLOAD
+            s["notes"] = [PAYLOAD]
+    p.write_text(yaml.safe_dump(items, allow_unicode=True, sort_keys=False))
+    return d
+
+
+@pytest.fixture(scope="session")
+def variant_site(tmp_path_factory, worker_id) -> Path:
+    """One build of what the default build is not, for three test files, once per run (``_shared_build``): the data
+    of ``_variant_data`` (a sixth guide for test_sixth_guide, markup in BSF's data for test_security), built for
+    PUBLIC_URL (ATLAS_SITE_URL; test_hosting). The three do not meet: the guide is a folder and a sources.yaml entry of
+    its own, the markup is in data/bsf only, and the address changes only the canonical links, the sitemap and the
+    404 page. One build instead of three, each of which took about a full build's time (15 to 30 s)."""
+    return _shared_build(tmp_path_factory, worker_id, "variant", _variant_data, dict(os.environ, ATLAS_SITE_URL=PUBLIC_URL))
+
+
+HEAVY_FIRST = ["test_boot_failures.py", "test_sixth_guide.py", "test_security.py", "test_site_experience.py",
+               "test_table_views.py", "test_products_pages.py", "test_build_swap.py", "test_bad_data.py",
+               "test_calcfix_browser.py", "test_snapshot.py", "test_links.py", "test_hosting.py"]
+"""The test files that take longest (each 35 to 200 s of a full run on 2 cores, from --durations), longest first, but
+for test_sixth_guide second: the first test process builds the usual site (built_site) for test_boot_failures while
+the second builds the variant one (variant_site) for test_sixth_guide, instead of waiting for the first. pytest-xdist
+hands files to the test processes in collection order (--dist loadfile with --no-loadscope-reorder, pytest.ini; its
+default order is by number of tests): these go first, so that no process is left running a long file alone at the
+end. Only the order changes, never which tests run."""
 
 
 def pytest_collection_modifyitems(config, items):

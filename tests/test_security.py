@@ -15,9 +15,9 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 
-from conftest import BOOT_LIMIT_MS, FAILED, Blocker, _Handler, build_site, chart_spec, copy_data, result_cell, serve, wait_for_chart
+from conftest import (BOOT_LIMIT_MS, FAILED, PAYLOAD, SERVICE, Blocker, _Handler, chart_spec, result_cell, serve,
+                      wait_for_chart)
 
 # The policy an operator can put in front of the site. Every directive, and why:
 CSP_DIRECTIVES = [
@@ -200,46 +200,15 @@ def test_every_page_carries_the_policy_as_a_meta_tag(built_site):
 
 # --- data is inert -------------------------------------------------------------------------------
 
-PAYLOAD = "<img src=x onerror=window.__pwned=1></script>{{ 7*7 }}[go](javascript:window.__pwned=2)"
 ESC_IMG = "&lt;img src=x onerror=window.__pwned=1&gt;"
 ESC_FULL = html.escape(PAYLOAD)
-SERVICE = "Egress Gateway " + PAYLOAD  # renamed everywhere in data/bsf; bsf-3-3 has it in Table 3-25
-
-
-def _poison(d: Path) -> None:
-    for p in (d / "bsf").glob("*.csv"):
-        p.write_text(p.read_text(encoding="utf-8").replace("Egress Gateway", SERVICE), encoding="utf-8")
-
-    def walk(o):
-        if isinstance(o, str):
-            return o.replace("Egress Gateway", SERVICE)
-        if isinstance(o, list):
-            return [walk(x) for x in o]
-        if isinstance(o, dict):
-            return {k: walk(v) for k, v in o.items()}
-        return o
-    for name in ("services", "errata"):
-        p = d / "bsf" / f"{name}.yaml"
-        p.write_text(yaml.safe_dump(walk(yaml.safe_load(p.read_text())), allow_unicode=True, sort_keys=False))
-    p = d / "bsf" / "scenarios.yaml"
-    items = yaml.safe_load(p.read_text())
-    for s in items:
-        if s["id"] == "bsf-3-3":
-            s["title"] += " " + PAYLOAD
-            s["short_title"] += " " + PAYLOAD
-            s["notes"] = [PAYLOAD]
-    p.write_text(yaml.safe_dump(items, allow_unicode=True, sort_keys=False))
 
 
 @pytest.fixture(scope="module")
-def poisoned_site(tmp_path_factory) -> Path:
-    tmp = tmp_path_factory.mktemp("poisoned")
-    d = copy_data(tmp)
-    _poison(d)
-    out = tmp / "site"
-    r = build_site(out, data=d)
-    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
-    return out
+def poisoned_site(variant_site) -> Path:
+    """The variant build (conftest.variant_site): BSF's data carries PAYLOAD, "Egress Gateway" is SERVICE in every
+    data/bsf file and bsf-3-3's title, short title and notes end in PAYLOAD."""
+    return variant_site
 
 
 def test_markup_in_data_is_escaped_in_every_built_file(poisoned_site):

@@ -3,9 +3,9 @@
 tests/fixtures/sixth_guide/ holds a made-up guide shaped like BSF: id ``xyz``, short name XWF, two scenarios on one
 site (xyz-1-1 at 10K TPS, xyz-1-2 at 20K TPS), each with a resource allocation table (1-1, 1-3) and a utilization
 table (1-2, 1-4), one erratum (xyz-E001: Table 1-3 prints Widget Store's memory limit as '16G' under a (Gi) header),
-its services, and the seed text all of them cite (999_0123456789abcdef.txt). The test copies data/, adds the folder
-and the sources.yaml entry (source.yaml) and builds the site once, with the repository's code and schemas untouched;
-every page, download and calculator of that build must carry the new guide. The numbers asserted are the fixture's.
+its services, and the seed text all of them cite (999_0123456789abcdef.txt). The variant build (conftest.variant_site)
+copies data/, adds the folder and the sources.yaml entry (source.yaml) and builds the site once, with the repository's
+code and schemas untouched; every page, download and calculator of that build must carry the new guide. The numbers asserted are the fixture's.
 """
 from __future__ import annotations
 
@@ -14,32 +14,24 @@ import hashlib
 import io
 import json
 import re
-import shutil
 from html import unescape
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import DOC_IDS, ROOT, build_site, bundle_file, chart_spec, copy_data
+from conftest import DOC_IDS, SIXTH_GUIDE, bundle_file, chart_spec
 
-FIXTURE = ROOT / "tests" / "fixtures" / "sixth_guide"
+FIXTURE = SIXTH_GUIDE
 TITLE = "Example Widget Function Benchmarking Guide (test fixture, not a published guide)"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The site built from data/ plus the fixture guide: its folder and its sources.yaml entry, nothing else."""
-    tmp = tmp_path_factory.mktemp("sixth-guide")
-    data = copy_data(tmp)
-    shutil.copytree(FIXTURE / "xyz", data / "xyz")
-    entry = (FIXTURE / "source.yaml").read_text(encoding="utf-8")
-    with (data / "sources.yaml").open("a", encoding="utf-8") as f:
-        f.write(entry)
-    out = tmp / "site"
-    r = build_site(out, data=data)
-    assert r.returncode == 0, (r.stdout + r.stderr)[-3000:]
-    return out
+def site(variant_site) -> Path:
+    """The variant build (conftest.variant_site): data/ plus the fixture guide, its folder and its sources.yaml entry,
+    with the repository's code and schemas untouched (the build's other variations are in BSF's data and the site's
+    address, which this guide's pages do not use)."""
+    return variant_site
 
 
 def _page(site: Path, path: str) -> str:
