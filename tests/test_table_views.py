@@ -12,6 +12,7 @@ import csv
 import io
 import re
 import warnings
+from html import unescape as html_unescape
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -237,6 +238,55 @@ def _errata() -> list[dict]:
     for p in sorted((ROOT / "data").glob("*/errata.yaml")):
         out += yaml.safe_load(p.read_text(encoding="utf-8")) or []
     return out
+
+
+def _chip_groups(html: str, table: str) -> dict[str, tuple[int | None, dict[str, int]]]:
+    """The chip bar of ``table`` in a built page: facet -> (its column (data-col) or None, {value: count shown})."""
+    bar = re.search(r'<div class="atlas-facets" data-atlas-for="' + re.escape(table) + r'" hidden>(.*?)</div></div>', html, re.S).group(1)
+    out = {}
+    for g in re.finditer(r'<div class="atlas-facet-group"([^>]*)>(.*?)(?=<div class="atlas-facet-group"|$)', bar, re.S):
+        col = re.search(r'data-col="(\d+)"', g.group(1))
+        chips = re.findall(r'data-facet="([^"]+)" data-value="([^"]*)"[^>]*>.*?<span class="atlas-chip-n">(\d+)</span>', g.group(2), re.S)
+        out[chips[0][0]] = (int(col.group(1)) if col else None, {html_unescape(v): int(n) for _, v, n in chips})
+    return out
+
+
+def test_facets_read_from_a_column_are_that_columns_cells(built_site):
+    """The errata table's chips (document, kind, action) and the comparisons table's (product, rule) read each row's
+    value from a column (data-col), not from an attribute on each of its rows: every row's cell there holds one of the
+    group's values, each chip counts the rows whose cell holds it, and no row carries a data-f- attribute. The action
+    chips count what data/*/errata.yaml says."""
+    from collections import Counter
+    for page, table, facets in (("data/errata", "errata", {"document", "kind", "action"}),
+                                ("calculators/accuracy-comparisons", "backtest-points", {"product", "rule"})):
+        html = (built_site / page / "index.html").read_text(encoding="utf-8")
+        groups = _chip_groups(html, table)
+        assert {f for f, (col, _) in groups.items() if col is not None} == facets, page
+        body = html[html.index(f'data-atlas-table="{table}"'):]
+        body = body[:body.index("</table>")]
+        assert "data-f-" not in body, page
+        _, rows = shown_rows('<div class="atlas-table-wrap"><table class="atlas-data" ' + body + "</table></div>")
+        assert len(rows) > 300, page
+        for f, (col, chips) in groups.items():
+            assert Counter(r[col] for r in rows) == chips, (page, f)
+    errata = _chip_groups((built_site / "data" / "errata" / "index.html").read_text(encoding="utf-8"), "errata")
+    assert errata["action"][1] == Counter(e["action"] for e in _errata())
+    assert errata["document"][1]["Policy"] == sum(e["doc"] == "policy" for e in _errata())
+
+
+@pytest.mark.browser
+def test_comparison_chips_from_the_address_leave_the_rows_whose_cells_say_so(page, site_url):
+    """The comparisons table's chips read product and rule from its first two columns: the address's chips DSR and
+    measured-rate leave exactly the rows whose first two cells say DSR and measured-rate, as many as the DSR chip
+    counts (every DSR comparison is of that rule)."""
+    _open(page, site_url, "calculators/accuracy-comparisons/?c.backtest-points.product=DSR&c.backtest-points.rule=measured-rate")
+    table = page.locator('table[data-atlas-table="backtest-points"]')
+    page.wait_for_function("t => t.getAttribute('data-atlas-filtered') === 'true'", arg=table.element_handle())
+    cells = table.evaluate("t => Array.from(t.tBodies[0].rows).map(r => [r.hidden, r.cells[0].textContent.trim(), r.cells[1].textContent.trim()])")
+    shown = [c for c in cells if not c[0]]
+    assert shown == [c for c in cells if c[1:] == ["DSR", "measured-rate"]] and 0 < len(shown) < len(cells)
+    chip = page.locator('.atlas-facets[data-atlas-for="backtest-points"] button[data-value="DSR"]')
+    assert chip.get_attribute("aria-pressed") == "true" and int(chip.locator(".atlas-chip-n").inner_text()) == len(shown)
 
 
 @pytest.mark.browser

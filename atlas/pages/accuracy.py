@@ -67,6 +67,8 @@ def _result(r) -> dict:
 
 POINT_FACETS = (("product", "Product"), ("rule", "Rule"))
 """The chip groups of the comparisons table: (facet, label)."""
+POINT_FACET_COLS = {"product": 0, "rule": 1}
+"""The columns of the comparisons table that hold its facets (``facet_bar``'s ``cols``): its rows carry no facet attribute."""
 
 
 def _point_facets(r) -> list[dict[str, str]]:
@@ -77,7 +79,7 @@ def _point_facets(r) -> list[dict[str, str]]:
 
 def points_table(r) -> str:
     """The HTML of the comparisons table (``data-atlas-table="backtest-points"``): one row per comparison of
-    ``calculators.backtest.run``, in its order, each row carrying its product and rule as facets. The page
+    ``calculators.backtest.run``, in its order, its product and rule (the chips' facets) in the first two columns. The page
     "Every backtest comparison" shows it and the build writes it "as shown" (``downloads.shown_tables``)."""
     res = _result(r)
     facets = _point_facets(r)
@@ -85,7 +87,7 @@ def points_table(r) -> str:
            '<th>Product</th><th>Rule</th><th>From (A)</th><th>To (B)</th><th>Service or figure</th><th>Load A</th><th>Load B</th>'
            '<th>Printed for A</th><th>Predicted for B</th><th>Printed for B</th><th>Unit</th><th>Error</th>'
            '<th>Source A</th><th>Source B</th></tr></thead><tbody>']
-    out += [f'<tr{row_attrs(f)}><td>{esc(f["product"])}</td><td>{esc(p["rule"])}</td><td>{esc(p["from"])}</td>'
+    out += [f'<tr{row_attrs(f, POINT_FACET_COLS)}><td>{esc(f["product"])}</td><td>{esc(f["rule"])}</td><td>{esc(p["from"])}</td>'
             f'<td>{esc(p["to"])}</td><td>{esc(p["subject"])}</td><td>{fmt(p["load_from"])} {esc(p["unit"])}</td>'
             f'<td>{fmt(p["load_to"])} {esc(p["unit"])}</td><td>{_num(p["observed_from"])}</td><td>{_num(p["predicted_to"])}</td>'
             f'<td>{_num(p["observed_to"])}</td><td>{esc(p["value_unit"])}</td><td>{_pct(p["ape"])}</td>'
@@ -102,7 +104,7 @@ def comparisons_page(r) -> str:
         f'<p>{len(_result(r)["points"]):,} comparisons. "Predicted for B" is "Printed for A" scaled from load A to load B by the '
         'rule (<a href="../accuracy/#method">the method</a>); the error is its distance from "Printed for B"; the sources '
         'name the table and row of each printed value.</p>',
-        facet_bar("backtest-points", list(POINT_FACETS), _point_facets(r)),
+        facet_bar("backtest-points", list(POINT_FACETS), _point_facets(r), cols=POINT_FACET_COLS),
         points_table(r),
         view_links(r, ("views", "accuracy", "backtest-points"), "../../")])
 

@@ -202,12 +202,14 @@ def erratum_url(r, e: dict) -> str:
 
 ERRATA_ACTIONS = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]
 """The errata actions, in the order the summary and the chips list them."""
+ERRATA_FACET_COLS = {"document": 1, "kind": 4, "action": 5}
+"""The errata table's facets, each the text of a column (``facet_bar``'s ``cols``): its rows carry no facet attribute."""
 
 
 def errata_table(r) -> str:
     """Every erratum as one table row (the errata page): id linking where it applies, document, scenario, table, kind
     and action first (the columns a reader scans), then where, the text as printed, the problem and the reading.
-    Each row carries its facets (document, kind, action) and the chip bar sits above the table."""
+    The chip bar above the table filters by document, kind and action, read from those columns (ERRATA_FACET_COLS)."""
     a = r.a
     facets, rows = [], []
     for doc in a.docs():
@@ -221,14 +223,14 @@ def errata_table(r) -> str:
             # no class or attribute per cell: 479 rows made them 74 KB of the page; atlas.css sets each column's width
             # and wrapping by its position in table.atlas-errata
             rows.append(
-                f'<tr{rid}{row_attrs(f)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
-                f'<td>{esc(a.source(doc)["short_name"])}</td><td>{esc(e.get("scenario") or "")}</td>'
-                f'<td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(e["kind"])}</td><td>{esc(e["action"])}</td>'
+                f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
+                f'<td>{esc(f["document"])}</td><td>{esc(e.get("scenario") or "")}</td>'
+                f'<td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(f["kind"])}</td><td>{esc(f["action"])}</td>'
                 f'<td>{esc(e["where"])}</td><td><code>{esc(e["raw"])}</code></td>'
                 f'<td>{esc(e["problem"])}</td><td>{esc(e.get("reading") if e.get("reading") is not None else "")}'
                 f'{(" <span class=atlas-note>" + esc(e["reason"]) + "</span>") if e.get("reason") else ""}</td></tr>')
     bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
-                    {"document": [a.source(d)["short_name"] for d in a.docs()], "action": ERRATA_ACTIONS})
+                    {"document": [a.source(d)["short_name"] for d in a.docs()], "action": ERRATA_ACTIONS}, ERRATA_FACET_COLS)
     return (bar + '<div class="atlas-table-wrap"><table class="atlas-data atlas-errata" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
             "<th>Document</th><th>Scenario</th><th>Table</th><th>Kind</th><th>Action</th><th>Where</th><th>As printed</th>"
             "<th>Problem</th><th>Reading</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")

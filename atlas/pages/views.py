@@ -1,7 +1,10 @@
 """Table views shared by the pages: facet chips (issue 14 item 4) and the "as shown" download link.
 
 A table with facets carries, on each body row, one ``data-f-<facet>`` attribute per facet (the row's value,
-as text), and above it a chip bar built here from the same values: one group per facet with at least two
+as text), except for a facet whose value is the whole text of one of the row's cells: the chip bar names that column
+instead (``data-col`` on the facet's group) and tables.js reads the cell, so the value is not written twice per row
+(479 errata rows carried 37 KB of attributes repeating their document, kind and action cells). Above the table sits
+the chip bar built here from the same values: one group per facet with at least two
 values, one ``<button aria-pressed>`` per value with its row count. The bar is ``hidden`` in the HTML and
 shown by ``docs/assets/js/tables.js``, which filters the rows (values of one facet: any of them; several
 facets: all of them; and the text filter) and keeps the choice in the page address
@@ -25,17 +28,20 @@ def load_bucket(per_site) -> str:
     raise AssertionError("unreachable")
 
 
-def row_attrs(values: dict[str, str]) -> str:
-    """The ``data-f-<facet>="value"`` attributes of one body row (leading space included), escaped."""
-    return "".join(f' data-f-{esc(k)}="{esc(v)}"' for k, v in values.items())
+def row_attrs(values: dict[str, str], cols: dict[str, int] | None = None) -> str:
+    """The ``data-f-<facet>="value"`` attributes of one body row (leading space included), escaped; none for the
+    facets of ``cols`` (facet -> column index, as given to ``facet_bar``), which tables.js reads from the row's cells."""
+    return "".join(f' data-f-{esc(k)}="{esc(v)}"' for k, v in values.items() if k not in (cols or {}))
 
 
-def facet_bar(table: str, groups: list[tuple[str, str]], rows: list[dict[str, str]], order: dict[str, list[str]] | None = None) -> str:
+def facet_bar(table: str, groups: list[tuple[str, str]], rows: list[dict[str, str]], order: dict[str, list[str]] | None = None,
+              cols: dict[str, int] | None = None) -> str:
     """The chip bar of table ``table`` (its ``data-atlas-table``): ``groups`` lists (facet, label) in display
     order; ``rows`` the facet values of every body row (the dicts given to ``row_attrs``). Values appear in
     ``order[facet]`` order where given, else first-seen order; a facet with fewer than two values gets no group.
-    Returns '' when no group is left."""
-    order = order or {}
+    ``cols``: facet -> the 0-based index of the column whose cell text is the row's value (exactly, once trimmed);
+    the group says so (``data-col``) and ``row_attrs`` writes no attribute for it. Returns '' when no group is left."""
+    order, cols = order or {}, cols or {}
     parts = []
     for facet, label in groups:
         counts: dict[str, int] = {}
@@ -48,7 +54,8 @@ def facet_bar(table: str, groups: list[tuple[str, str]], rows: list[dict[str, st
         values = sorted(counts, key=lambda v: order[facet].index(v) if v in order.get(facet, []) else len(order.get(facet, [])) + list(counts).index(v))
         chips = "".join(f'<button type="button" class="atlas-chip" data-facet="{esc(facet)}" data-value="{esc(v)}" aria-pressed="false">'
                         f'{esc(v)} <span class="atlas-chip-n">{counts[v]}</span></button>' for v in values)
-        parts.append(f'<div class="atlas-facet-group" role="group" aria-label="{esc(label)}">'
+        col = f' data-facet="{esc(facet)}" data-col="{cols[facet]}"' if facet in cols else ""
+        parts.append(f'<div class="atlas-facet-group"{col} role="group" aria-label="{esc(label)}">'
                      f'<span class="atlas-facet-label" aria-hidden="true">{esc(label)}:</span>{chips}</div>')
     if not parts:
         return ""

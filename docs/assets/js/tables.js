@@ -119,12 +119,13 @@
     var st = state(table);
     var words = st.text.toLowerCase().split(/\s+/).filter(Boolean);
     var groups = Object.keys(st.facets).filter(function (f) { return st.facets[f].length; });
+    var cols = facetCols(table);
     var shown = 0, total = 0;
     Array.prototype.forEach.call(table.tBodies, function (body) {
       Array.prototype.forEach.call(body.rows, function (tr) {
         if (tr.__atlasText === undefined) tr.__atlasText = tr.textContent.toLowerCase();
         var ok = words.every(function (w) { return tr.__atlasText.indexOf(w) !== -1; }) &&
-          groups.every(function (f) { return st.facets[f].indexOf(tr.getAttribute("data-f-" + f)) !== -1; });
+          groups.every(function (f) { return st.facets[f].indexOf(facetValue(tr, f, cols)) !== -1; });
         tr.hidden = !ok;
         total++; if (ok) shown++;
       });
@@ -206,6 +207,23 @@
       setChip(table, b.getAttribute("data-facet"), b.getAttribute("data-value"), on);
       apply(table);
     });
+  }
+  /* A row's value of a facet: its data-f-<facet> attribute, or, where the chip group names a column (data-col: the
+     facet is the whole text of that column's cells, atlas/pages/views.py), the text of the row's cell there. */
+  function facetCols(table) {
+    if (!table.__atlasFacetCols) {
+      var m = {};
+      document.querySelectorAll(".atlas-facets .atlas-facet-group[data-col]").forEach(function (g) {
+        if (g.parentElement.getAttribute("data-atlas-for") === keyOf(table)) m[g.getAttribute("data-facet")] = +g.getAttribute("data-col");
+      });
+      table.__atlasFacetCols = m;
+    }
+    return table.__atlasFacetCols;
+  }
+  function facetValue(tr, facet, cols) {
+    if (!Object.prototype.hasOwnProperty.call(cols, facet)) return tr.getAttribute("data-f-" + facet);
+    var td = tr.cells[cols[facet]];
+    return td ? td.textContent.trim() : null;
   }
   function setChip(table, facet, value, on) {
     var list = state(table).facets[facet] || (state(table).facets[facet] = []);
