@@ -160,3 +160,15 @@ def test_every_comparison_has_its_own_page_and_the_accuracy_page_links_to_it(bui
     shown = list(csv.reader(io.StringIO((built_site / "downloads/views/accuracy/backtest-points.csv").read_text(encoding="utf-8"))))
     assert shown[0] == head and len(shown) == len(rows) + 1 and shown[1] == rows[0]
     assert 'href="../../downloads/views/accuracy/backtest-points.csv"' in page
+
+
+def test_the_accuracy_page_lists_its_sections_in_its_table_of_contents(built_site, result):
+    """The sections the page's macro writes (headline, whole footprint, by rule, not backtested, every comparison) are
+    in the page's table of contents with the method the Markdown writes; they were missing, written as HTML headings."""
+    import re
+    html = (built_site / "calculators/accuracy/index.html").read_text(encoding="utf-8")
+    toc = html[html.index('<nav class="md-nav md-nav--secondary"'):html.index('<div class="md-content"')]  # nested navs
+    want = ["headline"] + (["whole-footprint"] if result["by_total"] else []) + ["by-rule"] \
+        + (["not-backtested"] if result["notes"] else []) + ["every-comparison", "method"]
+    assert list(dict.fromkeys(re.findall(r'href="#([^"]+)"', toc))) == want  # Material writes it twice (sidebar, phone menu)
+    assert len(want) == 6 and all(f'id="{a}"' in html for a in want)

@@ -110,18 +110,19 @@ def comparisons_page(r) -> str:
 
 
 def backtest_page(r) -> str:
-    """The body of the "How accurate is this?" page, computed from the bundle at build time."""
+    """The body of the "How accurate is this?" page, computed from the bundle at build time. Its headings are
+    Markdown (``## Headline { #headline }``), so that the page's table of contents lists them."""
     res = _result(r)
     names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
     rule_names = {f"{d}/{ru}": f"{names.get(d, d)}: {ru}" for d, ru in (k.split("/", 1) for k in res["by_rule"])}
     scen_url = {s["id"]: f'../../products/{s["doc"]}/{s["id"]}/' for s in r.a.scenarios}
-    out = ['<h2 id="headline">Headline</h2>',
+    out = ["\n## Headline { #headline }\n",
            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-products">'
            + STATS_HEAD.format(what="Product") + "<tbody>" + _stats_rows(res["by_product"], names) + "</tbody></table></div>",
            '<p class="atlas-note">One comparison is one service (container) of run B predicted from the same service of run A. '
            'Errors are absolute percentage errors of the prediction against the value printed for run B.</p>']
     if res["by_total"]:
-        out += ['<h3 id="whole-footprint">Whole footprint</h3>',
+        out += ["\n### Whole footprint { #whole-footprint }\n",
                 '<p>The sum over the services observed in both runs, which is what a footprint sizing adds up:</p>',
                 '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-totals">'
                 + STATS_HEAD.format(what="Product") + "<tbody>" + _stats_rows(res["by_total"], names) + "</tbody></table></div>",
@@ -134,16 +135,16 @@ def backtest_page(r) -> str:
                           f'<td>{t["services"]}</td><td>{_num(t["predicted_to"])}</td><td>{_num(t["observed_to"])}</td>'
                           f'<td>{_pct(t["ape"])}</td></tr>' for t in res["totals"])
                 + "</tbody></table></div>"]
-    out += ['<h2 id="by-rule">By rule</h2>',
+    out += ["\n## By rule { #by-rule }\n",
             '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-rules">'
             + STATS_HEAD.format(what="Product and rule") + "<tbody>" + _stats_rows(res["by_rule"], rule_names) + "</tbody></table></div>"]
     if res["notes"]:
-        out += ['<h2 id="not-backtested">Not backtested</h2>', "<ul>"]
+        out += ["\n## Not backtested { #not-backtested }\n", "<ul>"]
         out += [f"<li><strong>{esc(names.get(d, d))}</strong>: {esc('; '.join(n))}.</li>" for d, n in res["notes"].items()]
         out.append("</ul>")
     n = len(res["points"])
     plotted = sum(1 for p in res["points"] if p["observed_to"] > 0 and p["predicted_to"] > 0)  # chart_spec's filter
-    out += ['<h2 id="every-comparison">Every comparison</h2>',
+    out += ["\n## Every comparison { #every-comparison }\n",
             f'<p>The chart plots predicted against printed for the {plotted:,} comparisons where both are above zero (log '
             f'scales). All {n:,} comparisons are rows of <a href="../accuracy-comparisons/">Every backtest comparison</a>, '
             'to filter by product, rule, pair or service, sort, and download as shown.</p>',
