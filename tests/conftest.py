@@ -90,7 +90,8 @@ def _shared_build(tmp_path_factory, worker_id, name: str, data=None, env: dict |
     """A site built once per run (``build_site``) and shared by every test process: under pytest-xdist (pytest.ini)
     the first process to need it builds it into the run's shared temporary folder (``<name>/site``), holding a lock,
     and the others wait for it and use the same folder (tests only read it). ``data(folder) -> Path``: writes the data
-    folder to build from into ``folder`` (default: data/ itself). A failed build fails every process's tests with
+    folder to build from into ``folder`` (default: data/ itself), the folder the site is built into as ``site``: a
+    test finds that data beside the site (``site.parent / "data"``). A failed build fails every process's tests with
     its output."""
     if worker_id == "master":  # one process (-n 0)
         base = tmp_path_factory.mktemp(name)
