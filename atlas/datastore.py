@@ -412,6 +412,10 @@ def _check_references(a: Atlas, root: Path) -> None:
         if t.get("scenario") and t["scenario"] not in scen:
             raise DataError(f"{root / t['doc'] / 'tables.yaml'}: table {t['id']}, field scenario: unknown scenario '{t['scenario']}'")
     for e in a.errata:
+        if not e["id"].startswith(f'{e["doc"]}-E'):
+            # the errata page reads an erratum's document from its id (atlas/pages/data.py ERRATA_FACET_COLS)
+            raise DataError(f"{root / e['doc'] / 'errata.yaml'}: erratum {e['id']}, field id: an erratum id starts with "
+                            f"its document's id, '{e['doc']}-E'")
         if e.get("scenario") and e["scenario"] not in scen:
             raise DataError(f"{root / e['doc'] / 'errata.yaml'}: erratum {e['id']}, field scenario: unknown scenario '{e['scenario']}'")
         if e.get("table_id") and (e["doc"], e["table_id"]) not in tables:

@@ -21,6 +21,14 @@ def esc(v) -> str:
     return escape(str(v))
 
 
+def text_esc(v) -> str:
+    """``v`` escaped for an element's text (never an attribute): only ``&``, ``<`` and ``>``, quotes as they are
+    (``esc`` writes ``'`` as ``&#x27;``, 6 bytes); None, NaN and pandas NA become ''."""
+    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA:
+        return ""
+    return escape(str(v), quote=False)
+
+
 def md_esc(text: str) -> str:
     """Escape text for Markdown (a heading, a nav label): HTML-escape, then backslash Markdown specials. A ``|`` becomes
     ``&#124;``: Markdown without the tables extension (the nav, mkdocs-literate-nav) keeps ``\\|`` as printed."""

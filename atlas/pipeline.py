@@ -6,7 +6,7 @@
    calculators compiled to Pyodide bytecode and packed per page (``atlas.bundle``, ``atlas.assets``);
 3. **generate pages**: product, scenario and rules pages from the data, the hand-written pages of
    docs/ with their macros expanded, and the navigation (``atlas.pages.generate``);
-4. **downloads**: every dataset file with its checksums, and the compare page's data
+4. **downloads**: every dataset file with its checksums, the compare page's data and the errata page's detail columns
    (``atlas.downloads``, ``atlas.pages.compare``);
 5. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``);
 6. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
@@ -113,7 +113,7 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
     failed."""
     from . import assets, charts, downloads
     from .datastore import load
-    from .pages import compare, generate
+    from .pages import compare, data as pdata, generate
     from .pages.products import Renderer
 
     docs_dir = Path(docs_dir).resolve()
@@ -149,6 +149,7 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
         with step("downloads", secs, kept):
             downloads.write(r, docs_dir)
             compare.write_data(r, docs_dir)
+            files.add(pdata.write_errata_details(r, docs_dir))
             for sub in ("downloads", "assets/data/compare"):
                 files |= {f.relative_to(docs_dir).as_posix() for f in (docs_dir / sub).rglob("*") if f.is_file()}
         with step("browser assets", secs, kept):

@@ -281,3 +281,14 @@ def test_bad_data_stops_the_build_in_one_line(tmp_path):
     assert r.returncode != 0 and "Invalid data" in out and "Traceback" not in out
     assert re.search(r"bsf/resources\.csv: row \d+, column replicas: same key \(doc='bsf', scenario='bsf-3-1', table_id='3-5', "
                      r"row='1', container='app'\) as row 2, with a different value \('2' there, '99' here\)", out), out[-2000:]
+
+
+def test_an_erratum_id_names_its_document(tmp_path):
+    """The errata page reads an erratum's document from its id (atlas/pages/data.py ERRATA_FACET_COLS): an id of
+    BSF's errata.yaml that starts with another document's id is refused, naming the file, the erratum and the rule."""
+    d = copy_data(tmp_path)
+    records("bsf/errata.yaml", set_field(0, "id", "nef-E901"))(d)
+    with pytest.raises(DataError) as e:
+        load(d)
+    assert str(e.value) == (f"{d}/bsf/errata.yaml: erratum nef-E901, field id: an erratum id starts with its document's "
+                            "id, 'bsf-E'")

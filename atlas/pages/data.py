@@ -4,8 +4,11 @@ the errata and the coverage page (every table id of every guide), and the downlo
 each rendered table."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, build, record_rows, rights, schema, sha256
-from ..html import anchor, esc, md_esc
+from ..html import anchor, esc, md_esc, text_esc
 from .views import facet_bar, row_attrs, shown_link
 
 
@@ -202,13 +205,62 @@ def erratum_url(r, e: dict) -> str:
 
 ERRATA_ACTIONS = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]
 """The errata actions, in the order the summary and the chips list them."""
-ERRATA_FACET_COLS = {"document": 1, "kind": 4, "action": 5}
-"""The errata table's facets, each the text of a column (``facet_bar``'s ``cols``): its rows carry no facet attribute."""
+ERRATA_FACET_COLS = {"document": (0, "-E"), "kind": 3, "action": 4}
+"""The errata table's facets, each read from a column (``facet_bar``'s ``cols``): its rows carry no facet attribute.
+The document is the start of the erratum id, "policy" of "policy-E050" (``atlas.datastore`` checks that every id
+starts with its document's id): the page has no Document column (7 KB of its 400 KB budget, issue 17)."""
 
 
-def errata_table(r) -> str:
-    """Every erratum as one table row (the errata page): id linking where it applies, document, scenario, table, kind
-    and action first (the columns a reader scans), then where, the text as printed, the problem and the reading.
+ERRATA_DETAIL_COLUMNS = ("Reading", "Where", "As printed")
+"""The errata table's last three columns, the long ones (about 120 KB of the page's 290 before issue 17): the page
+loads them on first use (``errata_details``), the file "CSV (as shown)" links to has them."""
+ERRATA_DETAILS = "assets/data/errata-details.json"
+"""Where the build writes ``errata_details`` (relative to the site root), which tables.js fetches."""
+
+
+def _erratum_detail_parts(e: dict) -> list[list[list[str]]]:
+    """The detail cells of one erratum (ERRATA_DETAIL_COLUMNS), each a list of parts ``[tag, text]``: tag "" is
+    plain text, "code" a ``<code>`` element, "note" a ``<span class="atlas-note">``. The page's script builds the
+    cells from these parts (textContent, never HTML) and ``_parts_html`` writes the same cells for the build's
+    CSV, so both read alike."""
+    reading = [["", e["reading"]]] if e.get("reading") not in (None, "") else []
+    if e.get("reason"):
+        reading += [["", " "], ["note", e["reason"]]]
+    return [reading, [["", e["where"]]], [["code", e["raw"]]]]
+
+
+def _parts_html(parts: list[list[str]]) -> str:
+    """One cell's HTML from its ``_erratum_detail_parts`` parts, escaped."""
+    tags = {"": ("", ""), "code": ("<code>", "</code>"), "note": ('<span class="atlas-note">', "</span>")}
+    return "".join(tags[t][0] + text_esc(x) + tags[t][1] for t, x in parts)
+
+
+def errata_details(r) -> dict:
+    """The errata table's detail columns as the page fetches them (``ERRATA_DETAILS``): ``{"columns":
+    [3 labels], "rows": {erratum id: [3 cells, each a list of [tag, text] parts]}}`` (``_erratum_detail_parts``)."""
+    return {"columns": list(ERRATA_DETAIL_COLUMNS), "rows": {e["id"]: _erratum_detail_parts(e) for e in r.a.errata}}
+
+
+def errata_details_bytes(r) -> bytes:
+    """``errata_details`` as the file the build writes: compact JSON, UTF-8."""
+    return json.dumps(errata_details(r), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def write_errata_details(r, docs_dir) -> str:
+    """Write ``errata_details_bytes`` to ``docs_dir``/ERRATA_DETAILS; returns that path relative to ``docs_dir``.
+    Raises OSError if it cannot be written."""
+    dest = Path(docs_dir) / ERRATA_DETAILS
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(errata_details_bytes(r))
+    return ERRATA_DETAILS
+
+
+def errata_table(r, details: bool = True) -> str:
+    """Every erratum as one table row: id linking where it applies (it names the document: "policy-E050"), scenario,
+    table, kind, action and problem (the columns a reader scans), then the reading, where and the text as printed (ERRATA_DETAIL_COLUMNS).
+    ``details=False`` is the page's table: the three detail headers are there, hidden (atlas.css) until tables.js
+    has fetched the cells (``data-atlas-more``, ``errata_details``) on the reader's first use of the table;
+    ``details=True`` is the whole table, which the build's "CSV (as shown)" file is read from.
     The chip bar above the table filters by document, kind and action, read from those columns (ERRATA_FACET_COLS)."""
     a = r.a
     facets, rows = [], []
@@ -218,27 +270,33 @@ def errata_table(r) -> str:
             rid = f' id="errata-{esc(doc)}"' if first else ""
             first = False
             tbl = e.get("table_id") or ""
-            f = {"document": a.source(doc)["short_name"], "kind": e["kind"], "action": e["action"]}
+            f = {"document": doc, "kind": e["kind"], "action": e["action"]}
             facets.append(f)
+            more = "".join(f"<td>{_parts_html(c)}</td>" for c in _erratum_detail_parts(e)) if details else ""
             # no class or attribute per cell: 479 rows made them 74 KB of the page; atlas.css sets each column's width
-            # and wrapping by its position in table.atlas-errata
+            # and wrapping by its position in table.atlas-errata. Text cells escape only & < > (text_esc): the
+            # problem's quotes as &#x27; were 5 KB of the page.
             rows.append(
                 f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
-                f'<td>{esc(f["document"])}</td><td>{esc(e.get("scenario") or "")}</td>'
+                f'<td>{esc(e.get("scenario") or "")}</td>'
                 f'<td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(f["kind"])}</td><td>{esc(f["action"])}</td>'
-                f'<td>{esc(e["where"])}</td><td><code>{esc(e["raw"])}</code></td>'
-                f'<td>{esc(e["problem"])}</td><td>{esc(e.get("reading") if e.get("reading") is not None else "")}'
-                f'{(" <span class=atlas-note>" + esc(e["reason"]) + "</span>") if e.get("reason") else ""}</td></tr>')
+                f'<td>{text_esc(e["problem"])}</td>{more}</tr>')
     bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
-                    {"document": [a.source(d)["short_name"] for d in a.docs()], "action": ERRATA_ACTIONS}, ERRATA_FACET_COLS)
-    return (bar + '<div class="atlas-table-wrap"><table class="atlas-data atlas-errata" data-atlas-table="errata"><thead><tr><th>Erratum</th>'
-            "<th>Document</th><th>Scenario</th><th>Table</th><th>Kind</th><th>Action</th><th>Where</th><th>As printed</th>"
-            "<th>Problem</th><th>Reading</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
+                    {"document": a.docs(), "action": ERRATA_ACTIONS}, ERRATA_FACET_COLS,
+                    {"document": {d: a.source(d)["short_name"] for d in a.docs()}})
+    lazy = "" if details else f' data-atlas-more="../../{ERRATA_DETAILS}"'
+    return (bar + f'<div class="atlas-table-wrap"><table class="atlas-data atlas-errata" data-atlas-table="errata"{lazy}><thead><tr><th>Erratum</th>'
+            "<th>Scenario</th><th>Table</th><th>Kind</th><th>Action</th><th>Problem</th>"
+            + "".join(f"<th{'' if details else ' data-atlas-more-col'}>{esc(c)}</th>" for c in ERRATA_DETAIL_COLUMNS)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 
 
 def errata_page(r) -> str:
     """The errata page (``{{ errata_page() }}``): a summary per document and action (not filterable: one row per
-    document), then every erratum (``errata_table``) with chips, a text filter and its downloads."""
+    document), then every erratum (``errata_table(details=False)``) with chips, a text filter and its downloads. The
+    table's three long columns load on first use (``errata_details``, docs/assets/js/tablemore.js): with them the page
+    moved 514 KiB before use, over the 400 KB of issue 17; a note above the table says where they are without
+    JavaScript, with a button that loads them."""
     a = r.a
     docs = a.docs()
     actions = ERRATA_ACTIONS
@@ -253,7 +311,11 @@ def errata_page(r) -> str:
     out += ["</tbody></table></div>", "",
             '<p class="atlas-note">Each erratum links to the page where it applies (the table on its scenario page, or the '
             'product page). Rows are grouped by document; the first row of each document is the target of the links above.</p>', "",
-            errata_table(r), view_links(r, ("views", "errata", "errata"), "../../")]
+            f'<p class="atlas-note atlas-more" data-atlas-for="errata">Reading, where and the text as printed (the last three '
+            f'columns) are on the page each erratum links to, and in "CSV (as shown)" under the table. They are fetched '
+            f'here when you first filter the table or download it. <button type="button" class="atlas-more-button" '
+            f'data-atlas-for="errata" hidden>Show them now ({_size(len(errata_details_bytes(r)))})</button></p>', "",
+            errata_table(r, details=False), view_links(r, ("views", "errata", "errata"), "../../")]
     return "\n".join(out)
 
 

@@ -2,8 +2,9 @@
 
 A table with facets carries, on each body row, one ``data-f-<facet>`` attribute per facet (the row's value,
 as text), except for a facet whose value is the whole text of one of the row's cells: the chip bar names that column
-instead (``data-col`` on the facet's group) and tables.js reads the cell, so the value is not written twice per row
-(479 errata rows carried 37 KB of attributes repeating their document, kind and action cells). Above the table sits
+instead (``data-col`` on the facet's group, and ``data-col-before`` where the value is the start of the cell's text)
+and tables.js reads the cell, so the value is not written twice per row (479 errata rows carried 37 KB of attributes
+repeating their document, kind and action cells). Above the table sits
 the chip bar built here from the same values: one group per facet with at least two
 values, one ``<button aria-pressed>`` per value with its row count. The bar is ``hidden`` in the HTML and
 shown by ``docs/assets/js/tables.js``, which filters the rows (values of one facet: any of them; several
@@ -35,13 +36,16 @@ def row_attrs(values: dict[str, str], cols: dict[str, int] | None = None) -> str
 
 
 def facet_bar(table: str, groups: list[tuple[str, str]], rows: list[dict[str, str]], order: dict[str, list[str]] | None = None,
-              cols: dict[str, int] | None = None) -> str:
+              cols: dict[str, int | tuple[int, str]] | None = None, labels: dict[str, dict[str, str]] | None = None) -> str:
     """The chip bar of table ``table`` (its ``data-atlas-table``): ``groups`` lists (facet, label) in display
     order; ``rows`` the facet values of every body row (the dicts given to ``row_attrs``). Values appear in
     ``order[facet]`` order where given, else first-seen order; a facet with fewer than two values gets no group.
-    ``cols``: facet -> the 0-based index of the column whose cell text is the row's value (exactly, once trimmed);
-    the group says so (``data-col``) and ``row_attrs`` writes no attribute for it. Returns '' when no group is left."""
-    order, cols = order or {}, cols or {}
+    ``cols``: facet -> the 0-based index of the column whose cell text is the row's value (exactly, once trimmed),
+    or (index, separator): the value is the cell's text before the first ``separator`` (the errata's document,
+    "policy" of "policy-E050"); the group says so (``data-col``, ``data-col-before``) and ``row_attrs`` writes no
+    attribute for it. ``labels[facet]``: value -> the chip's text, where it is not the value itself.
+    Returns '' when no group is left."""
+    order, cols, labels = order or {}, cols or {}, labels or {}
     parts = []
     for facet, label in groups:
         counts: dict[str, int] = {}
@@ -53,8 +57,11 @@ def facet_bar(table: str, groups: list[tuple[str, str]], rows: list[dict[str, st
             continue
         values = sorted(counts, key=lambda v: order[facet].index(v) if v in order.get(facet, []) else len(order.get(facet, [])) + list(counts).index(v))
         chips = "".join(f'<button type="button" class="atlas-chip" data-facet="{esc(facet)}" data-value="{esc(v)}" aria-pressed="false">'
-                        f'{esc(v)} <span class="atlas-chip-n">{counts[v]}</span></button>' for v in values)
-        col = f' data-facet="{esc(facet)}" data-col="{cols[facet]}"' if facet in cols else ""
+                        f'{esc(labels.get(facet, {}).get(v, v))} <span class="atlas-chip-n">{counts[v]}</span></button>' for v in values)
+        col = ""
+        if facet in cols:
+            index, before = cols[facet] if isinstance(cols[facet], tuple) else (cols[facet], None)
+            col = f' data-facet="{esc(facet)}" data-col="{index}"' + (f' data-col-before="{esc(before)}"' if before else "")
         parts.append(f'<div class="atlas-facet-group"{col} role="group" aria-label="{esc(label)}">'
                      f'<span class="atlas-facet-label" aria-hidden="true">{esc(label)}:</span>{chips}</div>')
     if not parts:

@@ -22,7 +22,12 @@
  *
  * Download = view: a "CSV (as shown)" link (a.atlas-download-shown) downloads its table's visible
  * rows in their visible order, read from the page's cells the way atlas/tableview.py reads the
- * rendered HTML at build time (the link's own file, for readers without JavaScript). */
+ * rendered HTML at build time (the link's own file, for readers without JavaScript).
+ *
+ * Columns on first use: a table with data-atlas-more="<url>" (the errata table) is built with its last columns'
+ * headers and none of their cells; tablemore.js (loaded before this script on such pages) fetches them. This
+ * script asks for them on the reader's first use of the table: the filter box focused, "CSV (as shown)" clicked
+ * (the file then has every column), or a filter or sort in the page address (applied once they are in). */
 (function () {
   "use strict";
   if (!window.Tablesort) return;
@@ -103,6 +108,7 @@
     var holder = table.parentElement && table.parentElement.classList.contains("atlas-table-wrap") ? table.parentElement : table;
     holder.parentElement.insertBefore(bar, holder);
     var timer = null;
+    if (table.hasAttribute("data-atlas-more")) input.addEventListener("focus", function () { more(table); });
     input.addEventListener("input", function () {
       clearTimeout(timer);
       timer = setTimeout(function () { filter(table, input.value); }, rows > 200 ? 120 : 30);
@@ -183,6 +189,9 @@
     var table = tableFor(a);
     if (!table || !table.tHead) return; // the build's file, as without JavaScript
     ev.preventDefault();
+    more(table).then(function (ok) { if (ok) save(a, table); });
+  }
+  function save(a, table) {
     var blob = new Blob([shownCSV(table)], { type: "text/csv;charset=utf-8" });
     var url = URL.createObjectURL(blob);
     var tmp = document.createElement("a");
@@ -192,6 +201,14 @@
     tmp.click();
     tmp.remove();
     setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+  }
+
+  /* ---------------------------------------------------------------- columns on first use */
+  /* Resolves true once a table's columns loaded on first use are in it (at once for a table without such columns),
+     false if they could not be loaded (tablemore.js says why beside the table). */
+  function more(table) {
+    if (!table.hasAttribute("data-atlas-more")) return Promise.resolve(true);
+    return window.atlasMore ? window.atlasMore(table) : Promise.resolve(false);
   }
 
   /* ---------------------------------------------------------------- facet chips */
@@ -209,12 +226,14 @@
     });
   }
   /* A row's value of a facet: its data-f-<facet> attribute, or, where the chip group names a column (data-col: the
-     facet is the whole text of that column's cells, atlas/pages/views.py), the text of the row's cell there. */
+     facet is the whole text of that column's cells, atlas/pages/views.py), the text of the row's cell there; with
+     data-col-before="<sep>", the cell's text before its first <sep> (the errata's document: "policy" of "policy-E050"). */
   function facetCols(table) {
     if (!table.__atlasFacetCols) {
       var m = {};
       document.querySelectorAll(".atlas-facets .atlas-facet-group[data-col]").forEach(function (g) {
-        if (g.parentElement.getAttribute("data-atlas-for") === keyOf(table)) m[g.getAttribute("data-facet")] = +g.getAttribute("data-col");
+        if (g.parentElement.getAttribute("data-atlas-for") === keyOf(table))
+          m[g.getAttribute("data-facet")] = { col: +g.getAttribute("data-col"), before: g.getAttribute("data-col-before") };
       });
       table.__atlasFacetCols = m;
     }
@@ -222,8 +241,10 @@
   }
   function facetValue(tr, facet, cols) {
     if (!Object.prototype.hasOwnProperty.call(cols, facet)) return tr.getAttribute("data-f-" + facet);
-    var td = tr.cells[cols[facet]];
-    return td ? td.textContent.trim() : null;
+    var td = tr.cells[cols[facet].col];
+    if (!td) return null;
+    var text = td.textContent.trim(), sep = cols[facet].before;
+    return sep ? text.split(sep)[0] : text;
   }
   function setChip(table, facet, value, on) {
     var list = state(table).facets[facet] || (state(table).facets[facet] = []);
@@ -290,6 +311,8 @@
     }
   }
   function restore() {
+    /* Applies the view in the address; returns a promise that settles once every table shows it (a table whose
+       columns load on first use waits for them when the address filters or sorts it). */
     var p = new URLSearchParams(location.search);
     var tables = {};
     addressed().forEach(function (t) { if (!tables[keyOf(t)]) tables[keyOf(t)] = t; });
@@ -305,45 +328,51 @@
       }
       (wanted[key] = wanted[key] || []).push({ kind: kind, name: name, value: value, facet: facet });
     });
+    var waits = [];
+    Object.keys(wanted).forEach(function (key) {
+      var table = tables[key];
+      if (!table) {
+        note(null, wanted[key].map(function (w) { return w.name + "=" + w.value; }).join(", ") + " (no table \u201c" + key + "\u201d on this page)");
+        return;
+      }
+      if (wanted[key].some(function (w) { return w.kind !== "c"; }) && table.hasAttribute("data-atlas-more")) {
+        waits.push(more(table).then(function () { restoreTable(table, wanted[key]); }));
+      } else restoreTable(table, wanted[key]);
+    });
+    return Promise.all(waits).then(function () { writeURL(); });
+  }
+  function restoreTable(table, wanted) {
     restoring = true;
     try {
-      Object.keys(wanted).forEach(function (key) {
-        var table = tables[key];
-        if (!table) {
-          note(null, wanted[key].map(function (w) { return w.name + "=" + w.value; }).join(", ") + " (no table \u201c" + key + "\u201d on this page)");
-          return;
+      var details = table.closest("details");
+      if (details) details.open = true;
+      enhance(table);
+      var bad = [], sortTo = null;
+      wanted.forEach(function (w) {
+        if (w.kind === "f") {
+          if (!table.__atlasFilterInput) { bad.push(w.name + "=" + w.value + " (this table has no text filter)"); return; }
+          table.__atlasFilterInput.value = w.value;
+          state(table).text = w.value;
+        } else if (w.kind === "s") {
+          var m = /^(\d+):(asc|desc)$/.exec(w.value);
+          var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
+          if (!m || +m[1] >= heads.length) { bad.push(w.name + "=" + w.value + " (expected <column 0 to " + (heads.length - 1) + ">:asc or :desc)"); return; }
+          sortTo = { th: heads[+m[1]], desc: m[2] === "desc" };
+        } else if (!chipExists(table, w.facet, w.value)) {
+          bad.push(w.name + "=" + w.value + " (no such chip)");
+        } else {
+          setChip(table, w.facet, w.value, true);
         }
-        var details = table.closest("details");
-        if (details) details.open = true;
-        enhance(table);
-        var bad = [], sortTo = null;
-        wanted[key].forEach(function (w) {
-          if (w.kind === "f") {
-            if (!table.__atlasFilterInput) { bad.push(w.name + "=" + w.value + " (this table has no text filter)"); return; }
-            table.__atlasFilterInput.value = w.value;
-            state(table).text = w.value;
-          } else if (w.kind === "s") {
-            var m = /^(\d+):(asc|desc)$/.exec(w.value);
-            var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
-            if (!m || +m[1] >= heads.length) { bad.push(w.name + "=" + w.value + " (expected <column 0 to " + (heads.length - 1) + ">:asc or :desc)"); return; }
-            sortTo = { th: heads[+m[1]], desc: m[2] === "desc" };
-          } else if (!chipExists(table, w.facet, w.value)) {
-            bad.push(w.name + "=" + w.value + " (no such chip)");
-          } else {
-            setChip(table, w.facet, w.value, true);
-          }
-        });
-        if (sortTo) {
-          sortTo.th.click();
-          if (sortTo.desc) sortTo.th.click();
-        }
-        apply(table);
-        if (bad.length) note(table, bad.join("; "));
       });
+      if (sortTo) {
+        sortTo.th.click();
+        if (sortTo.desc) sortTo.th.click();
+      }
+      apply(table);
+      if (bad.length) note(table, bad.join("; "));
     } finally {
       restoring = false;
     }
-    writeURL();
   }
 
   function enhance(table) {
@@ -420,8 +449,8 @@
     watch(document);
     document.querySelectorAll(".atlas-facets[data-atlas-for]").forEach(chips);
     document.addEventListener("click", download);
-    restore();
-    document.documentElement.setAttribute("data-atlas-views", "ready");
+      /* "ready" once the address's view is shown, columns loaded for it included */
+    restore().then(function () { document.documentElement.setAttribute("data-atlas-views", "ready"); });
     requestAnimationFrame(function () { focusable(document); });
     var resizeTimer = null;
     window.addEventListener("resize", function () { clearTimeout(resizeTimer); resizeTimer = setTimeout(function () { focusable(document); }, 200); });
@@ -430,6 +459,6 @@
       new MutationObserver(function () { watch(holder); focusable(holder); }).observe(holder, { childList: true });
     });
   }
-  window.atlasTables = { enhance: enhance, filter: filter, key: key, shownCSV: shownCSV };
+  window.atlasTables = { enhance: enhance, filter: filter, apply: apply, key: key, shownCSV: shownCSV };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();
