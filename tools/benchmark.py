@@ -391,7 +391,10 @@ def main() -> None:
         "calculator_first_contentful_paint_ms": [round(x) if x else None for x in first_paint],
         "prerendered_result_in_html": prerendered_in_html,
         "prerendered_result_visible_at_first_paint": prerendered_in_html and all(x and x < med_bare for x in first_paint),
-        "bytes_per_page": sizes, "tables": tables, **under_load, "requests_outside_127_0_0_1": outside,
+        "bytes_per_page": sizes,
+        # issue 17 item 2: every page without a calculator moves at most 400 KB (uncompressed, headers included) before use
+        "pages_over_400_kb_before_use": {n: v["bytes"] for n, v in sizes.items() if not v["pyodide"] and v["bytes"] > 400_000},
+        "tables": tables, **under_load, "requests_outside_127_0_0_1": outside,
         "backtest": backtest_headline(),
         "test_suite": suite or "not timed (pass --tests: `make test`'s pytest run, alone on the machine)",
     }
