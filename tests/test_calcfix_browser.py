@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import BOOT_LIMIT_MS, CALC_READY, computed, serve, wasm_holder
+from conftest import BOOT_LIMIT_MS, CALC_READY, computed, offline, serve, wasm_holder
 
 pytestmark = pytest.mark.browser
 
@@ -92,8 +92,7 @@ def test_footprint_result_fits_a_390px_phone(browser, site_url):
     calculator is wider than the viewport (wide per-row tables scroll inside their own box), and the totals
     are stacked: every value on screen behind its column's name."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, service_workers="block")
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:", "http://127.0.0.1"))
-              else r.abort())
+    blocker = offline(ctx)
     page = ctx.new_page()
     try:
         page.goto(site_url + "/calculators/footprint/?scenario=policy-3-2-7&load=75000&sites=1", wait_until="load")
@@ -113,6 +112,7 @@ def test_footprint_result_fits_a_390px_phone(browser, site_url):
             assert before == f'"{label}"' and 0 < width <= 390
     finally:
         ctx.close()
+    assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked}"
 
 
 # ------------------------------------------------------------------ 5. keyboard focus and aria-invalid

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import (BOOT_LIMIT_MS, FAILED, PAYLOAD, SERVICE, Blocker, _Handler, chart_spec, result_cell, serve,
+from conftest import (BOOT_LIMIT_MS, FAILED, PAYLOAD, SERVICE, _Handler, offline, chart_spec, result_cell, serve,
                       wait_for_chart)
 
 # The policy an operator can put in front of the site. Every directive, and why:
@@ -62,8 +62,7 @@ def _csp_page(browser, **ctx_options):
     """A fresh context that blocks (and records) every request outside 127.0.0.1 and collects
     the page's CSP violation events (LISTEN_CSP); returns (ctx, page, blocker)."""
     ctx = browser.new_context(service_workers="block", **ctx_options)
-    blocker = Blocker()
-    ctx.route("**/*", blocker)
+    blocker = offline(ctx)
     ctx.add_init_script(LISTEN_CSP)
     return ctx, ctx.new_page(), blocker
 

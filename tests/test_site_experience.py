@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CHART_DONE, ROOT, _Handler, serve, wait_for_chart
+from conftest import CHART_DONE, ROOT, _Handler, offline, serve, wait_for_chart
 
 pytestmark = pytest.mark.browser
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -195,7 +195,7 @@ def test_axe_every_page_type_in_both_palettes(browser, built_site, site_url):
     # bypass_csp: axe-core is injected as an inline script, which the pages' own CSP <meta> forbids
     ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark", service_workers="block",
                               bypass_csp=True)
-    ctx.route("**/*", lambda r: r.continue_() if "127.0.0.1" in r.request.url or r.request.url.startswith(("data:", "blob:")) else r.abort())
+    blocker = offline(ctx)
     pg = ctx.new_page()
     found, checked, paths = {}, [], page_types(built_site)
     try:
@@ -214,6 +214,7 @@ def test_axe_every_page_type_in_both_palettes(browser, built_site, site_url):
                     pg.wait_for_function(SWITCHED, arg=scheme)
     finally:
         ctx.close()
+    assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked}"
     assert checked[0] == (paths[0], "slate")  # the system's dark preference, on the first page
     assert sorted(checked) == sorted((p, s) for p in paths for s in ("default", "slate")), checked
     assert found == {}, found

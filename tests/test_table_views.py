@@ -21,7 +21,7 @@ import yaml
 
 from atlas.tableview import shown_csv, shown_rows
 from calculators.formatting import csv_cell
-from conftest import ROOT
+from conftest import ROOT, offline
 
 # ------------------------------------------------------------------ the build-time CSV writer (no browser)
 
@@ -375,10 +375,11 @@ def test_product_chips_filter_by_mode_and_load(page, site_url):
 @pytest.fixture
 def wide(browser):
     ctx = browser.new_context(viewport={"width": 1366, "height": 768}, service_workers="block")
-    ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("data:", "blob:")) or urlparse(r.request.url).hostname == "127.0.0.1" else r.abort())
+    blocker = offline(ctx)
     pg = ctx.new_page()
     yield pg
     ctx.close()
+    assert blocker.blocked == [], f"requests outside 127.0.0.1: {blocker.blocked}"
 
 
 def _right_edges(pg, key, headers):
