@@ -61,6 +61,8 @@ def test_calculator_without_javascript_shows_prerendered_result(browser, site_ur
     pg = ctx.new_page()
     pg.goto(site_url + "/calculators/footprint/")
     assert result_cell(pg, "BSF Management Service", "app", "Replicas (target)") == "14"
+    # a button that needs JavaScript is not shown without it (Material's .md-button overrode [hidden] before)
+    assert pg.locator("#calc-print").is_hidden()
     ctx.close()
 
 

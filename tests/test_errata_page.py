@@ -147,3 +147,21 @@ def test_details_that_cannot_load_say_so_and_the_next_use_tries_again(page, site
     page.wait_for_function("() => new URLSearchParams(location.search).get('f.errata') === 'binlogthreadstore'")
     assert table.locator("tbody tr:not([hidden])").count() == 6
     assert [e for e in page.js_errors if "404" not in e] == []
+
+
+@pytest.mark.browser
+def test_without_javascript_the_page_says_where_the_columns_are(browser, site_url):
+    """JavaScript off: six columns, no empty headers, no button or chips that would do nothing (the chip bar showed,
+    inert, before), and the note naming where the reading, where and as printed are."""
+    ctx = browser.new_context(java_script_enabled=False)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{site_url}/data/errata/", wait_until="load")
+        table = page.locator('table[data-atlas-table="errata"]')
+        assert _visible_heads(table) == ["Erratum", "Scenario", "Table", "Kind", "Action", "Problem"]
+        assert page.locator('button.atlas-more-button').is_hidden()
+        assert page.locator('.atlas-facets[data-atlas-for="errata"]').is_hidden()
+        note = page.locator('p.atlas-more[data-atlas-for="errata"]')
+        assert note.is_visible() and "on the page each erratum links to" in note.inner_text()
+    finally:
+        ctx.close()
