@@ -28,17 +28,10 @@ RAW_TEXT = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.S | re.I)
 """A script or style element whole: what is inside is text, not tags."""
 SELF_CLOSED = frozenset({"path", "line", "rect", "circle", "ellipse", "polygon", "polyline", "use", "stop"})
 """SVG elements the drawings write as ``<path .../>``."""
-_CELL_ROW = ("td", "th", "tr")
-ENDED_BY_START = {"td": ("td", "th"), "th": ("td", "th"), "tr": _CELL_ROW}
-"""Table elements whose end tag HTML lets a page leave out: a start tag (key) ends the open ones (values) first, as a
-browser does (the errata table writes no ``</td>`` or ``</tr>``, atlas/pages/data.py)."""
-ENDED_BY_END = {"tr": ("td", "th"), "thead": _CELL_ROW, "tbody": _CELL_ROW, "tfoot": _CELL_ROW, "table": _CELL_ROW}
-"""The same for an end tag (key): the open cells and rows (values) it ends."""
 
 
 def elements(block: str, block_level) -> list[str] | None:
-    """The top-level elements ``block`` is made of, each closing every element it opens (or leaving out the end tags
-    of table cells and rows, as HTML allows: ENDED_BY_START, ENDED_BY_END), in order, with nothing but
+    """The top-level elements ``block`` is made of, each closing every element it opens, in order, with nothing but
     white space between or after them, and each a block-level element (``block_level(name)``); else None (the block
     is left to Markdown: a block with a comment, CDATA or a processing instruction, text after an element, an
     unclosed element, script or style, a tag without its ``>``, or a self-closing tag other than a void element or
@@ -59,9 +52,7 @@ def elements(block: str, block_level) -> list[str] | None:
             return None
         pos = end + 1
         if m.group(1):
-            while stack and stack[-1] != name and stack[-1] in ENDED_BY_END.get(name, ()):
-                stack.pop()
-            if not stack or stack[-1] != name:
+            if stack[-1] != name:
                 return None
             stack.pop()
         elif name in ("script", "style"):
@@ -73,8 +64,6 @@ def elements(block: str, block_level) -> list[str] | None:
             if name not in VOID and name not in SELF_CLOSED:
                 return None
         elif name not in VOID:
-            while stack and stack[-1] in ENDED_BY_START.get(name, ()):
-                stack.pop()
             stack.append(name)
         if not stack:
             out.append(block[start:pos])

@@ -33,9 +33,7 @@ def cell_text(text: str) -> str:
 
 class _TableParser(HTMLParser):
     """Collects the header cells of the last ``<thead>`` row and the cells of every ``<tbody>`` row of the
-    first ``<table>`` (a nested table's cells count as text of the outer cell). End tags HTML lets a page leave out
-    are implied as a browser implies them: a ``<td>``/``<th>`` ends the open cell, a ``<tr>`` the open cell and row,
-    and the end of a section or of the table both (the errata table writes no ``</td>`` or ``</tr>``)."""
+    first ``<table>`` (a nested table's cells count as text of the outer cell)."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
@@ -59,45 +57,30 @@ class _TableParser(HTMLParser):
                 self.cell.append(" ")
             return
         if tag in ("thead", "tbody"):
-            self._end_row()
             self.section = tag
         elif tag == "tr" and self.section:
-            self._end_row()
             self.row = []
         elif tag in ("td", "th") and self.row is not None:
-            self._end_cell()
             self.cell = []
         elif tag == "br" and self.cell is not None:
             self.cell.append(" ")
-
-    def _end_cell(self):
-        if self.cell is not None and self.row is not None:
-            self.row.append(cell_text("".join(self.cell)))
-        self.cell = None
-
-    def _end_row(self):
-        self._end_cell()
-        if self.row is not None:
-            (self.head if self.section == "thead" else self.body).append(self.row)
-        self.row = None
 
     def handle_endtag(self, tag):
         if self.done:
             return
         if tag == "table":
             self.depth -= 1
-            if self.depth == 0:
-                self._end_row()
-                self.done = True
+            self.done = self.depth == 0
             return
         if self.depth != 1:
             return
-        if tag in ("td", "th"):
-            self._end_cell()
-        elif tag == "tr":
-            self._end_row()
+        if tag in ("td", "th") and self.cell is not None and self.row is not None:
+            self.row.append(cell_text("".join(self.cell)))
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            (self.head if self.section == "thead" else self.body).append(self.row)
+            self.row = None
         elif tag in ("thead", "tbody"):
-            self._end_row()
             self.section = None
 
     def handle_data(self, data):

@@ -43,14 +43,6 @@ def test_shown_rows_reads_each_cell_as_the_reader_sees_it():
                                                "a b & c,\"≥ 1,268\",'=SUM(A1)\n")
 
 
-def test_shown_rows_implies_the_end_tags_html_lets_a_page_leave_out():
-    """Cells and rows without </td> or </tr> (the errata table's), read as a browser reads them: a cell ends at the next
-    cell or row, a row at the next row or at the end of its section."""
-    html = ('<table><thead><tr><th>a<th>b</thead><tbody><tr><td><a href="#x">x-E001</a> <td>one &amp; two '
-            '<tr><td>x-E002 <td>three<br>four </tbody></table><table><tbody><tr><td>other</table>')
-    assert shown_rows(html) == (["a", "b"], [["x-E001", "one & two"], ["x-E002", "three four"]])
-
-
 def test_shown_rows_names_html_without_a_table():
     with pytest.raises(ValueError, match="no <table> with a <thead> row"):
         shown_rows("<p>no table here</p>")

@@ -272,16 +272,15 @@ def errata_table(r, details: bool = True) -> str:
             tbl = e.get("table_id") or ""
             f = {"document": doc, "kind": e["kind"], "action": e["action"]}
             facets.append(f)
-            more = "".join(f" <td>{_parts_html(c)}" for c in _erratum_detail_parts(e)) if details else ""
+            more = "".join(f"<td>{_parts_html(c)}</td>" for c in _erratum_detail_parts(e)) if details else ""
             # no class or attribute per cell: 479 rows made them 74 KB of the page; atlas.css sets each column's width
             # and wrapping by its position in table.atlas-errata. Text cells escape only & < > (text_esc): the
-            # problem's quotes as &#x27; were 5 KB of the page. No </td> or </tr>, which HTML lets a page leave out
-            # (atlas.tableview reads them as a browser does): 17 KB of the page. A space ends each cell, so that the
-            # search index, which reads the text without tags, does not glue one cell's text to the next one's.
+            # problem's quotes as &#x27; were 5 KB of the page.
             rows.append(
-                f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a>'
-                f' <td>{esc(e.get("scenario") or "")} <td>{esc(tbl) if tbl else "(prose)"} <td>{esc(f["kind"])}'
-                f' <td>{esc(f["action"])} <td>{text_esc(e["problem"])}{more} ')
+                f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
+                f'<td>{esc(e.get("scenario") or "")}</td>'
+                f'<td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(f["kind"])}</td><td>{esc(f["action"])}</td>'
+                f'<td>{text_esc(e["problem"])}</td>{more}</tr>')
     bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
                     {"document": a.docs(), "action": ERRATA_ACTIONS}, ERRATA_FACET_COLS,
                     {"document": {d: a.source(d)["short_name"] for d in a.docs()}})
