@@ -215,7 +215,7 @@ ERRATA_DETAIL_COLUMNS = ("Reading", "Where", "As printed")
 """The errata table's last three columns, the long ones (about 120 KB of the page's 290 before issue 17): the page
 loads them on first use (``errata_details``), the file "CSV (as shown)" links to has them."""
 ERRATA_DETAILS = "assets/data/errata-details.json"
-"""Where the build writes ``errata_details`` (relative to the site root), which tables.js fetches."""
+"""Where the build writes ``errata_details`` (relative to the site root), which docs/assets/js/tablemore.js fetches."""
 
 
 def _erratum_detail_parts(e: dict) -> list[list[list[str]]]:
@@ -237,7 +237,8 @@ def _parts_html(parts: list[list[str]]) -> str:
 
 def errata_details(r) -> dict:
     """The errata table's detail columns as the page fetches them (``ERRATA_DETAILS``): ``{"columns":
-    [3 labels], "rows": {erratum id: [3 cells, each a list of [tag, text] parts]}}`` (``_erratum_detail_parts``)."""
+    [3 labels], "rows": {erratum id: [3 cells, each a list of [tag, text] parts]}}`` (``_erratum_detail_parts``),
+    every erratum of ``r.a.errata``."""
     return {"columns": list(ERRATA_DETAIL_COLUMNS), "rows": {e["id"]: _erratum_detail_parts(e) for e in r.a.errata}}
 
 
@@ -257,9 +258,10 @@ def write_errata_details(r, docs_dir) -> str:
 
 def errata_table(r, details: bool = True) -> str:
     """Every erratum as one table row: id linking where it applies (it names the document: "policy-E050"), scenario,
-    table, kind, action and problem (the columns a reader scans), then the reading, where and the text as printed (ERRATA_DETAIL_COLUMNS).
-    ``details=False`` is the page's table: the three detail headers are there, hidden (atlas.css) until tables.js
-    has fetched the cells (``data-atlas-more``, ``errata_details``) on the reader's first use of the table;
+    table, kind, action and problem (the columns a reader scans), then the reading, where and the text as printed
+    (ERRATA_DETAIL_COLUMNS). ``details=False`` is the page's table: the three detail headers are there, hidden
+    (atlas.css) until tablemore.js has fetched the cells (``data-atlas-more``, ``errata_details``) on the reader's
+    first use of the table;
     ``details=True`` is the whole table, which the build's "CSV (as shown)" file is read from.
     The chip bar above the table filters by document, kind and action, read from those columns (ERRATA_FACET_COLS)."""
     a = r.a
