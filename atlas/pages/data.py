@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, build, record_rows, rights, schema, sha256
-from ..html import anchor, esc, md_esc, text_esc
+from ..html import anchor, esc, md_esc
 from .views import facet_bar, row_attrs, shown_link
 
 
@@ -232,7 +232,7 @@ def _erratum_detail_parts(e: dict) -> list[list[list[str]]]:
 def _parts_html(parts: list[list[str]]) -> str:
     """One cell's HTML from its ``_erratum_detail_parts`` parts, escaped."""
     tags = {"": ("", ""), "code": ("<code>", "</code>"), "note": ('<span class="atlas-note">', "</span>")}
-    return "".join(tags[t][0] + text_esc(x) + tags[t][1] for t, x in parts)
+    return "".join(tags[t][0] + esc(x, quote=False) + tags[t][1] for t, x in parts)
 
 
 def errata_details(r) -> dict:
@@ -276,13 +276,13 @@ def errata_table(r, details: bool = True) -> str:
             facets.append(f)
             more = "".join(f"<td>{_parts_html(c)}</td>" for c in _erratum_detail_parts(e)) if details else ""
             # no class or attribute per cell: 479 rows made them 74 KB of the page; atlas.css sets each column's width
-            # and wrapping by its position in table.atlas-errata. Text cells escape only & < > (text_esc): the
+            # and wrapping by its position in table.atlas-errata. Text cells escape only & < > (esc, quote=False): the
             # problem's quotes as &#x27; were 5 KB of the page.
             rows.append(
                 f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
                 f'<td>{esc(e.get("scenario") or "")}</td>'
                 f'<td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(f["kind"])}</td><td>{esc(f["action"])}</td>'
-                f'<td>{text_esc(e["problem"])}</td>{more}</tr>')
+                f'<td>{esc(e["problem"], quote=False)}</td>{more}</tr>')
     bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
                     {"document": a.docs(), "action": ERRATA_ACTIONS}, ERRATA_FACET_COLS,
                     {"document": {d: a.source(d)["short_name"] for d in a.docs()}})

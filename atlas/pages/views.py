@@ -29,9 +29,9 @@ def load_bucket(per_site) -> str:
     raise AssertionError("unreachable")
 
 
-def row_attrs(values: dict[str, str], cols: dict[str, int] | None = None) -> str:
+def row_attrs(values: dict[str, str], cols: dict[str, int | tuple[int, str]] | None = None) -> str:
     """The ``data-f-<facet>="value"`` attributes of one body row (leading space included), escaped; none for the
-    facets of ``cols`` (facet -> column index, as given to ``facet_bar``), which tables.js reads from the row's cells."""
+    facets of ``cols`` (as given to ``facet_bar``), which tables.js reads from the row's cells."""
     return "".join(f' data-f-{esc(k)}="{esc(v)}"' for k, v in values.items() if k not in (cols or {}))
 
 

@@ -9,28 +9,17 @@
  * window.atlasMore(table) fetches and adds them once and returns a promise of true (the cells are in) or false
  * (they could not be loaded: a message beside the table says what and why, and the next use tries again). The
  * table's data-atlas-more-state says "loading", "loaded" or "failed". tables.js calls it on the reader's first use
- * of the table (filter box, "CSV (as shown)", a view in the page address); the "Show them now" button
- * (button.atlas-more-button, hidden without JavaScript) calls it here. Loaded before tables.js, on the pages whose
- * front matter says table_more (overrides/main.html). */
+ * of the table (filter box, "CSV (as shown)", a view in the page address, the "Show them now" button), and this
+ * script uses tables.js's own helpers then (window.atlasTables: the table's key, its messages, its filter). Loaded
+ * before tables.js, on the pages whose front matter says table_more (overrides/main.html). */
 (function () {
   "use strict";
-  function key(table) { return table.getAttribute("data-atlas-table"); }
   function each(selector, table, fn) {
-    document.querySelectorAll(selector).forEach(function (el) { if (el.getAttribute("data-atlas-for") === key(table)) fn(el); });
+    /* the elements of ``selector`` that name the table (data-atlas-for) */
+    var key = window.atlasTables.keyOf(table);
+    document.querySelectorAll(selector).forEach(function (el) { if (el.getAttribute("data-atlas-for") === key) fn(el); });
   }
-  function message(table, text) {
-    var holder = table.parentElement.classList.contains("atlas-table-wrap") ? table.parentElement : table;
-    var p = null;
-    each("p.atlas-more-message", table, function (el) { p = el; });
-    if (!p) {
-      p = document.createElement("p");
-      p.className = "atlas-message atlas-more-message";
-      p.setAttribute("role", "status");
-      p.setAttribute("data-atlas-for", key(table));
-      holder.parentElement.insertBefore(p, holder);
-    }
-    p.textContent = text;
-  }
+  function message(table, text) { window.atlasTables.message(table, "atlas-more-message", text); }
   function fill(table, data) {
     var heads = table.tHead.rows[table.tHead.rows.length - 1].cells;
     var want = Array.prototype.filter.call(heads, function (th) { return th.hasAttribute("data-atlas-more-col"); })
@@ -71,11 +60,12 @@
       var missing = fill(table, data);
       table.setAttribute("data-atlas-more-state", "loaded");
       each("p.atlas-more", table, function (p) { p.hidden = true; });
+      each("p.atlas-more-message", table, function (p) { p.remove(); }); // an earlier failure's
       if (missing.length) {
         message(table, "No " + data.columns.join(", ") + " in " + url + " for " + missing.length + " row(s) (" +
           missing.slice(0, 5).join(", ") + (missing.length > 5 ? ", \u2026" : "") + "): those cells are empty.");
       }
-      if (window.atlasTables) window.atlasTables.apply(table);
+      window.atlasTables.apply(table);
       return true;
     }).catch(function (err) {
       table.__atlasMore = null;
@@ -87,14 +77,4 @@
     });
     return table.__atlasMore;
   };
-  function start() {
-    document.querySelectorAll("button.atlas-more-button").forEach(function (b) {
-      var table = null;
-      document.querySelectorAll("table[data-atlas-more]").forEach(function (t) { if (key(t) === b.getAttribute("data-atlas-for")) table = t; });
-      if (!table) return;
-      b.hidden = false;
-      b.addEventListener("click", function () { window.atlasMore(table); });
-    });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();

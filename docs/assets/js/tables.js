@@ -27,7 +27,8 @@
  * Columns on first use: a table with data-atlas-more="<url>" (the errata table) is built with its last columns'
  * headers and none of their cells; tablemore.js (loaded before this script on such pages) fetches them. This
  * script asks for them on the reader's first use of the table: the filter box focused, "CSV (as shown)" clicked
- * (the file then has every column), or a filter or sort in the page address (applied once they are in). */
+ * (the file then has every column), a filter or sort in the page address (applied once they are in), or the
+ * "Show them now" button (button.atlas-more-button, shown here). */
 (function () {
   "use strict";
   if (!window.Tablesort) return;
@@ -296,19 +297,32 @@
     var url = location.pathname + (qs ? "?" + qs : "") + location.hash;
     if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
   }
-  function note(table, text) {
-    /* A visible note that part of the address was ignored (never an exception). */
+  function message(table, cls, text) {
+    /* A visible message (role=status) above a table, one per table and class (cls), the next replacing it; without a
+       table, a new one under the page's title. Never an exception. */
     var holder = table ? (table.parentElement.classList.contains("atlas-table-wrap") ? table.parentElement : table) : null;
-    var p = document.createElement("p");
-    p.className = "atlas-message atlas-url-note";
-    p.setAttribute("role", "status");
-    p.textContent = "Ignored in the page address: " + text + ".";
-    if (holder) holder.parentElement.insertBefore(p, holder);
-    else {
-      var art = document.querySelector("article.md-content__inner, article") || document.body;
-      var h1 = art.querySelector("h1");
-      if (h1) h1.insertAdjacentElement("afterend", p); else art.insertBefore(p, art.firstChild);
+    var p = null;
+    if (holder) holder.parentElement.querySelectorAll("p.atlas-message." + cls).forEach(function (el) {
+      if (el.getAttribute("data-atlas-for") === keyOf(table)) p = el;
+    });
+    if (!p) {
+      p = document.createElement("p");
+      p.className = "atlas-message " + cls;
+      p.setAttribute("role", "status");
+      if (holder) {
+        p.setAttribute("data-atlas-for", keyOf(table));
+        holder.parentElement.insertBefore(p, holder);
+      } else {
+        var art = document.querySelector("article.md-content__inner, article") || document.body;
+        var h1 = art.querySelector("h1");
+        if (h1) h1.insertAdjacentElement("afterend", p); else art.insertBefore(p, art.firstChild);
+      }
     }
+    p.textContent = text;
+  }
+  function note(table, text) {
+    /* A visible note that part of the address was ignored. */
+    message(table, "atlas-url-note", "Ignored in the page address: " + text + ".");
   }
   function restore() {
     /* Applies the view in the address; returns a promise that settles once every table shows it (a table whose
@@ -449,7 +463,13 @@
     watch(document);
     document.querySelectorAll(".atlas-facets[data-atlas-for]").forEach(chips);
     document.addEventListener("click", download);
-      /* "ready" once the address's view is shown, columns loaded for it included */
+    document.querySelectorAll("button.atlas-more-button").forEach(function (b) {
+      var table = tableFor(b);
+      if (!table || !window.atlasMore) return; // without tablemore.js the button stays hidden
+      b.hidden = false;
+      b.addEventListener("click", function () { more(table); });
+    });
+    /* "ready" once the address's view is shown, columns loaded for it included */
     restore().then(function () { document.documentElement.setAttribute("data-atlas-views", "ready"); });
     requestAnimationFrame(function () { focusable(document); });
     var resizeTimer = null;
@@ -459,6 +479,6 @@
       new MutationObserver(function () { watch(holder); focusable(holder); }).observe(holder, { childList: true });
     });
   }
-  window.atlasTables = { enhance: enhance, filter: filter, apply: apply, key: key, shownCSV: shownCSV };
+  window.atlasTables = { enhance: enhance, filter: filter, apply: apply, key: key, shownCSV: shownCSV, keyOf: keyOf, message: message };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();
