@@ -46,17 +46,20 @@ def sources(atlas: Atlas) -> list[dict]:
 
 def scenarios(atlas: Atlas) -> list[dict]:
     """``scenarios``: one dict per scenario with its load facts flattened (``load_total``, ``load_per_site``
-    in ``load_unit``, sites provisioned and carrying traffic, ASM, deployment mode)."""
+    in ``load_unit``, sites provisioned and carrying traffic, ASM, deployment mode) and its call model
+    (``call_model``: the id that the comparable runs of a document share, ``call_model_name``: its name; both
+    None where the guide names none or the document does not curate call models)."""
     scen = []
     for s in atlas.scenarios:
         load = s.get("load") or {}
+        cm = s.get("call_model") or {}
         scen.append({
             "id": s["id"], "doc": s["doc"], "section": s.get("section"), "title": s["title"],
             "short_title": s.get("short_title") or s["title"], "release": s.get("release"),
             "load_total": load.get("total"), "load_per_site": load.get("per_site"), "load_unit": load.get("unit"),
             "load_raw": load.get("raw"), "sites_provisioned": s.get("sites_provisioned"),
             "sites_with_traffic": s.get("sites_with_traffic") or [], "asm": s.get("asm"),
-            "deployment_mode": s.get("deployment_mode"),
+            "deployment_mode": s.get("deployment_mode"), "call_model": cm.get("id"), "call_model_name": cm.get("name"),
         })
     return scen
 
@@ -137,11 +140,19 @@ def scenario_cpu(atlas: Atlas) -> list[dict]:
 
 
 def scenario_facts(atlas: Atlas) -> list[dict]:
-    """``scenario_facts``: what can differ between two runs (call mix, duration, release, deployment mode, sites),
-    as printed; the ASM calculator compares only runs that agree."""
+    """``scenario_facts``: what can differ between two runs, as printed; the ASM calculator compares only runs that
+    agree. Per scenario: ``call_mix`` and ``duration`` (raw text), ``release``, ``deployment_mode``,
+    ``sites_provisioned``, ``asm_note``; ``call_model`` (the scenarios.yaml record: id, name, cite {text, table_id,
+    line, where} and note where there is one; None where the guide names no call model or the document does not
+    curate it); ``replication`` (the replication setup as the prose prints it, or None); ``features`` (the features
+    table as printed, name -> status, or None); ``hardware_server`` (the hardware table's 'Server' as printed, or
+    None) and ``software`` (name -> version as printed, or None)."""
     return [{"id": s["id"], "call_mix": (s.get("call_mix") or {}).get("raw"), "duration": (s.get("duration") or {}).get("raw"),
              "release": s.get("release"), "deployment_mode": s.get("deployment_mode"),
-             "sites_provisioned": s.get("sites_provisioned"), "asm_note": s.get("asm_note")} for s in atlas.scenarios]
+             "sites_provisioned": s.get("sites_provisioned"), "asm_note": s.get("asm_note"),
+             "call_model": s.get("call_model"), "replication": (s.get("replication") or {}).get("raw"),
+             "features": s.get("features"), "hardware_server": (s.get("hardware") or {}).get("Server"),
+             "software": s.get("software")} for s in atlas.scenarios]
 
 
 def excluded_rows(atlas: Atlas) -> dict:

@@ -261,6 +261,10 @@ def utilization(c: Curated, t, scen: str, namer) -> None:
                 c.add("utilization", observed_percent=percent(cell), status="ok", **row)
 
 
+CALL_MODEL = {"id": "bsf-nbsf-rx", "name": "BSF nBSF + Rx"}
+"""The one call model of the guide's three runs: nBSF (binding) and Rx traffic, as each run's Call Mix row names it."""
+
+
 def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
     def cite(tid, key):
         t = by_id[tid]
@@ -305,6 +309,7 @@ def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
             "asm": asm,
             "duration": {"hours": num(re.search(r"\d+", dur).group(0)), "raw": dur, "cite": cite(tp, "Execution Time")},
             "call_mix": {"raw": mix_raw, "parts": parts, "traffic_ratio": p["Traffic Ratio"], "cite": cite(tp, "Call Mix")},
+            "call_model": {**CALL_MODEL, "cite": cite(tp, "Call Mix")},
             "subscribers": {"raw": p[subs_key], "label": subs_key, "cite": cite(tp, subs_key)},
             "hardware": kv(hw), "software": kv(sw), "features": kv(feat) if feat else None,
             "tables": [t.id for t in tables], "contradictions": [], "notes": [],
@@ -318,6 +323,9 @@ def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
     s2["notes"].append("Runs BSF 25.1.100 (Table 3-14) although the guide is release 25.2.200.")
     s3["asm_note"] = "Title '(with ASM)'; Table 3-23 'ASM | 1.14.6-am9'; Istio rows in 3-28 and istio-proxy containers in 3-26/3-29."
     s3["sites_provisioned"] = None
+    s3["call_model"]["note"] = ("Table 3-21's Traffic Ratio adds 'Binding Get ratio (Discovery) - 0.15' to the binding create "
+                                "and delete and the Rx messages of 3.1 and 3.2; its Call Mix still names nbsf and Rx "
+                                "traffic only, so the run keeps their call model.")
     t28 = by_id["3-28"]
     s3["contradictions"].append({
         "field": "sites_provisioned",

@@ -222,6 +222,27 @@ def _line_of(lines: list[str], text: str, start: int = 1) -> int:
     raise KeyError(text)
 
 
+CALL_MODELS = {
+    # feature slug: (call model id, name, the words of the scenario titles that name it)
+    "me": ("nef-monitoring-event", "Monitoring Event", "Monitoring Event"),
+    "qos": ("nef-qos", "Quality of Service", "Quality of Service"),
+    "ti": ("nef-traffic-influence", "Traffic Influence", "Traffic Influence"),
+    "dt": ("nef-device-trigger", "Device Trigger", "Device Trigger"),
+    "msisdn-less": ("nef-msisdn-less-mo-sms", "MSISDN-Less MO SMS", "MSISDN-Less-MO-SMS"),
+}
+"""One call model per exposed API: the two scenarios of a feature share it. The name is the feature as its section
+heading prints it ('3.2.1.5 MSISDN-Less MO SMS Testcases'); the cite quotes the scenario title."""
+
+
+def call_model(slug: str, title: str, hline: int) -> dict:
+    """The ``call_model`` record of a scenario of feature ``slug`` whose title ``title`` is on seed line ``hline``.
+    Raises CellError when the title does not print the feature's words."""
+    cm_id, name, words = CALL_MODELS[slug]
+    if words not in title:
+        raise CellError(f"NEF title {title!r} (line {hline}) does not name {words!r}")
+    return {"id": cm_id, "name": name, "cite": {"text": words, "table_id": None, "line": hline, "where": "title"}}
+
+
 def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
     def row(tid, label):
         for i, r in enumerate(by_id[tid].rows, 1):
@@ -274,6 +295,7 @@ def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
                              "cite": cite_row(ro, "Test Duration")},
                 "call_mix": {"raw": ptab["Traffic Distribution"], "parts": parts,
                              "cite": cite_row(params, "Traffic Distribution")},
+                "call_model": call_model(slug, title, hline),
                 "subscribers": ({"raw": "1 million subscription records", "label": "pre-loaded database",
                                  "cite": {"text": lines[subs_line - 1].lstrip("- "), "table_id": None, "line": subs_line,
                                           "where": "prose, section 3.1 Note"}}
