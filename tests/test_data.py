@@ -99,6 +99,44 @@ def test_bsf_scenario_records(atlas):
     assert len([x for x in atlas.scenarios if x["doc"] == "bsf"]) == 3
 
 
+def test_bsf_runs_share_one_call_model_cited_from_their_call_mix(atlas):
+    """The three BSF runs share 'BSF nBSF + Rx', each cited from its Call Mix row: Table 3-1 '14.4K nBSF + 7.8K Rx' (L208),
+    Table 3-12 '4.5k nbsf Traffic and 50k Rx traffic' (L438), Table 3-21 '8.43K nbsf traffic and 54.7K Rx traffic' (L574);
+    3.3's note names the 'Binding Get ratio (Discovery) - 0.15' its Traffic Ratio (L575) adds."""
+    seed = seed_path("bsf").read_text(encoding="utf-8").splitlines()
+    for sid, tid, line, text in (("bsf-3-1", "3-1", 208, "14.4K nBSF + 7.8K Rx"),
+                                 ("bsf-3-2", "3-12", 438, "4.5k nbsf Traffic and 50k Rx traffic"),
+                                 ("bsf-3-3", "3-21", 574, "8.43K nbsf traffic and 54.7K Rx traffic")):
+        cm = atlas.scenario(sid)["call_model"]
+        assert (cm["id"], cm["name"]) == ("bsf-nbsf-rx", "BSF nBSF + Rx")
+        assert cm["cite"] == {"text": text, "table_id": tid, "line": line, "where": f"Table {tid}, row 'Call Mix'"}
+        assert seed[line - 1] == f"| Call Mix | {text} |"
+    assert "Binding Get ratio (Discovery) - 0.15" in seed[575 - 1]
+    assert "Binding Get ratio (Discovery) - 0.15" in atlas.scenario("bsf-3-3")["call_model"]["note"]
+
+
+@pytest.mark.parametrize("doc", DOC_IDS)
+def test_call_models_are_consistent_and_quote_the_seed(atlas, doc):
+    """Where a document curates call models: every scenario has the field, one id has one name, and every cite of a
+    call model or a replication setup quotes its seed line (of a row split over two lines, those two lines)."""
+    scen = [s for s in atlas.scenarios if s["doc"] == doc]
+    if not any("call_model" in s for s in scen):
+        pytest.skip(f"{doc} curates no call models")
+    assert all("call_model" in s for s in scen), [s["id"] for s in scen if "call_model" not in s]
+    names: dict[str, set] = {}
+    for s in scen:
+        if s["call_model"]:
+            names.setdefault(s["call_model"]["id"], set()).add(s["call_model"]["name"])
+    assert {k: v for k, v in names.items() if len(v) > 1} == {}
+    seed = seed_path(doc).read_text(encoding="utf-8").splitlines()
+    for s in scen:
+        for field in ("call_model", "replication"):
+            cite = (s.get(field) or {}).get("cite")
+            if cite:
+                text = " ".join(seed[cite["line"] - 1: cite["line"] + 1]).split()
+                assert " ".join(cite["text"].split()) in " ".join(text), (s["id"], field, cite)
+
+
 # ---------------------------------------------------------------- broken data stops loading
 # (a wrong type, an unknown unit or scenario in a CSV: test_bad_data.CASES, word-for-number, unknown-unit, unknown-scenario)
 

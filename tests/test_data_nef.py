@@ -119,3 +119,23 @@ def test_every_segmented_table_is_catalogued():
         assert t["kind"] != "excluded"
     data_tables = {r["table_id"] for k in ("resources", "settings", "measurements", "latency") for r in rows(k)}
     assert data_tables == found
+
+
+def test_one_call_model_per_api_from_the_titles():
+    """Each feature's two scenarios share the call model their titles name: 'Monitoring Event Test Scenario 1' (L79),
+    'Quality of Service ...' (L190), 'Traffic Influence ...' (L295), 'Device Trigger ...' (L404),
+    'MSISDN-Less-MO-SMS Test Scenario 1' (L512) and their scenario 2 headings (L113, 224, 329, 438, 546)."""
+    seed = seed_path("nef").read_text(encoding="utf-8").splitlines()
+    expect = {"nef-me": ("nef-monitoring-event", "Monitoring Event", "Monitoring Event", (79, 113)),
+              "nef-qos": ("nef-qos", "Quality of Service", "Quality of Service", (190, 224)),
+              "nef-ti": ("nef-traffic-influence", "Traffic Influence", "Traffic Influence", (295, 329)),
+              "nef-dt": ("nef-device-trigger", "Device Trigger", "Device Trigger", (404, 438)),
+              "nef-msisdn-less": ("nef-msisdn-less-mo-sms", "MSISDN-Less MO SMS", "MSISDN-Less-MO-SMS", (512, 546))}
+    for prefix, (cm_id, name, words, lines) in expect.items():
+        for n, line in zip((1, 2), lines):
+            cm = scenario(f"{prefix}-{n}")["call_model"]
+            assert (cm["id"], cm["name"]) == (cm_id, name)
+            assert cm["cite"] == {"text": words, "table_id": None, "line": line, "where": "title"}
+            assert seed[line - 1].endswith(f"{words} Test Scenario {n}")
+    assert "3.2.1.5 MSISDN-Less MO SMS Testcases" in seed  # the name as the feature heading prints it
+    assert len({s["call_model"]["id"] for s in load("scenarios")}) == 5

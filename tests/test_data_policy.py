@@ -301,3 +301,162 @@ def test_scenario_facts(scen):
     assert s["hardware"]["Server"] == "ORACLE SERVER X8-2" and s["duration"]["hours"] == 128.0
     assert s["load"]["total"] is None and s["load"]["per_site"] == 15000
     assert scen["policy-3-2-5"]["asm"] == "partial"
+
+
+# ---------------------------------------------------------------- call models and replication
+@pytest.fixture(scope="module")
+def seed():
+    return seed_path("policy").read_text(encoding="utf-8").splitlines()
+
+
+# Read from the seed: the call model, the seed line and the words that say it (title, prose or a table row).
+CALL_MODELS = {
+    "pcrf-data": {
+        "policy-3-1-1": (8, "PCRF Data Call Model"),      # title 3.1.1 'PCRF Data Call Model on Four-Site ...'
+        "policy-3-1-3": (260, "PCRF Data Call Model"),    # title 3.1.3
+        "policy-3-1-5": (506, "Policy data call model that is deployed in PCF mode"),  # prose 3.1.5
+        "policy-3-4-1": (2909, "Policy data call model that is deployed in converged mode"),  # prose 3.4.1
+        "policy-3-4-2": (3043, "Policy data call model that is deployed in converged mode"),  # prose 3.4.2
+    },
+    "pcrf-voice": {
+        "policy-3-1-2": (138, "PCRF Voice Call Model"),   # title 3.1.2
+        "policy-3-1-4": (389, "PCRF Voice Call Model"),   # title 3.1.4
+        "policy-3-3-1": (2642, "Policy Voice Call Model"),  # title 3.3.1
+        "policy-3-3-2": (2774, "Policy Voice Call Model"),  # title 3.3.2
+        # Table U-3.4.3.1-1, row 'Traffic Ratio': the ratio of Table 3-33 (3.1.4)
+        "policy-3-4-3": (3186, "CCRI-I, AARI –1, CCRU-2, AARU - 1, RAR-Gx-1, RAR-Rx-1, STR –1, CCRT-1"),
+    },
+    "pcf-am-ue": {
+        "policy-3-2-1": (805, "15K TPS each for AM/UE"),  # title 3.2.1
+        "policy-3-2-2": (955, "PCF AM/UE Call Model"),
+        "policy-3-2-5": (1401, "PCF AM/UE Call Model"),
+        "policy-3-2-6": (1613, "PCF AM/UE Call Model"),
+        "policy-3-2-7": (1832, "PCF AM/UE Call Model"),
+    },
+    "pcf-am-ue-n1n2": {  # Table 3-157, row 'Traffic Ratio'
+        "policy-3-2-9": (2157, "AM- Create-1 , AM Delete-1 , UE Create-1 , UE Delete-1 , N1N2transfer-1, N1subscribe-1, "
+                               "N1Unsubscribe-1"),
+    },
+    "pcf-sm": {
+        "policy-3-2-3": (1106, "PCF SM Call Model"),
+        "policy-3-2-4": (1243, "PCF SM Call Model"),
+        "policy-3-2-8": (2003, "PCF SM Call Model"),
+        # Table 3-171, row 'Traffic Ratio' (label on L2416, value on L2417): the SM mix of Table 3-145 (3.2.8, L2013)
+        "policy-3-2-10": (2416, "Internet : SM 1-Create 15-update 1-delete IMS: SM 1-Create 8-update 1-delete "
+                                "Application: SM 1-Create 0-update 1-delete Administrator: SM 1-Create 0-update 1-delete"),
+        "policy-3-5-1": (3555, "SM Service(MPS) | 44669.88753 |"),  # Table 3-241 (AM/UE Service 0.00000)
+        "policy-3-5-2": (3723, "SM Service(MPS) | 46777.97 |"),     # Table 3-252 (AM/UE Service 0.00)
+    },
+    "pcf-usage-monitoring": {"policy-3-6-1": (3840, "with Usage Monitoring Enabled")},  # title 3.6.1
+}
+NAMES = {"pcrf-data": "PCRF data", "pcrf-voice": "PCRF voice", "pcf-am-ue": "PCF AM/UE",
+         "pcf-am-ue-n1n2": "PCF AM/UE with N1N2", "pcf-sm": "PCF SM", "pcf-usage-monitoring": "PCF usage monitoring (Gx)"}
+
+
+def test_call_model_groups(scen, seed):
+    """Every run is in the group the seed names (title, prose or traffic table), and the cited words are on the cited
+    line (of Table 3-171's split 'Traffic Ratio' row, on the line after its label); 3.4.4 names none."""
+    for cm_id, runs in CALL_MODELS.items():
+        assert sorted(s["id"] for s in scen.values() if (s["call_model"] or {}).get("id") == cm_id) == sorted(runs), cm_id
+        for sid, (line, text) in runs.items():
+            cm = scen[sid]["call_model"]
+            assert cm["name"] == NAMES[cm_id]
+            assert (cm["cite"]["line"], cm["cite"]["text"]) == (line, text), sid
+            printed = seed[line] if sid == "policy-3-2-10" else seed[line - 1]
+            assert text in printed, sid
+    assert [sid for sid, s in scen.items() if s["call_model"] is None] == ["policy-3-4-4"]
+
+
+def test_call_model_cites_name_their_table(scen, seed):
+    """A cite in a table names it: 3.2.9 Table 3-157 'Traffic Ratio' (L2157), 3.5.1 Table 3-241 'SM Service(MPS)'
+    (L3555, under the caption 'Table 3-241 Traffic distribution at Policy services' on L3550); a title cite is the
+    scenario heading's line."""
+    assert scen["policy-3-2-9"]["call_model"]["cite"]["table_id"] == "3-157"
+    c = scen["policy-3-5-1"]["call_model"]["cite"]
+    assert (c["table_id"], c["where"]) == ("3-241", "Table 3-241, row 'SM Service(MPS)'")
+    assert seed[3550 - 1] == "Table 3-241 Traffic distribution at Policy services"
+    assert seed[3556 - 1].startswith("AM Service(MPS) | 0.00000")
+    c = scen["policy-3-1-1"]["call_model"]["cite"]
+    assert (c["table_id"], c["where"]) == (None, "title") and seed[c["line"] - 1].startswith("3.1.1 Test Scenario 1:")
+
+
+def test_call_model_3_4_4_not_stated(scen, seed):
+    """3.4.4 'PCF 15K TPS on two Non ASM Sites': Table 3-227 'Traffic Ratio | 15ktps on two sites |' (L3344) names no
+    call model; a note says what the guide prints."""
+    assert seed[3344 - 1] == "Traffic Ratio | 15ktps on two sites |"
+    s = scen["policy-3-4-4"]
+    assert s["call_model"] is None
+    assert any(n.startswith("Call model not stated") and "15ktps on two sites" in n for n in s["notes"])
+
+
+def test_call_model_3_4_3_contradiction_erratum(scen, errata, seed):
+    """3.4.3: prose 'Policy data call model' (L3178) vs the Traffic Ratio of U-3.4.3.1-1 (L3186), which is the voice
+    ratio of Table 3-33 (3.1.4, L398): one contradiction erratum, noted, quoting both lines; the record follows the ratio."""
+    s = scen["policy-3-4-3"]
+    con = [c for c in s["contradictions"] if c["field"] == "call_model"]
+    assert len(con) == 1
+    e = errata[con[0]["erratum"]]
+    assert (e["kind"], e["action"], e["lines"], e["scenario"]) == ("contradiction", "noted", [3178, 3186], "policy-3-4-3")
+    assert e["raw"].split("\n") == ["Policy data call model", "CCRI-I, AARI –1, CCRU-2, AARU - 1, RAR-Gx-1, RAR-Rx-1, STR –1, CCRT-1"]
+    assert "Policy data call model" in seed[3178 - 1] and e["raw"].split("\n")[1] in seed[3186 - 1]
+    assert e["raw"].split("\n")[1] in seed[398 - 1]  # the same ratio in Table 3-33 (3.1.4, 'PCRF Voice Call Model')
+    assert [(v["line"], v["table_id"]) for v in con[0]["versions"]] == [(3178, None), (3186, "U-3.4.3.1-1")]
+    assert s["call_model"]["id"] == "pcrf-voice" and con[0]["erratum"] in s["call_model"]["note"]
+
+
+def test_call_model_notes_where_the_name_is_read_from_a_table(scen):
+    """The runs named from a table or against a generic title say so: 3.2.9 (Table 3-157), 3.2.10 (Table 3-171),
+    3.5.1 (Table 3-241), 3.5.2 (Table 3-252), 3.4.1/3.4.2 (title 'Policy Call Model'), 3.1.5 ('Pcrf-Total-Tps')."""
+    for sid, words in (("policy-3-2-9", "Table 3-157"), ("policy-3-2-10", "Table 3-171"), ("policy-3-5-1", "Table 3-241"),
+                       ("policy-3-5-2", "Table 3-252"), ("policy-3-4-1", "'Policy Call Model'"),
+                       ("policy-3-4-2", "'Policy Call Model'"), ("policy-3-1-5", "Pcrf-Total-Tps")):
+        assert words in scen[sid]["call_model"]["note"], sid
+    assert "note" not in scen["policy-3-2-3"]["call_model"]  # its title says 'PCF SM Call Model'
+
+
+# Read from each scenario's prose: the line and the words of its replication setup.
+REPLICATION = {
+    "policy-3-1-3": (262, "The cnDBTier database and PCRF application is replicated on both the sites using Multi-channel replication"),
+    "policy-3-1-4": (391, "The cnDBTier database and PCRF application is replicated on both the sites using Single-channel replication"),
+    "policy-3-2-2": (957, "it was configured for 3 channel replication"),
+    "policy-3-2-3": (1108, "it was configured for 3 channel replication"),
+    "policy-3-2-4": (1245, "it was configured for 3 channel replication"),
+    "policy-3-2-6": (1615, "It was configured for 2 channel replication"),
+    "policy-3-2-7": (1834, "It was configured for 3 channel replication"),
+    "policy-3-2-8": (2005, "It was configured for multi channel replication"),
+    "policy-3-2-9": (2124, "Replication is on single-channel"),
+    "policy-3-3-1": (2643, "This setup has single-channel replication"),
+    "policy-3-3-2": (2775, "This setup has single-channel replication"),
+    "policy-3-4-1": (2909, "This setup has single-channel replication"),
+    "policy-3-4-2": (3043, "This setup has single-channel replication"),
+    "policy-3-4-3": (3178, "Replication is on single-channel"),
+}
+
+
+def test_replication_multi_and_single_channel(scen, seed):
+    """3.1.3 (L262) 'replicated on both the sites using Multi-channel replication'; 3.1.4 (L391) '... using
+    Single-channel replication'."""
+    r = scen["policy-3-1-3"]["replication"]
+    assert r["raw"].endswith("using Multi-channel replication") and r["cite"]["line"] == 262 and r["cite"]["where"] == "prose"
+    assert r["raw"] in seed[262 - 1]
+    r = scen["policy-3-1-4"]["replication"]
+    assert r["raw"].endswith("using Single-channel replication") and r["cite"]["line"] == 391
+    assert r["raw"] in seed[391 - 1]
+
+
+def test_replication_of_every_scenario(scen, seed):
+    """Every scenario whose prose states a replication setup has it, quoted from its line; the others have null
+    (3.1.1, 3.1.2, 3.1.5, 3.2.1, 3.2.5, 3.2.10, 3.4.4, 3.5.1, 3.5.2, 3.6.1 state none in their prose)."""
+    for sid, s in scen.items():
+        if sid not in REPLICATION:
+            assert s["replication"] is None, sid
+            continue
+        line, text = REPLICATION[sid]
+        assert (s["replication"]["raw"], s["replication"]["cite"]["line"], s["replication"]["cite"]["text"]) == (text, line, text)
+        assert text in seed[line - 1], sid
+    # 3.1.5's title (L505) says 'with Replication Enabled' and no more: a note, not a setup
+    assert "Replication Enabled" in seed[505 - 1]
+    assert any("'with Replication Enabled'" in n for n in scen["policy-3-1-5"]["notes"])
+    # 3.1.1's prose states none; the introduction of section 3.1 (L7) speaks of all four sites: a note quotes it
+    quote = "The cnDBTier database and PCRF application are replicated on all the four-sites"
+    assert quote in seed[7 - 1] and any(quote in n for n in scen["policy-3-1-1"]["notes"])
