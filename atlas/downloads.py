@@ -191,6 +191,7 @@ def record_rows(r, name: str) -> list[dict]:
         out = []
         for s in a.scenarios:
             load, dur, mix, sub = s["load"], s.get("duration") or {}, s.get("call_mix") or {}, s.get("subscribers") or {}
+            cm = s.get("call_model") or {}
             out.append({
                 "doc": s["doc"], "scenario": s["id"], "section": s["section"], "title": s["title"],
                 "short_title": s.get("short_title"), "deployment_mode": s["deployment_mode"], "release": s.get("release"),
@@ -198,6 +199,8 @@ def record_rows(r, name: str) -> list[dict]:
                 "load_total": load.get("total"), "load_per_site": load.get("per_site"), "load_unit": load["unit"], "load_raw": load["raw"],
                 "asm": s["asm"], "asm_note": s.get("asm_note"), "duration_hours": dur.get("hours"), "duration_raw": dur.get("raw"),
                 "call_mix_raw": mix.get("raw"), "traffic_ratio": mix.get("traffic_ratio"),
+                "call_model_id": cm.get("id"), "call_model_name": cm.get("name"), "call_model_json": _j(cm),
+                "replication": (s.get("replication") or {}).get("raw"),
                 "subscribers_label": sub.get("label"), "subscribers_raw": sub.get("raw"), "tables": ";".join(s["tables"]),
                 "footprint_partial": r.completeness(s["id"])["partial"] if r.baseline(s["id"]) else None,
                 "footprint_missing": r.missing_note(s["id"]) or None,

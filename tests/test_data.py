@@ -137,6 +137,29 @@ def test_call_models_are_consistent_and_quote_the_seed(atlas, doc):
                 assert " ".join(cite["text"].split()) in " ".join(text), (s["id"], field, cite)
 
 
+def test_bundle_carries_call_models_and_run_facts(bundle):
+    """The calculator bundle: Policy 3.5.1 is PCF SM, read from Table 3-241 row 'SM Service(MPS)' (seed line 3555);
+    3.4.4 names none; 3.1.4's replication is the prose's 'Single-channel replication'; 3.5.1's features are Table
+    3-242 ('Binding | Enabled |'); 3.4.4 runs on 'ORACLE SERVER X8-2' (Table 3-225) with 'Policy | 25.1.200'
+    (Table 3-226); a DSR run has no call model (its guide is not curated for one)."""
+    scen = {s["id"]: s for s in bundle["scenarios"]}
+    facts = {f["id"]: f for f in bundle["scenario_facts"]}
+    assert (scen["policy-3-5-1"]["call_model"], scen["policy-3-5-1"]["call_model_name"]) == ("pcf-sm", "PCF SM")
+    assert facts["policy-3-5-1"]["call_model"]["cite"] == {"text": "SM Service(MPS) | 44669.88753 |", "table_id": "3-241",
+                                                           "line": 3555, "where": "Table 3-241, row 'SM Service(MPS)'"}
+    assert (scen["policy-3-4-4"]["call_model"], scen["policy-3-4-4"]["call_model_name"], facts["policy-3-4-4"]["call_model"]) \
+        == (None, None, None)
+    assert facts["policy-3-1-4"]["replication"].endswith("using Single-channel replication")
+    assert facts["policy-3-5-1"]["replication"] is None
+    assert facts["policy-3-5-1"]["features"]["Binding"] == "Enabled"
+    assert facts["policy-3-4-4"]["hardware_server"] == "ORACLE SERVER X8-2"
+    assert facts["policy-3-4-4"]["software"]["Policy"] == "25.1.200"
+    assert (scen["bsf-3-2"]["call_model"], scen["nef-dt-1"]["call_model"]) == ("bsf-nbsf-rx", "nef-device-trigger")
+    dsr = next(s for s in bundle["scenarios"] if s["doc"] == "dsr")
+    assert (dsr["call_model"], dsr["call_model_name"], facts[dsr["id"]]["call_model"], facts[dsr["id"]]["replication"]) \
+        == (None, None, None, None)
+
+
 # ---------------------------------------------------------------- broken data stops loading
 # (a wrong type, an unknown unit or scenario in a CSV: test_bad_data.CASES, word-for-number, unknown-unit, unknown-scenario)
 

@@ -560,3 +560,19 @@ def test_workbook_writes_text_as_text_and_numbers_as_numbers(tmp_path):
                     [("0123", "s"), (7, "n"), (None, "n")], [(None, "n"), (0, "n"), (True, "b")]]
     assert ws.freeze_panes == "A2" and ws.auto_filter.ref == "A1:C5"
     assert ws["A1"].font.b and not ws["A2"].font.b
+
+
+def test_scenarios_download_names_call_model_and_replication(built_site):
+    """downloads/csv/scenarios.csv: Policy 3.5.1 is PCF SM read from Table 3-241 row 'SM Service(MPS)' (seed line 3555),
+    3.4.4 names no call model, 3.1.3's prose says 'replicated on both the sites using Multi-channel replication' (line
+    262), 3.5.1's prose states no replication, and a DSR run has no call model."""
+    sc = pd.read_csv(built_site / "downloads" / "csv" / "scenarios.csv", dtype=str, keep_default_na=False).set_index("scenario")
+    r = sc.loc["policy-3-5-1"]
+    assert (r.call_model_id, r.call_model_name, r.replication) == ("pcf-sm", "PCF SM", "")
+    assert json.loads(r.call_model_json)["cite"] == {"text": "SM Service(MPS) | 44669.88753 |", "table_id": "3-241",
+                                                     "line": 3555, "where": "Table 3-241, row 'SM Service(MPS)'"}
+    assert (sc.loc["policy-3-4-4"].call_model_id, sc.loc["policy-3-4-4"].call_model_json) == ("", "")
+    assert sc.loc["policy-3-1-3"].replication.endswith("replicated on both the sites using Multi-channel replication")
+    assert (sc.loc["bsf-3-1"].call_model_id, sc.loc["nef-qos-2"].call_model_name) == ("bsf-nbsf-rx", "Quality of Service")
+    dsr = sc[sc.doc == "dsr"].iloc[0]
+    assert (dsr.call_model_id, dsr.call_model_json, dsr.replication) == ("", "", "")

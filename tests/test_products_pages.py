@@ -239,3 +239,22 @@ def test_search_finds_a_hyphenated_name_by_its_parts(page, site_url):
     # "nfdiscovery" is only ever printed inside names: nrf-client-nfdiscovery, ocpcf-occnp-nrf-client-nfdiscovery
     results = _search(page, site_url, "nfdiscovery")
     assert any(r.startswith("/products/policy/policy-") for r in results), results
+
+
+def test_scenario_facts_name_the_call_model_and_replication(page, site_url):
+    """Policy 3.5.1's call model is read from Table 3-241 row 'SM Service(MPS)'; 3.1.1's from its title 'PCRF Data Call
+    Model'; 3.4.4 names none; 3.1.4's prose says 'Single-channel replication', 3.5.1's says none; DSR runs have
+    neither fact."""
+    def facts(path):
+        page.goto(site_url + path)
+        return dict(page.evaluate("() => [...document.querySelectorAll('table.atlas-facts tr')].map(tr => "
+                                  "[tr.querySelector('th').textContent, tr.querySelector('td').textContent])"))
+    f = facts("/products/policy/policy-3-5-1/")
+    assert f["Call model"].startswith("PCF SM (Table 3-241, row 'SM Service(MPS)') — ")
+    assert f["Replication"] == "not stated in the prose"
+    assert facts("/products/policy/policy-3-1-1/")["Call model"] == "PCRF data (title: “PCRF Data Call Model”)"
+    assert facts("/products/policy/policy-3-4-4/")["Call model"] == "not stated in the guide"
+    assert facts("/products/policy/policy-3-1-4/")["Replication"] == (
+        "“The cnDBTier database and PCRF application is replicated on both the sites using Single-channel replication” (prose)")
+    f = facts("/products/dsr/dsr-relay-12vcpu/")
+    assert "Call model" not in f and "Replication" not in f

@@ -55,6 +55,34 @@ def sites_text(s: dict) -> tuple[str, str]:
     return prov, traffic
 
 
+def cited_where(cite: dict) -> str:
+    """Where a scenario fact is stated, for readers: the table and row of a table cite ("Table 3-241, row 'SM
+    Service(MPS)'"), or "title" / "prose" with the words quoted."""
+    if cite.get("table_id"):
+        return cite["where"]
+    return f'{cite["where"]}: “{cite["text"]}”'
+
+
+def call_model_text(s: dict) -> str | None:
+    """The scenario page's call-model fact: "PCF SM (Table 3-241, row 'SM Service(MPS)')", with the curator's note;
+    NOT_STATED where the guide names none; None where the document does not curate call models."""
+    if "call_model" not in s:
+        return None
+    cm = s["call_model"]
+    if cm is None:
+        return NOT_STATED
+    return f'{cm["name"]} ({cited_where(cm["cite"])})' + (f' — {cm["note"]}' if cm.get("note") else "")
+
+
+def replication_text(s: dict) -> str | None:
+    """The replication setup as the scenario's prose prints it, quoted; "not stated in the prose" where the record
+    has none; None where the document does not curate it."""
+    if "replication" not in s:
+        return None
+    rep = s["replication"]
+    return f'“{rep["raw"]}” (prose)' if rep else "not stated in the prose"
+
+
 def missing(text: str) -> str:
     """``text`` (why a value is absent) marked as such in a table cell."""
     return f'<span class="atlas-missing">{esc(text)}</span>'
@@ -276,7 +304,8 @@ class Renderer:
         return "\n".join(out)
 
     def facts(self, s: dict) -> str:
-        """The facts table of scenario record ``s`` (section, mode, release, load, sites, ASM, duration, call mix, ...)."""
+        """The facts table of scenario record ``s`` (section, mode, release, load, sites, ASM, duration, call model, call
+        mix, replication, ...)."""
         src = self.a.source(s["doc"])
         rows = [("Document section", s["section"]), ("Deployment mode", s.get("deployment_mode")),
                 ("Release", release_of(s, src) or NOT_STATED)]
@@ -291,10 +320,12 @@ class Renderer:
         rows.append(("ASM (service mesh)", asm + (f' — {s["asm_note"]}' if s.get("asm_note") else "")))
         if s.get("duration"):
             rows.append(("Duration", s["duration"].get("raw")))
+        rows.append(("Call model", call_model_text(s)))
         if s.get("call_mix"):
             rows.append(("Call mix", s["call_mix"].get("raw")))
             if s["call_mix"].get("traffic_ratio"):
                 rows.append(("Traffic ratio", s["call_mix"]["traffic_ratio"]))
+        rows.append(("Replication", replication_text(s)))
         if s.get("subscribers"):
             rows.append((s["subscribers"].get("label") or "Subscribers", s["subscribers"].get("raw")))
         if s.get("software"):
