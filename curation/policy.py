@@ -1766,6 +1766,7 @@ SPEC = {
 CALL_MODEL_NAMES = {
     "pcrf-data": "PCRF data",
     "pcrf-voice": "PCRF voice",
+    "policy-data-gx-rx": "Policy data (Gx/Rx)",
     "pcf-am-ue": "PCF AM/UE",
     "pcf-am-ue-n1n2": "PCF AM/UE with N1N2",
     "pcf-sm": "PCF SM",
@@ -1774,10 +1775,11 @@ CALL_MODEL_NAMES = {
 """Call model id -> the name a planner knows. Runs of one id are comparable in traffic."""
 
 _VOICE_RATIO = "the voice ratio of 3.1.4 (Table 3-33)"
-_DATA_34 = ("The title names only a 'Policy Call Model' (section '3.4 Policy Call Model 4'); the prose says 'Policy data "
-            "call model'. Its Traffic Ratio lists 'CCRI (Single APN), CCRU (Single APN), CCRT (Single APN), AARU, RAR -rx, "
-            "RAR-gx, STR.' with no counts: Rx messages (AARU, RAR -rx, STR) that the data call models of 3.1.1 (Table 3-2) "
-            "and 3.1.3 (Table 3-23) do not list, and no AARI.")
+_DATA_34 = ("The prose names a 'Policy data call model' (the title says only 'Policy Call Model', section '3.4 Policy Call "
+            "Model 4'). 'Gx/Rx' is read from its Traffic Ratio, 'CCRI (Single APN), CCRU (Single APN), CCRT (Single APN), "
+            "AARU, RAR -rx, RAR-gx, STR.' (no counts): Gx and Rx messages, where the PCRF data call models of 3.1.1 "
+            "(Table 3-2) and 3.1.3 (Table 3-23) list Gx, Sy and LDAP messages and no Rx; and no AARI, which the voice ratio "
+            "of 3.1.4 (Table 3-33) has. So it is a call model of its own.")
 _VOICE_33 = ("The title says 'Policy Voice Call Model' (section '3.3 Policy Call Model 3', converged mode); its Traffic Ratio "
              "is " + _VOICE_RATIO + " with a final period.")
 CALL_MODELS = {
@@ -1791,8 +1793,9 @@ CALL_MODELS = {
     "3.1.4": ("pcrf-voice", ("title", "PCRF Voice Call Model"), None),
     "3.1.5": ("pcrf-data", ("prose", "Policy data call model that is deployed in PCF mode"),
               "Named from the section ('3.1 PCRF Call Model 1') and Table 3-47, which prints the traffic as "
-              "'Pcrf-Total-Tps (': the prose's 'Policy data call model' also describes PCF runs (3.2.1, 3.2.10), and this "
-              "run is deployed in PCF mode; its Traffic Ratio prints only '46.5K TPS on a single site'."),
+              "'Pcrf-Total-Tps (': the prose's 'Policy data call model' also describes PCF runs (3.2.1, 3.2.10) and the "
+              "Gx/Rx runs 3.4.1 and 3.4.2, and this run is deployed in PCF mode; its Traffic Ratio prints only '46.5K TPS "
+              "on a single site'."),
     "3.2.1": ("pcf-am-ue", ("title", "15K TPS each for AM/UE"),
               "The title names a 'PCF Call Model' with 15K TPS each for AM/UE, the prose a 'Policy data call model' with "
               "15K TPS each for AM and UE services; Table 3-62's Traffic Ratio '1:0:1 (AM/UE Create: AM/UE Update: AM/UE "
@@ -1814,8 +1817,8 @@ CALL_MODELS = {
                "prose says 'Policy data call model'."),
     "3.3.1": ("pcrf-voice", ("title", "Policy Voice Call Model"), _VOICE_33),
     "3.3.2": ("pcrf-voice", ("title", "Policy Voice Call Model"), _VOICE_33),
-    "3.4.1": ("pcrf-data", ("prose", "Policy data call model that is deployed in converged mode"), _DATA_34),
-    "3.4.2": ("pcrf-data", ("prose", "Policy data call model that is deployed in converged mode"), _DATA_34),
+    "3.4.1": ("policy-data-gx-rx", ("prose", "Policy data call model that is deployed in converged mode"), _DATA_34),
+    "3.4.2": ("policy-data-gx-rx", ("prose", "Policy data call model that is deployed in converged mode"), _DATA_34),
     "3.4.3": ("pcrf-voice", ("row", "U-3.4.3.1-1", "Traffic Ratio"),
               "Named from the Traffic Ratio of the test parameters, " + _VOICE_RATIO + "; the title names only a "
               "'Policy Call Model' and the prose a 'Policy data call model': see {erratum}."),

@@ -315,6 +315,10 @@ CALL_MODELS = {
         "policy-3-1-1": (8, "PCRF Data Call Model"),      # title 3.1.1 'PCRF Data Call Model on Four-Site ...'
         "policy-3-1-3": (260, "PCRF Data Call Model"),    # title 3.1.3
         "policy-3-1-5": (506, "Policy data call model that is deployed in PCF mode"),  # prose 3.1.5
+    },
+    # prose 'Policy data call model'; Traffic Ratio (L2916, L3051) 'CCRI (Single APN), ..., AARU, RAR -rx, RAR-gx, STR.':
+    # Gx and Rx messages, where Tables 3-2 and 3-23 (PCRF data) list Gx, Sy and LDAP and no Rx
+    "policy-data-gx-rx": {
         "policy-3-4-1": (2909, "Policy data call model that is deployed in converged mode"),  # prose 3.4.1
         "policy-3-4-2": (3043, "Policy data call model that is deployed in converged mode"),  # prose 3.4.2
     },
@@ -349,8 +353,9 @@ CALL_MODELS = {
     },
     "pcf-usage-monitoring": {"policy-3-6-1": (3840, "with Usage Monitoring Enabled")},  # title 3.6.1
 }
-NAMES = {"pcrf-data": "PCRF data", "pcrf-voice": "PCRF voice", "pcf-am-ue": "PCF AM/UE",
-         "pcf-am-ue-n1n2": "PCF AM/UE with N1N2", "pcf-sm": "PCF SM", "pcf-usage-monitoring": "PCF usage monitoring (Gx)"}
+NAMES = {"pcrf-data": "PCRF data", "pcrf-voice": "PCRF voice", "policy-data-gx-rx": "Policy data (Gx/Rx)",
+         "pcf-am-ue": "PCF AM/UE", "pcf-am-ue-n1n2": "PCF AM/UE with N1N2", "pcf-sm": "PCF SM",
+         "pcf-usage-monitoring": "PCF usage monitoring (Gx)"}
 
 
 def test_call_model_groups(scen, seed):
@@ -365,6 +370,9 @@ def test_call_model_groups(scen, seed):
             printed = seed[line] if sid == "policy-3-2-10" else seed[line - 1]
             assert text in printed, sid
     assert [sid for sid, s in scen.items() if s["call_model"] is None] == ["policy-3-4-4"]
+    for line in (2916, 3051):  # the Gx/Rx traffic ratio of 3.4.1 and 3.4.2
+        assert seed[line - 1] == ("Traffic Ratio | CCRI (Single APN), CCRU (Single APN), CCRT (Single APN), AARU, RAR -rx, "
+                                  "RAR-gx, STR. |")
 
 
 def test_call_model_cites_name_their_table(scen, seed):
