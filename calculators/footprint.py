@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from . import inputs, packing
+from . import evidence as evidence_mod, inputs, packing, runs
 from .scenario import asm_on
 from .partial import TEST_COMPONENTS, completeness, usable  # noqa: F401 (completeness: re-exported for the build side)
 
@@ -109,25 +109,6 @@ def scenarios_with_resources(bundle: dict) -> list[dict]:
     have = {r["scenario"] for r in bundle["resources"]}
     return [s for s in bundle["scenarios"] if s["id"] in have and s.get("load_per_site")]
 
-
-
-_INDEX: list[tuple[dict, dict]] = []
-
-
-def _index(bundle: dict) -> dict:
-    """Resource and utilization rows of ``bundle`` grouped by scenario, built once per bundle object (a
-    recompute in the browser then reads one scenario's rows instead of scanning every row). The bundle
-    itself is not changed; the last 4 bundles are remembered (tests build edited copies)."""
-    for b, idx in _INDEX:
-        if b is bundle:
-            return idx
-    idx = {"resources": {}, "utilization": {}}
-    for key in ("resources", "utilization"):
-        for r in bundle[key]:
-            idx[key].setdefault(r["scenario"], []).append(r)
-    _INDEX.insert(0, (bundle, idx))
-    del _INDEX[4:]
-    return idx
 
 
 def _percent(value, name: str, *, lowest=1) -> Fraction | None:
@@ -208,7 +189,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     base_site_load = scen.get("load_per_site")
     if not base_site_load:
         raise FootprintError(f"Scenario {scenario} has no numeric load per site in the source, so it cannot be scaled.")
-    idx = _index(bundle)
+    idx = runs.index(bundle)
     all_rows = idx["resources"].get(scenario, [])
     if not all_rows:
         raise FootprintError(f"Scenario {scenario} has no resource-allocation data.")
@@ -249,7 +230,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         node = (parse_positive(node_cores, "Node CPU", "cores"), parse_positive(node_mem_gib, "Node memory", "GiB"))
     min_rep = _whole(min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
-    rows = _baseline_rows(all_rows, traffic_sites)
+    rows = runs.baseline_rows(all_rows, traffic_sites)
     util = [u for u in idx["utilization"].get(scenario, []) if usable(u)
             and (not traffic_sites or u["site"] in traffic_sites)]
     cpu_util = [u for u in util if u["metric"] == "cpu"]
@@ -278,8 +259,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
            "warnings": warnings}
     for (component, service), containers in pods.items():
         role = roles.get((scen["doc"], service))
-        main = _main_container(containers)
-        base_rep, rng = _base_replicas(main, containers)
+        main = runs.main_container(containers)
+        base_rep, rng = runs.base_replicas(main, containers)
         floor = max(main.get("replicas_min") or 1, min_rep)
         sz = _size_pod(role, component, service, base_rep, floor, main, containers, ctx)
         if sz["rule"] in ("fixed", "test") and base_rep is None:
@@ -349,59 +330,6 @@ METHOD = (
 )
 
 
-def _base_replicas(main: dict, containers: list[dict]) -> tuple[int | None, str]:
-    """The baseline replica count, and a note when it comes from a printed min-max range (the max end is used)."""
-    rep = main.get("replicas")
-    if rep is None:
-        rep = next((c["replicas"] for c in containers if c.get("replicas") is not None), None)
-    if rep is None and main.get("replicas_max") is not None:
-        lo, hi = main.get("replicas_min"), main["replicas_max"]
-        return hi, (f"replicas printed as a range {lo}-{hi} (Table {main['table_id']} row {main['row']}); sized from the "
-                    f"max end, {hi}, the most pods the benchmark's autoscaler could run at its load (conservative)")
-    return rep, ""
-
-
-def _baseline_rows(rows: list[dict], traffic_sites: list[str]) -> list[dict]:
-    """One row per (component, service, container): prefer rows for no site or the first
-    traffic site; a component printed only for another site uses that site's rows."""
-    primary = traffic_sites[0] if traffic_sites else ""
-    chosen: dict[tuple, dict] = {}
-    rank = lambda r: 0 if r["site"] in ("", primary) else 1
-    for r in sorted(rows, key=rank):
-        key = (r["component"], r["service"], r["container"])
-        if key not in chosen:
-            chosen[key] = r
-    order = {id(r): i for i, r in enumerate(rows)}
-    return sorted(chosen.values(), key=lambda r: order[id(r)])
-
-
-def _main_container(containers: list[dict]) -> dict:
-    non_sidecar = [c for c in containers if not c["is_sidecar"]] or containers
-    for name in ("app", "mysqlndbcluster"):
-        for c in non_sidecar:
-            if c["container"] == name:
-                return c
-    return max(non_sidecar, key=lambda c: c.get("cpu_request_cores") or c.get("cpu_cores") or 0)
-
-
-def _used(obs: list[dict], base_rep: int, request, limit, unit: str):
-    """Peak amount used at the baseline (cores or GiB) over the traffic sites, with the row it came from."""
-    best = None
-    for u in obs:
-        if u.get("observed_abs") is not None and u.get("abs_unit") == unit:
-            v = _frac(u["observed_abs"])
-        elif u.get("observed_percent") is not None:
-            basis = limit if u.get("percent_basis") == "limit" else request
-            if not basis:
-                continue
-            v = _frac(u["observed_percent"]) / 100 * base_rep * _frac(basis)
-        else:
-            continue
-        if best is None or v > best[0]:
-            best = (v, u)
-    return best
-
-
 def _state_target(t, st):
     """The target for a load state: min(target, the state's ceiling); the ceiling alone when no target."""
     cap = st.get("ceiling")
@@ -450,7 +378,7 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
     t = t_user if t_user is not None else (_frac(printed) if printed else None)
     t_src = ("your database target" if role == "database" else "your target") if t_user is not None else (
         "printed HPA target" if printed else "ceiling")
-    used = _used(obs, base_rep, request, main.get("cpu_limit_cores"), "cores") if request else None
+    used = runs.amount_used(obs, base_rep, request, main.get("cpu_limit_cores"), "cores") if request else None
     wide = ctx["wide"]
     if used and (t is not None or all(st.get("ceiling") for st in states)):
         u_cpu, u_row = used
@@ -558,7 +486,7 @@ def _memory_need(base_rep, main, ctx, service) -> tuple[int, str, Fraction | Non
     if not req:
         return 0, "no memory request printed", None
     obs = [u for u in ctx["mem_util"] if u["service"] == service and u["container"] == main["container"]]
-    used = _used(obs, base_rep, req, main.get("mem_limit_gib"), "GiB")
+    used = runs.amount_used(obs, base_rep, req, main.get("mem_limit_gib"), "GiB")
     if used:
         m, u = used
         how = f"{float(m):.4g} GiB observed (Table {u.get('table_id', '?')} row {u.get('row', '?')})"
@@ -611,7 +539,7 @@ def _check_sidecars(containers, service, base_rep, new_rep, ctx, out) -> None:
             continue
         lim = c.get("cpu_limit_cores") or c.get("cpu_cores")
         obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["container"] == c["container"]]
-        used = _used(obs, base_rep, c.get("cpu_request_cores") or c.get("cpu_cores"), lim, "cores")
+        used = runs.amount_used(obs, base_rep, c.get("cpu_request_cores") or c.get("cpu_cores"), lim, "cores")
         if not used or not lim or not new_rep:
             continue
         printed = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
