@@ -35,7 +35,7 @@ def index(bundle: dict) -> dict:
     for b, idx in _INDEX:
         if b is bundle:
             return idx
-    idx = {"resources": {}, "utilization": {}}
+    idx = {"resources": {}, "utilization": {}, "pods": {}, "cores_used": {}}
     for key in ("resources", "utilization"):
         for r in bundle.get(key) or []:
             idx[key].setdefault(r["scenario"], []).append(r)
@@ -64,11 +64,16 @@ def baseline_rows(rows: list[dict], traffic_sites: list[str]) -> list[dict]:
 
 
 def pods(bundle: dict, sid: str) -> dict[tuple, list[dict]]:
-    """The baseline rows of run ``sid`` grouped per pod: ``{(component, service): [container rows]}``, in printed order."""
+    """The baseline rows of run ``sid`` grouped per pod: ``{(component, service): [container rows]}``, in printed order
+    (computed once per bundle and run: do not change the result)."""
+    idx = index(bundle)
+    if sid in idx["pods"]:
+        return idx["pods"][sid]
     s = scenario(bundle, sid)
     out: dict[tuple, list[dict]] = {}
-    for r in baseline_rows(index(bundle)["resources"].get(sid, []), list((s or {}).get("sites_with_traffic") or [])):
+    for r in baseline_rows(idx["resources"].get(sid, []), list((s or {}).get("sites_with_traffic") or [])):
         out.setdefault((r["component"], r["service"]), []).append(r)
+    idx["pods"][sid] = out
     return out
 
 
@@ -134,7 +139,10 @@ def cores_used(bundle: dict, sid: str) -> dict[tuple, dict]:
     "replicas", "range"}}`` for every container with a usable CPU reading; ``range`` is True when the replicas come
     from a min-max range (read at the max end, so the cores are an upper bound: the backtest leaves such readings
     out). The per-pod basis is the request, the limit where the row says so, or the one CPU figure printed where the
-    table does not say which."""
+    table does not say which. Computed once per bundle and run: do not change the result."""
+    idx = index(bundle)
+    if sid in idx["cores_used"]:
+        return idx["cores_used"][sid]
     out: dict[tuple, dict] = {}
     obs: dict[tuple, list[dict]] = {}
     for u in readings(bundle, sid, "cpu"):
@@ -156,6 +164,7 @@ def cores_used(bundle: dict, sid: str) -> dict[tuple, dict]:
             out[(component, service, c["container"])] = {
                 "cores": v, "site": u["site"], "table_id": u.get("table_id"), "row": u.get("row"), "is_sidecar": bool(c["is_sidecar"]),
                 "replicas": crep, "range": c.get("replicas") is None and bool(rng)}
+    idx["cores_used"][sid] = out
     return out
 
 
