@@ -257,8 +257,9 @@ def band_sentence(rng: dict) -> str:
         return f"No range: {rng['none']}."
     b = rng["band"]
     how = METHOD_WORDS[rng["method"]]
-    cov = (f"; held out, the band covered {b['covered']} of {b['checked']} ({b['coverage']:.0f} %)" if b.get("coverage") is not None
-           else "; its coverage cannot be measured with a run held out (too few comparisons without it)")
+    cov = (f"; held out, the band covered {b['covered']} of {b['checked']} ({b['coverage']:.0f} %"
+           + (")" if b.get("basis") == "run" else ", each comparison held out: too few runs to hold one out)")
+           if b.get("coverage") is not None else "; its coverage cannot be measured: too few comparisons")
     return (f"Likely: where the cores the pods use fell in {b['comparisons']} held-out comparisons of {how}, each run of the "
             f"product predicted without its own figures: printed / predicted between {b['lo']:.2f} and {b['hi']:.2f} "
             f"(the k-th lowest and highest, k = {b['k']}, expected to cover {b['expected_coverage']:.0f} % of new cases{cov}). "
