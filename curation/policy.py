@@ -1205,13 +1205,12 @@ class Builder:
         eid = E(table_id="3-40", lines=[rate.line, bind.line] + [r.line for r in idle + busy],
                 where="rows ocpcf-pcrf-core, ocpcf-ocpm-pre, ocpcf-oc-binding",
                 kind="inconsistent-values", raw="\n".join([rate.text, bind.text] + [r.text.strip() for r in idle + busy]),
-                problem="Table 3-40: PCRF Core, PRE and Binding print 0% CPU at both sites ('ocpcf-pcrf-core | 0%/40% | "
-                        "0%/40% |', 'ocpcf-ocpm-pre | 0%/80% | 0%/80% |', 'ocpcf-oc-binding | 0%/60% | 0%/60% |'), although "
-                        "each site of scenario 3.1.4 carries 15K TPS of the PCRF voice call model (Table 3-33 'Call Rate | "
-                        "30K TPS (15K TPS on each site)') and cnDBTier's ndbappmysqld runs at 78% (Table 3-41). A service "
-                        "that carries the call model cannot read 0% under that load.",
+                problem="Table 3-40: PCRF Core, PRE and Binding print 0% CPU ('0%/40%', '0%/80%', '0%/60%') at both sites "
+                        "of scenario 3.1.4, each carrying 15K TPS.",
                 action="flagged-excluded",
-                reason="Every other run of this Traffic Ratio (scenarios 3.3.1, 3.3.2 and 3.4.3) puts load on these three "
+                reason="A service that carries the call model cannot read 0% under load (Table 3-33 'Call Rate | 30K TPS "
+                       "(15K TPS on each site)'). Every other run of this Traffic Ratio (scenarios 3.3.1, 3.3.2 and 3.4.3) "
+                       "puts load on these three "
                        "services: at the same 15K TPS per site, 3.3.2 prints PCRF Core 25% and 24%, PRE 10% and Binding "
                        "11% at its traffic sites (Table 3-195) and 3.4.3 PCRF Core 25% and 24%, PRE 40% and 42%, Binding "
                        "8% (Table 3-222); the PCRF voice run 3.1.2 prints PCRF Core 25%, PRE 13% and Binding 12% at Site 1 "
@@ -1321,11 +1320,12 @@ class Builder:
         eid = E(table_id="3-41", lines=[prose, repl.line] + [r.line for r in busy + zero], where="row ndbmysqld, Site1 and Site2",
                 kind="inconsistent-values",
                 raw="\n".join(["replicated on both the sites using Single-channel replication", repl.text] + text(busy + zero)),
-                problem="Table 3-41: ndbmysqld prints 0% CPU at both sites ('ndbmysqld | 0%/80% | 0%/80% |'), although the "
-                        "two sites of scenario 3.1.4 each carry 15K TPS and replicate to each other (Table 3-34 "
-                        "'Replication | Enable'; single-channel replication in the prose) and ndbappmysqld runs at 78%.",
+                problem="Table 3-41: ndbmysqld prints 0% CPU ('0%/80%') at both sites of scenario 3.1.4, which carry 15K TPS "
+                        "each and replicate to each other.",
                 action="flagged-excluded",
-                reason="ndbmysqld are the SQL nodes that carry the georeplication channel; with replication enabled and "
+                reason="Replication is enabled (Table 3-34 'Replication | Enable'; single-channel replication in the prose) "
+                       "and ndbappmysqld runs at 78%. ndbmysqld are the SQL nodes that carry the georeplication channel; "
+                       "with replication enabled and "
                        "both sites writing, their 2 pods of 10 cores (Table 3-39) cannot read 0%. The runs of the same "
                        "Traffic Ratio with single-channel replication print ndbmysqld at 6% at both sites of the two-site "
                        "run 3.4.3 (Table 3-223), 8% to 10% at the four traffic sites of 3.3.1 (Table 3-188) and 8% at the two "
@@ -1340,12 +1340,11 @@ class Builder:
         eid = E(table_id="3-20", lines=[rate.line, bind.line] + [r.line for r in zero + busy],
                 where="rows ocpcf-oc-binding, ocpcf-ocpm-pre, ocpcf-pcrf-core, Site 2", kind="inconsistent-values",
                 raw="\n".join([rate.text, bind.text] + text(zero + busy)),
-                problem="Table 3-20: at Site 2 Binding, PRE and PCRF Core print 0% CPU ('ocpcf-oc-binding | 12%/60% | "
-                        "0%/60% |', 'ocpcf-ocpm-pre | 13%/80% | 0%/80% |', 'ocpcf-pcrf-core | 25%/40% | 0%/40% |'), against "
-                        "12%, 13% and 25% at Site 1, although scenario 3.1.2 gives each of its two sites 15K TPS (Table "
-                        "3-12 'Call Rate | 30K TPS (15K TPS on each site)').",
+                problem="Table 3-20: at Site 2, which carries 15K TPS in scenario 3.1.2, Binding, PRE and PCRF Core print 0% "
+                        "CPU ('0%/60%', '0%/80%', '0%/40%'; Site 1: 12%, 13%, 25%).",
                 action="flagged-excluded",
-                reason="These services carry the voice call model at Site 1 and at every traffic site of scenario 3.3.2 "
+                reason="Scenario 3.1.2 gives each of its two sites 15K TPS (Table 3-12 'Call Rate | 30K TPS (15K TPS on "
+                       "each site)'). These services carry the voice call model at Site 1 and at every traffic site of scenario 3.3.2 "
                        "(PCRF Core 25% and 24%, PRE 10%, Binding 11% at 15K TPS per site, Table 3-195); Binding is enabled "
                        "(Table 3-14 'Binding Service | Enable') and Site 2's database is busy (ndbappmysqld 76%, Table "
                        "3-21). Site 2's other figures (ndbmtd 6% against 19% at Site 1, ndbmysqld 3% against 8%) resemble "
@@ -1360,12 +1359,13 @@ class Builder:
         alloc = printed("3-68", "Bulwark Service")
         eid = E(table_id="3-70", lines=[path.line, on.line] + [r.line for r in alloc + zero], where="row ocpcf-bulwark, Site1",
                 kind="inconsistent-values", raw="\n".join([path.text, on.text] + text(alloc + zero)),
-                problem="Table 3-70: Bulwark prints 0% CPU at Site1 ('ocpcf-bulwark | 0%/60% |'), the site that carries "
-                        "scenario 3.2.1's 30K TPS, although its call model sends 7200 MPS of AM and 7200 MPS of UE traffic "
-                        "through Bulwark (Table 3-63 'Bulwark | 7200 | 0 | 7200 | 7200 | 0 | 7200 | 14400 | 7200 |') and "
-                        "Table 3-64 says 'Bulwark Service | Enable'.",
+                problem="Table 3-70: Bulwark prints 0% CPU ('0%/60%') at Site1, though enabled (Table 3-64) and given 14400 "
+                        "MPS by the call model (Table 3-63).",
                 action="flagged-excluded",
-                reason="With the service enabled and 14400 MPS through its 3 pods of 8 cores (Table 3-68), 0% is not a "
+                reason="Site1 carries scenario 3.2.1's 30K TPS; its call model sends 7200 MPS of AM and 7200 MPS of UE "
+                       "traffic through Bulwark (Table 3-63 'Bulwark | 7200 | 0 | 7200 | 7200 | 0 | 7200 | 14400 | 7200 |') "
+                       "and Table 3-64 says 'Bulwark Service | Enable'. With the service enabled and 14400 MPS through its "
+                       "3 pods of 8 cores (Table 3-68), 0% is not a "
                        "measurement: the other runs that enable Bulwark print 22% and 23% (scenario 3.2.4, Table 3-106) "
                        "and 46% (3.2.7, Table 3-142), while 3.2.2, which disables it (Table 3-77), prints 0 MPS for it in "
                        "its call model (Table 3-76). The cell is kept as printed, flagged and left out of calculations.")
@@ -1378,12 +1378,12 @@ class Builder:
         swap = next(e["id"] for e in self.c.errata if e["table_id"] == "3-204" and e["kind"] == "inconsistent-values")
         eid = E(table_id="3-204", lines=[rate.line] + [r.line for r in zero + other], where="row ocpcf-pcrf-core-hpa, Site2",
                 kind="inconsistent-values", raw="\n".join([rate.text] + text(zero + other)),
-                problem="Table 3-204: PCRF Core prints '0%/80%' at Site2 ('ocpcf-pcrf-core-hpa | 13%/40% | 0%/80% | 14%/40% "
-                        "| 14%/40% |'), although every site of scenario 3.4.1 carries 7.5K TPS ('Call Rate (Diameter "
-                        "Gateway) | 30KTPS (7.5KTPS on each site)') and PCRF Core reads 13% to 14% at the other three; at "
-                        "Site2 Query Service prints '13%/40%', PCRF Core's reading and target elsewhere.",
+                problem="Table 3-204: PCRF Core prints '0%/80%' at Site2, which carries 7.5K TPS like the other sites (13% "
+                        "to 14% there).",
                 action="flagged-excluded",
-                reason=f"PCRF Core carries this Diameter call model at every other site of the run, and Binding and PRE read "
+                reason=f"Every site of scenario 3.4.1 carries 7.5K TPS ('Call Rate (Diameter Gateway) | 30KTPS (7.5KTPS on "
+                       f"each site)'); at Site2 Query Service prints '13%/40%', PCRF Core's reading and target at the other "
+                       f"sites. PCRF Core carries this Diameter call model at every other site of the run, and Binding and PRE read "
                        f"6% at all four sites, Site2 included; the Site2 cell looks exchanged with Query Service's ({swap} "
                        "records the exchanged targets). The zero is not PCRF Core's reading at a site carrying 7.5K TPS: it "
                        "is kept as printed, flagged and left out of calculations. Query Service's '13%/40%' is not a zero "
@@ -1396,13 +1396,12 @@ class Builder:
         tps, lat = self.line_of("3-261", "Ingress Gateway"), self.line_of("3-270", "Ingress Gateway")
         eid = E(table_id="3-267", lines=[tps.line, lat.line] + [r.line for r in egress + zero], where="row Ingress Gateway, CPU",
                 kind="inconsistent-values", raw="\n".join([tps.text, lat.text] + text(egress + zero)),
-                problem="Table 3-267: the Ingress Gateway prints 0.00% CPU ('Ingress Gateway | 0.00% | 10.00% |') although "
-                        "Table 3-261 puts 1000 TPS through it ('Ingress Gateway | 1000 |') and the Egress Gateway of the same "
-                        "run reads 7.00%.",
+                problem="Table 3-267: the Ingress Gateway prints 0.00% CPU although Table 3-261 puts 1000 TPS through it.",
                 action="flagged-excluded",
-                reason="The Ingress Gateway serves traffic in scenario 3.6.1: 1000 TPS in its traffic table (Table 3-261) and "
-                       "an average latency of 31.8 ms (Table 3-270 'Ingress Gateway | 31.8 |'); its 8 pods (Table 3-265) "
-                       "cannot have used 0.00% of their CPU request. The CPU cell is kept as printed, flagged and left out "
+                reason="The Ingress Gateway serves traffic in scenario 3.6.1: 1000 TPS in its traffic table (Table 3-261 "
+                       "'Ingress Gateway | 1000 |') and an average latency of 31.8 ms (Table 3-270 'Ingress Gateway | "
+                       "31.8 |'), while the Egress Gateway of the same run reads 7.00%; its 8 pods (Table 3-265) cannot "
+                       "have used 0.00% of their CPU request. The CPU cell is kept as printed, flagged and left out "
                        "of calculations; the memory cell (10.00%) stays usable.")
         self.flag_zero_cpu("3-267", zero, ("",), eid)
 
@@ -1413,12 +1412,11 @@ class Builder:
         eid = E(table_id="3-63", lines=[chf.line, sm.line, am.line] + [r.line for r in util],
                 where="row 'CHF Connector' against Tables 3-65, 3-66 and 3-70", kind="contradiction",
                 raw="\n".join([chf.text, sm.text, am.text] + text(util)),
-                problem="Table 3-63: the call model sends 7200 MPS of AM traffic through the CHF Connector ('CHF Connector | "
-                        "3600 | 3600 | 7200 | 0 | 0 | 0 | 7200 | 3600 |'), while Tables 3-65 and 3-66 disable CHF ('CHF "
-                        "(SM-Nchf) | Disable', 'CHF enabled (AM) | Disable') and Table 3-70 prints the CHF Connector at 0% "
-                        "CPU.",
+                problem="Table 3-63: row 'CHF Connector' sends 7200 MPS (Total MPS '7200') of AM traffic, while Tables 3-65 "
+                        "and 3-66 disable CHF and Table 3-70 prints the CHF Connector at '0%/50%'.",
                 action="noted",
-                reason="Which is right cannot be told from the guide. The 0% reading stays as printed and usable: with CHF "
+                reason="Tables 3-65 and 3-66 print 'CHF (SM-Nchf) | Disable' and 'CHF enabled (AM) | Disable'. Which is "
+                       "right cannot be told from the guide. The 0% reading stays as printed and usable: with CHF "
                        "disabled by the feature tables an idle CHF Connector is possible, and scenario 3.2.2's call model "
                        "(Table 3-76) prints 0 MPS for it with the same AM/UE traffic ratio.")
         self._note_rows("3-63", chf.line, eid)
