@@ -1299,8 +1299,10 @@ class Builder:
         """CPU readings of 0 at a site carrying traffic for a service that carries the run's call model: not
         measurements, so each table's zeros get one flagged-excluded erratum and their cells status ``flagged``
         (Table 3-40's, policy-E309, is made in ``audit_errata``). The zeros the call model allows (a service the run
-        does not exercise, a feature disabled, a site without traffic, ndbmgmd) stay as printed. Appended, so earlier
-        erratum ids keep their numbers."""
+        does not exercise, a feature disabled, a site without traffic, ndbmgmd) stay as printed; one of them, the CHF
+        Connector of scenario 3.2.1, gets a noted contradiction (its call model routes CHF traffic, its feature tables
+        disable CHF). Appended, so earlier erratum ids keep their numbers. Raises KeyError, naming the table and rows,
+        when a row it quotes is not printed, and CellError (``flag_zero_cpu``) when a cell to flag is not a usable 0."""
         E, by = self.E, self.by_id
 
         def printed(tid, *labels):
