@@ -27,8 +27,6 @@ EXCLUDED_RESOURCE_COLS = ["scenario", "table_id", "row", "row_label", "site", "c
 UTIL_ROWS_COLS = ["scenario", "table_id", "row", "row_label", "site", "service", "container", "metric",
                   "observed_percent", "observed_abs", "abs_unit", "target_percent", "percent_basis"]
 """Columns of ``util_rows``; every row has status ok or corrected (flagged, missing and not-applicable rows are left out)."""
-CPU_OBS_COLS = ["scenario", "table_id", "row", "site", "service", "container", "observed_percent", "observed_abs",
-                "abs_unit", "percent_basis"]
 
 
 def columnar(cols: list[str], rows: list[dict]) -> dict:
@@ -93,15 +91,6 @@ def utilization(atlas: Atlas) -> list[dict]:
 
 
 # ---------------------------------------------------------------- observed CPU and exclusions (ASM, over target, backtest)
-def cpu_obs(atlas: Atlas) -> dict:
-    """``cpu_obs`` (read by ``calculators.backtest``): every CPU utilization row with a usable status and a value,
-    with its table and row, columnar (CPU_OBS_COLS)."""
-    util = atlas.frames["utilization"]
-    util = usable(util[util["metric"] == "cpu"])
-    util = util[util["observed_percent"].notna() | util["observed_abs"].notna()]
-    return columnar(CPU_OBS_COLS, records(util, CPU_OBS_COLS))
-
-
 def util_rows(atlas: Atlas) -> dict:
     """``util_rows``: every CPU utilization row that prints a target (the Y of X/Y) and every memory utilization row,
     status ok/corrected only, with its table and row, columnar (UTIL_ROWS_COLS)."""
@@ -173,11 +162,12 @@ def excluded_rows(atlas: Atlas) -> dict:
     return {"cols": EXCLUDED_COLS, "rows": out}
 
 
-def backtest_bands(bundle: dict) -> dict:
-    """``backtest_bands``: the backtest's error per product and rule (``calculators.backtest.bands``), computed from
-    the bundle built so far; the footprint shows it as each scaled row's band."""
+def sizing_bands(bundle: dict) -> dict:
+    """``sizing_bands``: the held-out band of each product, sizing method and level (``calculators.backtest.sizing_bands``),
+    computed from the bundle built so far; the footprint, DSR and ShCM calculators show it as each result's likely
+    range."""
     from calculators import backtest
-    return backtest.bands(backtest.run(bundle))
+    return backtest.sizing_bands(backtest.run(bundle))
 
 
 BUILDERS: tuple[tuple[tuple[str, ...], Callable[[Atlas], object]], ...] = (
@@ -187,7 +177,6 @@ BUILDERS: tuple[tuple[tuple[str, ...], Callable[[Atlas], object]], ...] = (
     (("resources",), resources),
     (("resources_excluded",), resources_excluded),
     (("utilization",), utilization),
-    (("cpu_obs",), cpu_obs),
     (("util_rows",), util_rows),
     (("scenario_cpu",), scenario_cpu),
     (("scenario_facts",), scenario_facts),
@@ -196,8 +185,8 @@ BUILDERS: tuple[tuple[tuple[str, ...], Callable[[Atlas], object]], ...] = (
     (("shcm_tests", "shcm_info"), bundle_shcm.build),
 )
 """Every bundle key and the function that builds it from the validated data: one key (its value) or several
-(a dict of exactly those keys). ``backtest_bands`` comes last: it reads the finished bundle."""
-DERIVED = (("backtest_bands", backtest_bands),)
+(a dict of exactly those keys). ``sizing_bands`` comes last: it reads the finished bundle."""
+DERIVED = (("sizing_bands", sizing_bands),)
 """Keys computed from the bundle itself, after every key of BUILDERS."""
 
 

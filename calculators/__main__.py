@@ -1,6 +1,7 @@
 """Command line for the calculators (CPython).
 
-    python -m calculators footprint --scenario bsf-3-3 --load 80000 [--target 70] [--format table|csv|helm|json]
+    python -m calculators footprint --call-model policy:pcf-sm --load 50000 --sites 2 --redundancy n+1 [--format table|csv|helm|json]
+    python -m calculators footprint --scenario bsf-3-3 --load 80000 [--target 70]   (one run instead of the comparable runs)
     python -m calculators asm --on bsf-3-2 --off bsf-3-1 [--load 60000] [--format table|csv|json]
     python -m calculators overtarget [--product policy] [--mem-threshold 80] [--own my.csv] [--format table|csv|json]
     python -m calculators dsr --scenario dsr-relay-12vcpu --target 240000 [--ceiling 40] [--redundancy mated-pair]
@@ -54,7 +55,20 @@ def _footprint_table(res: dict) -> str:
     stubs apart, totals per group, node count."""
     i, fmt = res["inputs"], footprint_report.fmt
     least = "at least " if res["partial"] else ""
-    out = [f"Scenario {i['scenario']}: {fmt(i['target_load'])} {i['unit']} total on {i['sites']} site(s) carrying traffic, "
+    out = footprint_report.summary_lines(res)
+    ev = res.get("evidence")
+    if ev:
+        out += ["", "Comparable runs, ranked (the same request sized from each alone):"]
+        spread = {x["id"]: x for x in ev["spread"]}
+        rows = []
+        for c in ev["candidates"]:
+            sp = spread.get(c["id"]) or {}
+            rows.append({"run": c["id"], "load_per_site": c["load_per_site"], "ratio": round(c["ratio"], 2),
+                         "comparable": "yes" if c["comparable"] else "no", "why": "; ".join(c["matches"] + c["differs"]),
+                         "alone_cores": sp.get("cpu_request_site"), "alone_nodes": sp.get("nodes_per_site")})
+        out.append(_table(rows, ["run", "load_per_site", "ratio", "comparable", "alone_cores", "alone_nodes", "why"]))
+        out.append("")
+    out += [f"Scenario {i['scenario']}: {fmt(i['target_load'])} {i['unit']} total on {i['sites']} site(s) carrying traffic, "
            f"{i['sites_provisioned']} provisioned; redundancy {i['redundancy']}; CPU target "
            f"{fmt(i['target_cpu_percent']) + ' %' if i['target_cpu_percent'] else 'printed/ceiling'}; ASM {i['asm']}."]
     for st in res["states"]:
@@ -68,9 +82,9 @@ def _footprint_table(res: dict) -> str:
                        + (f" {', '.join(m['errata'])}" if m["errata"] else ""))
     for w in res["warnings"]:
         out.append(f"warning: {w}")
-    cols = ["service", "container", "rule", "binding", "replicas_before", "replicas_after", "cpu_request", "cpu_request_after",
+    cols = ["service", "container", "rule", "binding", "replicas_before", "replicas_after", "likely", "cpu_request", "cpu_request_after",
             "mem_request_after", "table_id", "source_row"]
-    out += ["", _table(res["rows"], cols)]
+    out += ["", _table([dict(r, likely=footprint_report.range_text(r.get("range"))) for r in res["rows"]], cols)]
     if res["test_rows"]:
         out += ["", "Test stubs and simulators (not in the totals or node counts):", _table(res["test_rows"], cols)]
     out.append("")
@@ -91,7 +105,9 @@ def _footprint_table(res: dict) -> str:
 def choices(bundle: dict, calc: str) -> list[tuple[str, str]]:
     """(id, title) of what ``calc`` accepts as its scenario (or, for overtarget, product)."""
     if calc == "footprint":
-        return [(s["id"], s.get("short_title") or s["title"]) for s in footprint.scenarios_with_resources(bundle)]
+        from . import evidence
+        return ([(f"{m['doc']}:{m['id']}", f"call model {m['name']}: {', '.join(m['runs'])}") for m in evidence.call_models(bundle)]
+                + [(s["id"], s.get("short_title") or s["title"]) for s in footprint.scenarios_with_resources(bundle)])
     if calc == "asm":
         on, off = set(asm.asm_on_ids(bundle)), set(asm.asm_off_ids(bundle))
         return [(s["id"], ("ASM on: " if s["id"] in on else "ASM off: ") + (s.get("short_title") or s["title"]))
@@ -169,20 +185,23 @@ def main(argv=None) -> int:
                                 epilog="Without --bundle the bundle is built from data/ via atlas.bundle (project venv needed).")
     p.add_argument("--bundle", help="calculator-bundle.json from a built site (default: build from data/)")
     sub = p.add_subparsers(dest="calc", required=True)
-    f = sub.add_parser("footprint", help="scale a scenario's footprint to a target load")
-    f.add_argument("--scenario", required=True, help="scenario id, e.g. bsf-3-3")
-    f.add_argument("--load", required=True, help="total target load, in the scenario's unit (TPS/MPS/SPS/RPS)")
+    f = sub.add_parser("footprint", help="size a footprint for a target load from the comparable runs, or from one run")
+    f.add_argument("--call-model", help="product:call model, e.g. policy:pcf-sm (see --list): size from its comparable runs")
+    f.add_argument("--mode", help="deployment mode as the guide prints it (ranks the comparable runs; default: any)")
+    f.add_argument("--scenario", help="one run instead, e.g. bsf-3-3 (see --list)")
+    f.add_argument("--load", required=True, help="total target load, in the product's unit (TPS/MPS/SPS/RPS)")
     f.add_argument("--target", help="CPU target of traffic services, %% of request (default: printed HPA target, else the ceiling)")
     f.add_argument("--db-target", help="CPU target of ndbappmysqld and other database services, %% (default: printed HPA target)")
     f.add_argument("--sidecar-target", help="ceiling for a sidecar's CPU, %% of its limit (default: printed HPA target, else 100)")
-    f.add_argument("--sites", help="sites carrying traffic (default: the baseline's)")
-    f.add_argument("--sites-provisioned", help="sites deployed (default: the larger of --sites and the baseline's)")
+    f.add_argument("--sites", help="sites carrying traffic (default: 1 with --call-model, the run's with --scenario)")
+    f.add_argument("--sites-provisioned", help="sites deployed (default: --sites; with --scenario the larger of --sites and the run's)")
     f.add_argument("--failover", action="store_true", help="shorthand for --redundancy n+1")
     f.add_argument("--redundancy", choices=footprint.REDUNDANCY, help="georedundancy: none, n+1 or mated-pair")
     f.add_argument("--normal-ceiling", help=f"normal-state CPU ceiling, %% (default {footprint.DEFAULT_NORMAL_CEILING})")
     f.add_argument("--failover-ceiling", help=f"failover-state CPU ceiling, %% (default {footprint.DEFAULT_FAILOVER_CEILING})")
     f.add_argument("--data-size", help="cnDBTier data per copy, GiB (sizes ndbmtd; default: keep the baseline's)")
-    f.add_argument("--asm", default="keep", choices=footprint.ASM_CHOICES, help="keep, remove or add Istio sidecars")
+    f.add_argument("--asm", default="keep", choices=footprint.ASM_CHOICES,
+                   help="keep (either), remove (ASM off) or add (ASM on) Istio sidecars; ranks the comparable runs too")
     f.add_argument("--asm-from", help="with --asm add: the ASM scenario sizing the sidecars")
     f.add_argument("--sidecar-cpu", help="with --asm add: cores per sidecar")
     f.add_argument("--sidecar-mem", help="with --asm add: GiB per sidecar")
@@ -240,16 +259,16 @@ def main(argv=None) -> int:
     bundle = load_bundle(args.bundle)
     try:
         if args.calc == "footprint":
-            res = footprint.compute(
-                bundle, args.scenario, args.load, target_cpu_percent=args.target, db_target_percent=args.db_target,
-                sidecar_target_percent=args.sidecar_target, sites=args.sites, sites_provisioned=args.sites_provisioned,
-                failover=args.failover, redundancy=args.redundancy, normal_ceiling=args.normal_ceiling,
-                failover_ceiling=args.failover_ceiling, data_size_gib=args.data_size, asm=args.asm,
-                node_cores=args.node_cores, node_mem_gib=args.node_mem, node_reserve=args.node_reserve,
-                reserve_cpu=args.reserve_cpu, reserve_mem=args.reserve_mem, daemonset_cpu=args.ds_cpu,
-                daemonset_mem=args.ds_mem, max_pods=args.max_pods, spare_nodes=args.spare_nodes,
-                min_replicas=args.min_replicas, asm_from=args.asm_from, sidecar_cpu=args.sidecar_cpu,
-                sidecar_mem=args.sidecar_mem)
+            if not args.scenario and not args.call_model:
+                raise footprint.FootprintError("Give --call-model (size from its comparable runs; see --list) or --scenario (one run).")
+            a = vars(args)  # the page's parameter names: the page and the command line compute through compute_web
+            params = {k: ("" if a.get(k) is None else str(a[k])) for k in (
+                "scenario", "call_model", "mode", "load", "target", "db_target", "sidecar_target", "sites", "sites_provisioned",
+                "redundancy", "normal_ceiling", "failover_ceiling", "data_size", "asm", "asm_from", "sidecar_cpu", "sidecar_mem",
+                "min_replicas", "node_cores", "node_mem", "node_reserve", "reserve_cpu", "reserve_mem", "ds_cpu", "ds_mem", "max_pods",
+                "spare_nodes")}
+            params["failover"] = "1" if args.failover else ""
+            res = footprint_report.compute_web(bundle, params)
             if args.format == "json":
                 print(json.dumps(res, indent=1))
             elif args.format == "csv":

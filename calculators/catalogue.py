@@ -25,13 +25,13 @@ import importlib
 # name -> (module that calls register(name, ...), bundle keys the calculator reads)
 CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "footprint": ("calculators.footprint_report", ("sources", "scenarios", "services", "resources", "resources_excluded", "utilization",
-                                          "scenario_cpu", "backtest_bands")),
+                                          "scenario_cpu", "scenario_facts", "excluded_rows", "sizing_bands")),
     "asm": ("calculators.asm", ("sources", "scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
                                 "scenario_facts", "resources_excluded", "excluded_rows")),
     "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
                                               "util_rows", "excluded_rows")),
-    "dsr": ("calculators.dsr", ("sources", "dsr_runs", "dsr_notes")),
-    "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info")),
+    "dsr": ("calculators.dsr", ("sources", "dsr_runs", "dsr_notes", "sizing_bands")),
+    "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info", "sizing_bands")),
 }
 CALCULATORS: dict = {}
 REPORTS: dict = {}

@@ -49,9 +49,9 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from . import inputs, packing
+from . import evidence as evidence_mod, inputs, packing, runs
 from .scenario import asm_on
-from .partial import TEST_COMPONENTS, completeness, usable  # noqa: F401 (completeness: re-exported for the build side)
+from .partial import TEST_COMPONENTS, completeness, exclusions, usable  # noqa: F401 (completeness: re-exported for the build side)
 
 MAX_SCALE = 1000
 """A target load above 1000 x the baseline's per-site load is refused: no benchmark
@@ -111,25 +111,6 @@ def scenarios_with_resources(bundle: dict) -> list[dict]:
 
 
 
-_INDEX: list[tuple[dict, dict]] = []
-
-
-def _index(bundle: dict) -> dict:
-    """Resource and utilization rows of ``bundle`` grouped by scenario, built once per bundle object (a
-    recompute in the browser then reads one scenario's rows instead of scanning every row). The bundle
-    itself is not changed; the last 4 bundles are remembered (tests build edited copies)."""
-    for b, idx in _INDEX:
-        if b is bundle:
-            return idx
-    idx = {"resources": {}, "utilization": {}}
-    for key in ("resources", "utilization"):
-        for r in bundle[key]:
-            idx[key].setdefault(r["scenario"], []).append(r)
-    _INDEX.insert(0, (bundle, idx))
-    del _INDEX[4:]
-    return idx
-
-
 def _percent(value, name: str, *, lowest=1) -> Fraction | None:
     """A percentage from ``lowest`` to 100, or None when empty; raises FootprintError."""
     if value in (None, ""):
@@ -138,6 +119,27 @@ def _percent(value, name: str, *, lowest=1) -> Fraction | None:
     if p < lowest or p > 100:
         raise FootprintError(f"{name} must be between {lowest:g} and 100 %; got {value}.")
     return p
+
+
+def _topology(total, sites, sites_provisioned, redundancy, failover, normal_ceiling, failover_ceiling, base_traffic: int,
+              base_prov: int) -> tuple:
+    """The sites, redundancy, ceilings and load states of a request: ``(sites carrying traffic, sites provisioned,
+    redundancy, normal ceiling, failover ceiling, states)``. Sites default to ``base_traffic``; sites provisioned to
+    the larger of the sites carrying traffic and ``base_prov``. Raises FootprintError for a bad count or choice."""
+    n_traffic = base_traffic if sites in (None, "") else _whole(sites, "Number of sites carrying traffic", "sites", 64)
+    n_prov = (max(n_traffic, base_prov) if sites_provisioned in (None, "")
+              else _whole(sites_provisioned, "Sites provisioned", "sites", 64))
+    if n_prov < n_traffic:
+        raise FootprintError(f"Sites provisioned ({n_prov}) cannot be fewer than sites carrying traffic ({n_traffic}).")
+    if redundancy in (None, ""):
+        redundancy = "n+1" if failover else "none"
+    if redundancy not in REDUNDANCY:
+        raise FootprintError("Redundancy must be 'none', 'n+1' or 'mated-pair'.")
+    c_norm = _percent(normal_ceiling, "Normal CPU ceiling") or Fraction(DEFAULT_NORMAL_CEILING)
+    c_fail = _percent(failover_ceiling, "Failover CPU ceiling") or Fraction(DEFAULT_FAILOVER_CEILING)
+    if c_norm > c_fail:
+        raise FootprintError(f"The normal ceiling ({float(c_norm):g} %) cannot be above the failover ceiling ({float(c_fail):g} %).")
+    return n_traffic, n_prov, redundancy, c_norm, c_fail, _load_states(total, n_traffic, n_prov, redundancy, c_norm, c_fail)
 
 
 def _load_states(total, n_traffic: int, n_prov: int, redundancy: str, c_norm, c_fail) -> list[dict]:
@@ -164,7 +166,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             normal_ceiling=None, failover_ceiling=None, data_size_gib=None, asm: str = "keep", node_cores=None,
             node_mem_gib=None, node_reserve="gke", reserve_cpu=None, reserve_mem=None, daemonset_cpu=None,
             daemonset_mem=None, max_pods=None, spare_nodes=None, min_replicas=1, asm_from=None, sidecar_cpu=None,
-            sidecar_mem=None) -> dict:
+            sidecar_mem=None, evidence: dict | None = None) -> dict:
     """Scale the baseline ``scenario`` to ``target_load`` (total over the sites carrying traffic).
 
     Arguments (numbers may be text as typed, e.g. '80,000'):
@@ -188,6 +190,9 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             (``calculators.packing``): node_reserve 'gke' (tiered) or 'custom' (reserve_cpu cores,
             reserve_mem GiB), daemonset_cpu/daemonset_mem per node, max_pods (110), spare_nodes.
         min_replicas: the fewest replicas any scaled service may get (default 1).
+        evidence: a plan of ``calculators.evidence.plan`` whose anchor is ``scenario``: each pod's cores used at a
+            load come from its curve (the comparable runs) instead of the baseline's reading scaled in proportion;
+            None sizes from the baseline alone ('one-run'). ``recommend`` builds it from a planner's request.
 
     Returns a dict: ``inputs``, ``baseline``, ``states`` (per-site load, normal and failover),
     ``per_site_load`` (the larger), ``scale_factor``, ``rows`` (one per service/container: rule,
@@ -208,7 +213,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     base_site_load = scen.get("load_per_site")
     if not base_site_load:
         raise FootprintError(f"Scenario {scenario} has no numeric load per site in the source, so it cannot be scaled.")
-    idx = _index(bundle)
+    idx = runs.index(bundle)
     all_rows = idx["resources"].get(scenario, [])
     if not all_rows:
         raise FootprintError(f"Scenario {scenario} has no resource-allocation data.")
@@ -216,20 +221,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     traffic_sites = list(scen.get("sites_with_traffic") or [])
     base_traffic = max(1, len(traffic_sites))
     base_prov = max(base_traffic, int(scen.get("sites_provisioned") or 0))
-    n_traffic = base_traffic if sites in (None, "") else _whole(sites, "Number of sites carrying traffic", "sites", 64)
-    n_prov = (max(n_traffic, base_prov) if sites_provisioned in (None, "")
-              else _whole(sites_provisioned, "Sites provisioned", "sites", 64))
-    if n_prov < n_traffic:
-        raise FootprintError(f"Sites provisioned ({n_prov}) cannot be fewer than sites carrying traffic ({n_traffic}).")
-    if redundancy in (None, ""):
-        redundancy = "n+1" if failover else "none"
-    if redundancy not in REDUNDANCY:
-        raise FootprintError("Redundancy must be 'none', 'n+1' or 'mated-pair'.")
-    c_norm = _percent(normal_ceiling, "Normal CPU ceiling") or Fraction(DEFAULT_NORMAL_CEILING)
-    c_fail = _percent(failover_ceiling, "Failover CPU ceiling") or Fraction(DEFAULT_FAILOVER_CEILING)
-    if c_norm > c_fail:
-        raise FootprintError(f"The normal ceiling ({float(c_norm):g} %) cannot be above the failover ceiling ({float(c_fail):g} %).")
-    states = _load_states(total, n_traffic, n_prov, redundancy, c_norm, c_fail)
+    n_traffic, n_prov, redundancy, c_norm, c_fail, states = _topology(
+        total, sites, sites_provisioned, redundancy, failover, normal_ceiling, failover_ceiling, base_traffic, base_prov)
     base = _frac(base_site_load)
     for st in states:
         st["factor"] = st["load"] / base
@@ -249,7 +242,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         node = (parse_positive(node_cores, "Node CPU", "cores"), parse_positive(node_mem_gib, "Node memory", "GiB"))
     min_rep = _whole(min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
-    rows = _baseline_rows(all_rows, traffic_sites)
+    rows = runs.baseline_rows(all_rows, traffic_sites)
     util = [u for u in idx["utilization"].get(scenario, []) if usable(u)
             and (not traffic_sites or u["site"] in traffic_sites)]
     cpu_util = [u for u in util if u["metric"] == "cpu"]
@@ -273,13 +266,16 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             f"Table {wide['table_id']} row {wide['row']}) against a {float(wide['target']):g} % target "
             f"({wide['target_source']}); the source does not say which pods it covers, so every traffic service is "
             "scaled by the same ratio (scenario-cpu).")
+    method = "evidence" if evidence else "one-run"
     ctx = {"states": states, "target": target, "db_target": db_target, "sc_target": sc_target, "cpu_util": cpu_util,
            "mem_util": mem_util, "wide": wide, "data_size": data_size, "n_prov": n_prov, "base_prov": base_prov,
-           "warnings": warnings}
+           "warnings": warnings, "curves": (evidence or {}).get("curves") or {}, "unit": unit, "extrapolated": [],
+           "printed_targets": (evidence or {}).get("targets") or {},
+           "excluded_util": [x for x in exclusions(bundle, scenario, "utilization")["rows"]]}
     for (component, service), containers in pods.items():
         role = roles.get((scen["doc"], service))
-        main = _main_container(containers)
-        base_rep, rng = _base_replicas(main, containers)
+        main = runs.main_container(containers)
+        base_rep, rng = runs.base_replicas(main, containers)
         floor = max(main.get("replicas_min") or 1, min_rep)
         sz = _size_pod(role, component, service, base_rep, floor, main, containers, ctx)
         if sz["rule"] in ("fixed", "test") and base_rep is None:
@@ -297,14 +293,19 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
                 dest[-1]["demand"] = None  # the demand is the main container's
         if sidecar_size and component in ("app", "cndbtier") and not any(c["is_sidecar"] for c in containers):
             dest.append(_row(_added_sidecar(main, sidecar_size), role, sz, base_rep))
-    _add_bands(out_rows, bundle.get("backtest_bands"), scen["doc"], states)
+    _apply_bands(out_rows, bundle.get("sizing_bands"), scen["doc"], method)
+    for r in test_rows:
+        r.pop("_scale", None)
     comp = completeness(bundle, scenario)
     if asm == "remove" and not any(r["is_sidecar"] for r in rows):
         warnings.append("The baseline has no sidecars; 'remove ASM' changes nothing.")
     totals = _totals(out_rows, n_prov, comp["partial"])
     pack = None
+    pack_args = (node, node_reserve, reserve_cpu, reserve_mem, daemonset_cpu, daemonset_mem, max_pods, spare_nodes) if node else None
     if node:
-        pack = _pack(out_rows, node, node_reserve, reserve_cpu, reserve_mem, daemonset_cpu, daemonset_mem, max_pods, spare_nodes)
+        pack = _pack(out_rows, *pack_args)
+    rng = _range(out_rows, n_prov, comp["partial"], bundle.get("sizing_bands"), scen["doc"], method, pack_args)
+    ext = ctx["extrapolated"]
     return {
         "inputs": {"scenario": scenario, "target_load": float(total), "unit": unit,
                    "target_cpu_percent": float(target) if target else None,
@@ -333,7 +334,108 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         "packing": pack,
         "warnings": warnings,
         "method": METHOD,
+        "sizing": {"method": method, "label": METHODS[method], "extrapolation": _extrapolation(ext, sizing, unit, evidence)},
+        "range": rng,
     }
+
+
+def _extrapolation(ext: list[tuple], sizing: dict, unit: str, evidence: dict | None) -> dict | None:
+    """How far the result reaches beyond what was measured: with evidence, the largest factor by which a pod's
+    curve was scaled beyond the loads its runs measured (``Curve.at``); from one run, the load ratio itself when it
+    is not 1. ``{"factor", "text", "services"}`` or None when the result stays within what was measured."""
+    if evidence is None:
+        f = float(sizing["factor"])
+        if f == 1:
+            return None
+        return {"factor": f, "services": [], "text": (f"{f:.3g} x the baseline's load per site: every CPU-sized pod is scaled "
+                                                      "from one run" if f > 1 else f"{f:.3g} x the baseline's load per site")}
+    if not ext:
+        return None
+    f = max(ext, key=lambda x: abs(math.log(x[1])))[1]
+    services = sorted({x[0] for x in ext})
+    side = "largest" if f > 1 else "smallest"
+    return {"factor": f, "services": services,
+            "text": f"{f:.3g} x the {side} load measured for {len(services)} pod(s) ({', '.join(services[:6])}"
+                    f"{', ...' if len(services) > 6 else ''}): beyond the comparable runs, each is scaled from the nearest run"}
+
+
+def result_name(res: dict) -> str:
+    """The file name (no extension) of a result's downloads and report: ``footprint-<run id>`` when sized from one
+    run, ``footprint-<doc>-<call model>`` when sized from the comparable runs."""
+    ev = res.get("evidence")
+    return f"footprint-{ev['doc']}-{ev['call_model']}" if ev else f"footprint-{res['baseline']['id']}"
+
+
+ASM_WANT = {"keep": None, "remove": False, "add": True}
+"""The ASM choice read as a request for comparable runs: 'keep' (no preference), 'remove' (ASM off), 'add' (ASM on)."""
+
+
+def _asm_action(want: bool | None, scen: dict) -> str:
+    """How a run's sidecars meet the planner's ASM request: kept, removed (ASM off asked, run has it) or added."""
+    if want is None or want == asm_on(scen):
+        return "keep"
+    return "add" if want else "remove"
+
+
+def recommend(bundle: dict, call_model: str, target_load, *, mode=None, asm: str = "keep", sites=None, sites_provisioned=None,
+              redundancy=None, failover: bool = False, normal_ceiling=None, failover_ceiling=None, spread: bool = True,
+              **kw) -> dict:
+    """Size a planner's request from every comparable run (``calculators.evidence``): the default of the page and the
+    command line.
+
+    ``call_model``: '<doc>:<call model id>' (e.g. 'policy:pcf-sm'; ``evidence.call_models`` lists them); ``mode``: a
+    deployment mode as the guide prints it (None: any); ``asm``: 'keep' (no preference), 'remove' (ASM off) or 'add'
+    (ASM on): runs with the asked ASM rank first, and the anchor's sidecars are removed or added to match; ``sites``
+    (default 1) and ``sites_provisioned`` (default: the sites carrying traffic) are the planner's own, not a run's;
+    the other keywords are ``compute``'s (targets, ceilings, data size, node shape...).
+
+    Returns ``compute``'s result for the anchor run with the evidence's curves, plus ``evidence``: ``{"call_model",
+    "call_model_name", "mode", "asm", "anchor", "candidates": evidence.candidates, "spread": [the same request sized
+    from each comparable run alone: {"id", "short_title", "load_per_site", "ratio", "asm", "cpu_request_site",
+    "mem_request_site", "nodes_per_site", "partial", "proportional", "error"}]}``. Raises FootprintError for an
+    unknown product or call model, a call model without runs, and every input ``compute`` refuses."""
+    doc, _, cm = str(call_model or "").partition(":")
+    source = next((x for x in bundle["sources"] if x["id"] == doc), None)
+    if source is None or not cm:
+        known = ", ".join(f"{m['doc']}:{m['id']}" for m in evidence_mod.call_models(bundle))
+        raise FootprintError(f"Call model must be one of {known}; got {call_model!r}.")
+    if asm not in ASM_WANT:
+        raise FootprintError("ASM must be 'keep', 'remove' or 'add'.")
+    want = ASM_WANT[asm]
+    unit = source.get("load_unit") or "TPS"
+    total = parse_positive(target_load, "Target load", unit)
+    n_traffic, n_prov, redundancy, _, _, states = _topology(total, sites, sites_provisioned, redundancy, failover,
+                                                            normal_ceiling, failover_ceiling, 1, 1)
+    try:
+        plan = evidence_mod.plan(bundle, doc, cm, mode or None, want, max(st["load"] for st in states))
+    except evidence_mod.EvidenceError as e:
+        raise FootprintError(str(e)) from None
+    common = dict(kw, sites=n_traffic, sites_provisioned=n_prov, redundancy=redundancy, normal_ceiling=normal_ceiling,
+                  failover_ceiling=failover_ceiling)
+    anchor = runs.scenario(bundle, plan["anchor"])
+    res = compute(bundle, plan["anchor"], total, asm=_asm_action(want, anchor), evidence=plan, **common)
+    rows = []
+    for c in plan["candidates"]:
+        if not c["comparable"] or not spread:
+            continue
+        row = {"id": c["id"], "short_title": c["short_title"], "load_per_site": c["load_per_site"], "ratio": c["ratio"],
+               "asm": c["asm"], "tier": c["tier"], "error": None}
+        try:
+            one = compute(bundle, c["id"], total, asm=_asm_action(want, runs.scenario(bundle, c["id"])), **common)
+        except FootprintError as e:
+            row["error"] = str(e)
+        else:
+            row.update(cpu_request_site=one["totals"]["site"]["after"]["cpu_request"],
+                       mem_request_site=one["totals"]["site"]["after"]["mem_request"], nodes_per_site=one["nodes_per_site"],
+                       partial=one["partial"], proportional=sorted({r["service"] for r in one["rows"] if r["rule"] == "proportional"}))
+        rows.append(row)
+    cm_name = next((m["name"] for m in evidence_mod.call_models(bundle) if m["doc"] == doc and m["id"] == cm), cm)
+    res["inputs"].update(call_model=f"{doc}:{cm}", mode=mode or None, sized_from="comparable runs")
+    res["evidence"] = {"call_model": cm, "call_model_name": cm_name, "doc": doc, "product": source.get("short_name") or doc,
+                       "mode": mode or None, "asm": want,
+                       "anchor": plan["anchor"], "candidates": plan["candidates"], "spread": rows,
+                       "runs_used": sorted({sid for curve in plan["curves"].values() for sid in curve.ids()})}
+    return res
 
 
 METHOD = (
@@ -347,59 +449,6 @@ METHOD = (
     "its failover load at the failover ceiling (each caps the target). Replicas round up to whole pods, never below the "
     "minimum printed in the source or yours. Sidecars follow their pod; per-pod requests and limits are unchanged."
 )
-
-
-def _base_replicas(main: dict, containers: list[dict]) -> tuple[int | None, str]:
-    """The baseline replica count, and a note when it comes from a printed min-max range (the max end is used)."""
-    rep = main.get("replicas")
-    if rep is None:
-        rep = next((c["replicas"] for c in containers if c.get("replicas") is not None), None)
-    if rep is None and main.get("replicas_max") is not None:
-        lo, hi = main.get("replicas_min"), main["replicas_max"]
-        return hi, (f"replicas printed as a range {lo}-{hi} (Table {main['table_id']} row {main['row']}); sized from the "
-                    f"max end, {hi}, the most pods the benchmark's autoscaler could run at its load (conservative)")
-    return rep, ""
-
-
-def _baseline_rows(rows: list[dict], traffic_sites: list[str]) -> list[dict]:
-    """One row per (component, service, container): prefer rows for no site or the first
-    traffic site; a component printed only for another site uses that site's rows."""
-    primary = traffic_sites[0] if traffic_sites else ""
-    chosen: dict[tuple, dict] = {}
-    rank = lambda r: 0 if r["site"] in ("", primary) else 1
-    for r in sorted(rows, key=rank):
-        key = (r["component"], r["service"], r["container"])
-        if key not in chosen:
-            chosen[key] = r
-    order = {id(r): i for i, r in enumerate(rows)}
-    return sorted(chosen.values(), key=lambda r: order[id(r)])
-
-
-def _main_container(containers: list[dict]) -> dict:
-    non_sidecar = [c for c in containers if not c["is_sidecar"]] or containers
-    for name in ("app", "mysqlndbcluster"):
-        for c in non_sidecar:
-            if c["container"] == name:
-                return c
-    return max(non_sidecar, key=lambda c: c.get("cpu_request_cores") or c.get("cpu_cores") or 0)
-
-
-def _used(obs: list[dict], base_rep: int, request, limit, unit: str):
-    """Peak amount used at the baseline (cores or GiB) over the traffic sites, with the row it came from."""
-    best = None
-    for u in obs:
-        if u.get("observed_abs") is not None and u.get("abs_unit") == unit:
-            v = _frac(u["observed_abs"])
-        elif u.get("observed_percent") is not None:
-            basis = limit if u.get("percent_basis") == "limit" else request
-            if not basis:
-                continue
-            v = _frac(u["observed_percent"]) / 100 * base_rep * _frac(basis)
-        else:
-            continue
-        if best is None or v > best[0]:
-            best = (v, u)
-    return best
 
 
 def _state_target(t, st):
@@ -446,28 +495,45 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
     t_user = ctx["db_target"] if role == "database" else ctx["target"]
     obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["container"] == main["container"]]
     request = main.get("cpu_request_cores")
+    curve = ctx["curves"].get((component, service))
     printed = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
+    if printed is None and curve is not None:
+        printed = ctx["printed_targets"].get((component, service))
     t = t_user if t_user is not None else (_frac(printed) if printed else None)
     t_src = ("your database target" if role == "database" else "your target") if t_user is not None else (
         "printed HPA target" if printed else "ceiling")
-    used = _used(obs, base_rep, request, main.get("cpu_limit_cores"), "cores") if request else None
+    used = runs.amount_used(obs, base_rep, request, main.get("cpu_limit_cores"), "cores") if request else None
     wide = ctx["wide"]
-    if used and (t is not None or all(st.get("ceiling") for st in states)):
-        u_cpu, u_row = used
-        cpu_need, parts, targets = 0, [], {}
+    if (used or (curve and request)) and (t is not None or all(st.get("ceiling") for st in states)):
+        cpu_need, parts, targets, cpu_at, demand_parts = 0, [], {}, {}, []
+        if curve is not None:
+            lead = "cores used from the comparable runs"
+        else:
+            u_cpu, u_row = used
+            lead = (f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}, "
+                    f"{u_row['site']})")
         for st in states:
             ts = _state_target(t, st)
-            n = math.ceil(u_cpu * st["factor"] / (_frac(request) * ts / 100))
+            if curve is not None:
+                u_st, how = curve.at(st["load"])
+                if how["kind"] == "scaled":
+                    ctx["extrapolated"].append((service, how["factor"], how["runs"]))
+                ref = f"{how['text']} at {float(st['load']):,.0f} {ctx['unit']} per site"
+            else:
+                u_st = u_cpu * st["factor"]
+                ref = f"{float(u_cpu):.4g} x {float(st['factor']):.4g}"
+            n = math.ceil(u_st / (_frac(request) * ts / 100))
             targets[st["state"]] = float(ts)
+            cpu_at[st["state"]] = float(u_st)
+            demand_parts.append((u_st, _frac(request), ts))
             cpu_need = max(cpu_need, n)
-            parts.append(f"{st['state']}: {float(u_cpu):.4g} x {float(st['factor']):.4g} / ({float(request):g} x {float(ts):g} %) -> {n}")
+            parts.append(f"{st['state']}: {ref} / ({float(request):g} x {float(ts):g} %) -> {n}")
         mem_need, mem_how, mem_used = _memory_need(base_rep, main, ctx, service)
         computed = max(cpu_need, mem_need)
         binding = "cpu" if cpu_need >= mem_need else "memory"
-        out["demand"] = {"cpu_used": float(u_cpu), "mem_used": None if mem_used is None else float(mem_used), "targets": targets}
-        out.update(rule="cpu+memory",
-                   detail=(f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}, "
-                           f"{u_row['site']}) at {t_src}; " + "; ".join(parts) + f"; memory: {mem_how}"))
+        out["demand"] = {"cpu_used": float(used[0]) if used else None, "mem_used": None if mem_used is None else float(mem_used),
+                         "targets": targets, "cpu_at": cpu_at}
+        out.update(rule="cpu+memory", detail=f"{lead} at {t_src}; " + "; ".join(parts) + f"; memory: {mem_how}")
         new = max(computed, floor)
         bench = _benchmark_floor(base_rep, fmax)
         if computed < bench:
@@ -477,6 +543,7 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
         elif new > computed:
             binding = "minimum replicas"
         out.update(replicas=new, binding=binding)
+        out["_scale"] = {"cpu": demand_parts, "base": None, "fixed": max(mem_need, floor, bench)}
         _check_sidecars(containers, service, base_rep, new, ctx, out)
         return out
     if wide and role == "traffic" and not obs:
@@ -492,47 +559,107 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
         if computed < bench:
             out["notes"].append(_headroom_note(computed, bench, base_rep, fmax))
             out["binding"] = "benchmark replicas"
+        out["_scale"] = {"cpu": [], "base": base_rep * fmax * ratio, "fixed": max(mem_need, floor, bench)}
         return out
     new = max(math.ceil(base_rep * fmax), floor)
-    why = "no observed CPU for this pod" if not used else "no CPU target (none given, none printed)"
+    why = _no_reading_why(ctx, service, main) if not used else "no CPU target (none given, none printed)"
     out.update(rule="proportional", replicas=new, binding="load ratio",
                detail=f"{base_rep} x {float(fmax):.4g} (load ratio; {why})")
     if role == "database" and component == "cndbtier":
         out["notes"].append("uncertain: SQL nodes scaled with load in proportion; the benchmark does not show how they scale")
+    out["_scale"] = {"cpu": [], "base": base_rep * fmax, "fixed": floor}
     _check_sidecars(containers, service, base_rep, new, ctx, out)
     return out
 
 
-BAND_RULE = {"cpu+memory": "load-scaled", "proportional": "load-scaled", "scenario-cpu": "scenario-cpu"}
-"""Footprint rules whose CPU grows with the load, and the backtest rule that measures how well that held
-(calculators.backtest; the "How accurate is this?" page)."""
+def _no_reading_why(ctx, service, main) -> str:
+    """Why a pod has no CPU reading to size from: none printed, or printed but excluded (the erratum named)."""
+    left = [x for x in ctx["excluded_util"] if x["service"] == service and x["container"] == main["container"]
+            and x["metric"] == "cpu"]
+    if not left:
+        return "no observed CPU for this pod"
+    x = left[0]
+    errata = ", ".join(x.get("errata") or []) or x["status"]
+    return f"its observed CPU (Table {x['table_id']} row {x['row']}) is not used: {errata}"
 
 
-def _add_bands(rows: list[dict], bands: dict | None, doc: str, states: list[dict]) -> None:
-    """Give each scaled, non-sidecar row its uncertainty band (``row["band"]``) from the backtest
-    (bundle key ``backtest_bands``: ``{"doc/rule": {"p90_ape", "median_ape", "pairs"}}``, built from
-    data/ at build time): the 90th-percentile absolute error of the same rule on the same product,
-    and the replicas the row would need if its CPU per unit of load came out that much higher
-    (``replicas_high``, never below the result). ``{"none": why}`` where the product has no
-    backtest for the rule; rows that do not scale with the load get no band."""
+def replicas_at(scale: dict | None, m) -> int | None:
+    """Replicas a CPU-sized pod needs when its cores used are ``m`` times what the result assumed (``m``: a band
+    ratio, printed / predicted): the same rule as the result (every load state at its target, memory, the minimum
+    and the benchmark's own replicas as floors), so ``m = 1`` gives the result's replicas. None for a pod whose
+    replicas do not follow CPU (``scale`` None)."""
+    if scale is None:
+        return None
+    m = Fraction(m).limit_denominator(10**6) if not isinstance(m, Fraction) else m
+    need = scale["fixed"]
+    for u, req, ts in scale["cpu"]:
+        need = max(need, math.ceil(u * m / (req * ts / 100)))
+    if scale["base"] is not None:
+        need = max(need, math.ceil(scale["base"] * m))
+    return need
+
+
+METHODS = {"evidence": "the comparable runs (interpolated between the runs that bracket the load, the nearest run "
+                        "scaled beyond them)", "one-run": "one run, scaled in proportion to load"}
+"""The two ways a footprint is sized, by the key the backtest calibrates each one's band under
+(``calculators.backtest``, bundle key ``sizing_bands``)."""
+
+
+def _band(bands: dict | None, doc: str, method: str, level: str) -> dict:
+    """The held-out band of ``doc``'s ``method`` at ``level`` ('whole' footprint or 'service'): ``{"lo", "hi",
+    "comparisons", "coverage", ...}`` or ``{"none": why}`` (bundle key ``sizing_bands``, built by the backtest)."""
+    b = (((bands or {}).get(doc) or {}).get(method) or {}).get(level)
+    if not b:
+        return {"none": f"no held-out backtest of this method for {doc}: see How accurate is this?"}
+    return b
+
+
+def _apply_bands(rows: list[dict], bands: dict | None, doc: str, method: str) -> None:
+    """Give each row whose replicas follow CPU its range (``row["range"]``): the replicas it would need if its cores
+    used came out at the low and at the high end of the held-out band of per-service errors (``replicas_at``;
+    ``{"none": why}`` without a band), and keep the replicas at the ends of the whole-footprint band for the totals
+    (``row["_whole"]``). Rows that do not follow CPU (fixed, data nodes, stubs) get no range: their count does not
+    depend on the cores predicted."""
+    svc, whole = _band(bands, doc, method, "service"), _band(bands, doc, method, "whole")
     for r in rows:
-        rule = BAND_RULE.get(r["rule"])
-        if rule is None or r["is_sidecar"] or r["replicas_after"] is None:
+        sc = r.pop("_scale", None)
+        r["range"], r["_whole"] = None, None
+        if sc is None or r["replicas_after"] is None:
             continue
-        b = (bands or {}).get(f"{doc}/{rule}")
-        if not b or b.get("p90_ape") is None:
-            r["band"] = {"none": "no backtest for this product and rule: no two of its runs share a call model and "
-                                 "deployment mode with observed CPU in both (see How accurate is this?)"}
-            continue
-        up = 1 + b["p90_ape"] / 100  # a band is an estimate: float arithmetic is enough (and cheaper in Pyodide)
-        d = r.get("demand")
-        if d and d.get("targets") and r["cpu_request"]:
-            need = max(math.ceil(d["cpu_used"] * float(st["factor"]) * up / (r["cpu_request"] * d["targets"][st["state"]] / 100))
-                       for st in states if st["state"] in d["targets"])
+        if "lo" in svc:
+            r["range"] = {"low": replicas_at(sc, svc["lo"]), "high": replicas_at(sc, svc["hi"]), "lo": svc["lo"], "hi": svc["hi"],
+                          "comparisons": svc["comparisons"], "coverage": svc.get("coverage")}
         else:
-            need = math.ceil(r["replicas_after"] * up)
-        r["band"] = {"rule": rule, "p90_ape": b["p90_ape"], "median_ape": b["median_ape"], "comparisons": b["pairs"],
-                     "replicas_high": max(need, r["replicas_after"])}
+            r["range"] = {"none": svc["none"]}
+        if "lo" in whole:
+            r["_whole"] = (replicas_at(sc, whole["lo"]), replicas_at(sc, whole["hi"]))
+
+
+def _at_replicas(r: dict, n) -> dict:
+    """Row ``r`` with ``n`` replicas after (totals of requests and limits recomputed), for the range's totals."""
+    def tot(v):
+        return None if v is None or n is None else _units(v) * n / UNITS
+    return dict(r, replicas_after=n, cpu_request_after=tot(r["cpu_request"]), cpu_limit_after=tot(r["cpu_limit"]),
+                mem_request_after=tot(r["mem_request"]), mem_limit_after=tot(r["mem_limit"]))
+
+
+def _range(rows: list[dict], n_prov: int, partial: bool, bands: dict | None, doc: str, method: str, pack_args) -> dict:
+    """The whole-footprint range of a result: totals per site and for every site, and nodes per site, at the low and
+    the high end of the held-out band (each CPU-sized row at ``row["_whole"]``). ``{"none": why}`` without a band."""
+    whole = _band(bands, doc, method, "whole")
+    if "lo" not in whole:
+        for r in rows:
+            r.pop("_whole", None)
+        return {"none": whole["none"], "method": method}
+    out = {"method": method, "band": whole}
+    for end, i in (("low", 0), ("high", 1)):
+        at = [_at_replicas(r, r["_whole"][i]) if r.get("_whole") else r for r in rows]
+        t = _totals(at, n_prov, partial)
+        out[end] = {"site": t["site"]["after"], "deployment": t["deployment"],
+                    "nodes": _pack(at, *pack_args)["nodes"] if pack_args else None}
+    for r in rows:
+        r.pop("_whole", None)
+    return out
 
 
 def _benchmark_floor(base_rep: int, factor) -> int:
@@ -558,7 +685,7 @@ def _memory_need(base_rep, main, ctx, service) -> tuple[int, str, Fraction | Non
     if not req:
         return 0, "no memory request printed", None
     obs = [u for u in ctx["mem_util"] if u["service"] == service and u["container"] == main["container"]]
-    used = _used(obs, base_rep, req, main.get("mem_limit_gib"), "GiB")
+    used = runs.amount_used(obs, base_rep, req, main.get("mem_limit_gib"), "GiB")
     if used:
         m, u = used
         how = f"{float(m):.4g} GiB observed (Table {u.get('table_id', '?')} row {u.get('row', '?')})"
@@ -611,7 +738,7 @@ def _check_sidecars(containers, service, base_rep, new_rep, ctx, out) -> None:
             continue
         lim = c.get("cpu_limit_cores") or c.get("cpu_cores")
         obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["container"] == c["container"]]
-        used = _used(obs, base_rep, c.get("cpu_request_cores") or c.get("cpu_cores"), lim, "cores")
+        used = runs.amount_used(obs, base_rep, c.get("cpu_request_cores") or c.get("cpu_cores"), lim, "cores")
         if not used or not lim or not new_rep:
             continue
         printed = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
@@ -771,6 +898,7 @@ def _row(c, role, sz, base_rep):
         "basis": "request/limit" if c.get("cpu_request_cores") is not None else "single value (request/limit not stated)",
         "table_id": c["table_id"], "source_row": c["row"], "row_label": c["row_label"],
         "source_scenario": c.get("source_scenario") or c.get("scenario"), "added": bool(c.get("added")),
+        "_scale": sz.get("_scale"),
     }
 
 

@@ -12,7 +12,7 @@ from .formatting import csv_writer, escape, fmt
 COLUMNS = [
     ("component", "Component"), ("service", "Service"), ("container", "Container"), ("rule", "Rule"), ("binding", "Binding"),
     ("replicas_before", "Replicas (baseline)"), ("replicas_after", "Replicas (target)"),
-    ("band", "Uncertainty (backtest, 90th percentile)"),
+    ("range", "Replicas, likely (held-out band of one pod's cores)"),
     ("cpu_request", "CPU request per pod (cores)"), ("cpu_limit", "CPU limit per pod (cores)"),
     ("mem_request", "Memory request per pod (GiB)"), ("mem_limit", "Memory limit per pod (GiB)"),
     ("cpu_request_after", "CPU request total (cores)"), ("mem_request_after", "Memory request total (GiB)"),
@@ -82,8 +82,8 @@ def _rows_html(rows: list[dict], caption: str = "") -> str:
                 cells.append(f"<td>added sidecar: {src}{where}</td>")
             elif k == "table_id":
                 cells.append(f"<td>Table {escape(str(v))}, row {fmt(r['source_row'])}</td>")
-            elif k == "band":
-                cells.append(f"<td>{escape(band_text(v))}</td>")
+            elif k == "range":
+                cells.append(f"<td>{escape(range_text(v))}</td>")
             else:
                 cells.append(f"<td>{escape(fmt(v))}</td>")
         parts.append(f'<tr data-service="{escape(r["service"])}" data-container="{escape(r["container"])}" data-rule="{escape(r["rule"])}">'
@@ -92,18 +92,101 @@ def _rows_html(rows: list[dict], caption: str = "") -> str:
     return "".join(parts)
 
 
+def headline(res: dict) -> str:
+    """The answer in one line of text: per site nodes (with a node shape), CPU and memory requested, each with its
+    likely range, then all sites; 'at least' for a partial result."""
+    t, rng = res["totals"], res.get("range") or {}
+    least = "at least " if res["partial"] else ""
+    lo, hi = rng.get("low"), rng.get("high")
+    g = lambda end, *k: None if end is None else _dig(end, k)
+    parts = []
+    if res.get("nodes_per_site") is not None:
+        parts.append(_likely(res["nodes_per_site"], g(lo, "nodes"), g(hi, "nodes"), "nodes"))
+    parts.append(_likely(t["site"]["after"]["cpu_request"], g(lo, "site", "cpu_request"), g(hi, "site", "cpu_request"), "cores"))
+    parts.append(_likely(t["site"]["after"]["mem_request"], g(lo, "site", "mem_request"), g(hi, "site", "mem_request"), "GiB"))
+    per_site = f"Per site: {least}" + ", ".join(parts) + " requested"
+    all_parts = []
+    if res.get("nodes_per_site") is not None:
+        n = t["sites"]
+        all_parts.append(_likely(res["nodes_per_site"] * n, None if lo is None else lo["nodes"] * n,
+                                 None if hi is None else hi["nodes"] * n, "nodes"))
+    all_parts.append(_likely(t["deployment"]["cpu_request"], g(lo, "deployment", "cpu_request"), g(hi, "deployment", "cpu_request"),
+                             "cores"))
+    return f"{per_site}. All {fmt(t['sites'])} site(s): {least}" + ", ".join(all_parts) + "."
+
+
+def _dig(d, keys):
+    for k in keys:
+        d = d[k]
+    return d
+
+
+def _evidence_html(res: dict) -> str:
+    """Comparable runs, ranked, each with why it is or is not comparable and the same request sized from it alone."""
+    ev = res.get("evidence")
+    if not ev:
+        return ""
+    spread = {x["id"]: x for x in ev["spread"]}
+    unit = escape(res["inputs"]["unit"])
+    rows = []
+    for n, c in enumerate(ev["candidates"], 1):
+        sp = spread.get(c["id"])
+        if sp is None:
+            sized = '<td colspan="2">not comparable: not used</td>' if not c["comparable"] else '<td colspan="2"></td>'
+        elif sp["error"]:
+            sized = f'<td colspan="2">{escape(sp["error"])}</td>'
+        else:
+            least = "≥ " if sp["partial"] else ""
+            nodes = "—" if sp["nodes_per_site"] is None else f"{least}{fmt(sp['nodes_per_site'])}"
+            sized = f'<td class="atlas-num">{least}{fmt(sp["cpu_request_site"])}</td><td class="atlas-num">{nodes}</td>'
+        used = "anchor: its pods" if c["id"] == ev["anchor"] else ("cores used" if c["id"] in ev["runs_used"] else "")
+        why = "; ".join(c["matches"] + c["differs"])
+        cave = "; ".join(c["caveats"])
+        rows.append(f'<tr data-run="{escape(c["id"])}" data-comparable="{"true" if c["comparable"] else "false"}"><td>{n}</td>'
+                    f'<td><a href="../../products/{escape(ev["doc"])}/{escape(c["id"])}/">{escape(c["id"])}</a><br>'
+                    f'{escape(c["short_title"])}</td><td class="atlas-num">{fmt(c["load_per_site"])} {unit}</td>'
+                    f'<td class="atlas-num">{c["ratio"]:.2f}</td><td>{escape(why)}{"<br><em>" + escape(cave) + "</em>" if cave else ""}</td>'
+                    f'<td>{escape(used)}</td>{sized}</tr>')
+    return ('<h3 id="calc-comparable-runs">Comparable runs</h3>'
+            f'<p>Runs of {escape(ev["product"])}, ranked: same call model first, then the same deployment mode and ASM, then the '
+            f'nearest load. The answer takes its pods from the anchor and the cores each pod uses from the runs marked '
+            f'"cores used"; the last two columns size the same request from each comparable run alone.</p>'
+            '<div class="atlas-table-wrap"><table class="atlas-rows atlas-comparable"><thead><tr><th>#</th><th>Run</th>'
+            f'<th>Load per site</th><th>Your load per site ÷ run\'s</th><th>Why (matches; differs; <em>caveats</em>)</th>'
+            '<th>Used for</th><th>Alone: CPU request per site (cores)</th><th>Alone: nodes per site</th></tr></thead><tbody>'
+            + "".join(rows) + "</tbody></table></div>")
+
+
 def result_html(res: dict) -> str:
-    """The result as an HTML fragment: summary, load states, missing rows (partial), warnings, totals,
-    node packing, per-row table and the test stubs apart."""
+    """The result as an HTML fragment: the answer with its likely range, how it was sized, the comparable runs (when
+    sized from them), load states, missing rows (partial), warnings, totals, node packing, per-row table and the
+    test stubs apart."""
     b, i, t = res["baseline"], res["inputs"], res["totals"]
     unit = escape(i["unit"])
     least = "at least " if res["partial"] else ""
-    parts = [f'<div class="atlas-result" data-scenario="{escape(b["id"])}" data-partial="{"true" if res["partial"] else "false"}">']
+    ev = res.get("evidence")
+    parts = [f'<div class="atlas-result" data-scenario="{escape(b["id"])}" data-partial="{"true" if res["partial"] else "false"}"'
+             f' data-method="{escape(res["sizing"]["method"])}">']
+    parts.append(f'<p class="atlas-headline">{escape(headline(res))}</p>')
+    if ev:
+        how = (f'Sized from the comparable runs of <strong>{escape(ev["call_model_name"])}</strong> ({escape(b["doc"])}'
+               f'{", deployment mode " + escape(ev["mode"]) if ev["mode"] else ""}'
+               f'{", ASM " + ("on" if ev["asm"] else "off") if ev["asm"] is not None else ""}): pods and per-pod requests as in '
+               f'<strong>{escape(b["short_title"])}</strong> ({escape(b["id"])}, {fmt(b["load_per_site"])} {unit} per site), '
+               f'cores used from {len(ev["runs_used"])} run(s): {escape(", ".join(ev["runs_used"]))}.')
+    else:
+        how = (f'Sized from one run: <strong>{escape(b["short_title"])}</strong> ({escape(b["id"])}) at '
+               f'{fmt(b["load_per_site"])} {unit} per site, scaled in proportion to load.')
+    ext = res["sizing"].get("extrapolation")
     parts.append(
-        f'<p class="atlas-summary">Baseline <strong>{escape(b["short_title"])}</strong> ({escape(b["id"])}) at '
-        f'{fmt(b["load_per_site"])} {unit} per site, scaled to a total of <strong>{fmt(i["target_load"])} {unit}</strong> on '
+        f'<p class="atlas-summary">{how} Target: a total of <strong>{fmt(i["target_load"])} {unit}</strong> on '
         f'{fmt(i["sites"])} site(s) carrying traffic of {fmt(i["sites_provisioned"])} provisioned; redundancy '
-        f'{escape(i["redundancy"])}. Each site is sized for <strong>{fmt(res["per_site_load"])} {unit}</strong>.</p>')
+        f'{escape(i["redundancy"])}. Each site is sized for <strong>{fmt(res["per_site_load"])} {unit}</strong>.'
+        + (f' <span class="atlas-extrapolation">Beyond what was measured: {escape(ext["text"])}.</span>' if ext else "") + "</p>")
+    rng = res.get("range") or {}
+    if rng:
+        parts.append('<details class="atlas-likely"><summary>What "likely" means</summary><p>'
+                     f'{escape(band_sentence(rng))} <a href="../accuracy/">How accurate is this?</a></p></details>')
     parts.append(_states_html(res))
     parts.append(_missing_html(res))
     if res["warnings"]:
@@ -130,11 +213,18 @@ def result_html(res: dict) -> str:
     parts.append(f'<tr class="atlas-total-row"><th>Per site{" (at least)" if least else ""}</th>' + cells([
         "", "", fmt(s["before"]["cpu_request"]), fmt(s["after"]["cpu_request"]), fmt(s["after"]["cpu_limit"]),
         fmt(s["before"]["mem_request"]), fmt(s["after"]["mem_request"]), fmt(s["after"]["mem_limit"])]) + "</tr>")
+    rng = res.get("range") or {}
+    for end in ("low", "high"):
+        if end in rng:
+            e = rng[end]["site"]
+            parts.append(f'<tr class="atlas-total-row atlas-likely-row"><th>Per site, likely {end}</th>' + cells([
+                "", "", "", fmt(e["cpu_request"]), fmt(e["cpu_limit"]), "", fmt(e["mem_request"]), fmt(e["mem_limit"])]) + "</tr>")
     d = t["deployment"]
     parts.append(f'<tr class="atlas-total-row"><th>All {fmt(t["sites"])} site(s){" (at least)" if least else ""}</th>' + cells([
         "", "", "", fmt(d["cpu_request"]), fmt(d["cpu_limit"]), "", fmt(d["mem_request"]), fmt(d["mem_limit"])])
         + "</tr></tbody></table></div>")
     parts.append(_packing_html(res))
+    parts.append(_evidence_html(res))
     parts.append(_rows_html(res["rows"]))
     if res["test_rows"]:
         parts.append(_rows_html(res["test_rows"], "Test stubs and simulators: shown apart, not in the totals or node counts"))
@@ -142,31 +232,84 @@ def result_html(res: dict) -> str:
     return "".join(parts)
 
 
-def band_text(band: dict | None) -> str:
-    """A row's uncertainty band in words ('' for rows that do not scale with the load)."""
-    if not band:
+def range_text(rng: dict | None) -> str:
+    """A row's likely replicas in words: '6-9', '6' when both ends agree, 'no band (why)', '' for rows whose replicas
+    do not follow CPU."""
+    if not rng:
         return ""
-    if "none" in band:
-        return "no backtest"
-    return (f"±{band['p90_ape']:.0f} % (p90 of {band['comparisons']}; median ±{band['median_ape']:.0f} %): "
-            f"up to {fmt(band['replicas_high'])}")
+    if "none" in rng:
+        return "no band"
+    return fmt(rng["low"]) if rng["low"] == rng["high"] else f"{fmt(rng['low'])}–{fmt(rng['high'])}"
+
+
+def _likely(value, low, high, unit: str = "") -> str:
+    """'2,437 cores (likely 2,437–2,573)'; the value alone when no range."""
+    u = f" {unit}" if unit else ""
+    if low is None or high is None:
+        return f"{fmt(value)}{u}"
+    span = fmt(low) if fmt(low) == fmt(high) else f"{fmt(low)}–{fmt(high)}"
+    return f"{fmt(value)}{u} (likely {span})"
+
+
+def band_sentence(rng: dict) -> str:
+    """What the range of a result means, in one paragraph of plain text (HTML, CSV, Helm values and the report)."""
+    if "none" in rng:
+        return f"No range: {rng['none']}."
+    b = rng["band"]
+    how = METHOD_WORDS[rng["method"]]
+    cov = (f"; held out, the band covered {b['covered']} of {b['checked']} ({b['coverage']:.0f} %"
+           + (")" if b.get("basis") == "run" else ", each comparison held out: too few runs to hold one out)")
+           if b.get("coverage") is not None else "; its coverage cannot be measured: too few comparisons")
+    return (f"Likely: where the cores the pods use fell in {b['comparisons']} held-out comparisons of {how}, each run of the "
+            f"product predicted without its own figures: printed / predicted between {b['lo']:.2f} and {b['hi']:.2f} "
+            f"(the k-th lowest and highest, k = {b['k']}, expected to cover {b['expected_coverage']:.0f} % of new cases{cov}). "
+            "The range moves only pods sized from CPU; pods held at the benchmark's replicas, by memory or by the data "
+            "they hold do not move, and the choice of run is not in it: the comparable runs below show that.")
+
+
+METHOD_WORDS = {"evidence": "sizing from the comparable runs", "one-run": "scaling one run in proportion to load"}
+
+
+def summary_lines(res: dict) -> list[str]:
+    """The answer, how it was sized and what its range means, as lines of text for the head of the CSV and Helm
+    values (each a comment line there)."""
+    out = [f"answer: {headline(res)}"]
+    ev = res.get("evidence")
+    if ev:
+        out.append(f"sized from: the comparable runs of {ev['call_model_name']} ({ev['doc']}); pods as in {res['baseline']['id']}; "
+                   f"cores used from {', '.join(ev['runs_used'])}")
+        for x in ev["spread"]:
+            alone = (x["error"] if x["error"] else f"{fmt(x['cpu_request_site'])} cores per site"
+                     + ("" if x["nodes_per_site"] is None else f", {fmt(x['nodes_per_site'])} nodes per site")
+                     + (" (at least)" if x["partial"] else ""))
+            out.append(f"the same request from {x['id']} alone: {alone}")
+    else:
+        out.append(f"sized from: one run, {res['baseline']['id']}, scaled in proportion to load")
+    ext = res["sizing"].get("extrapolation")
+    if ext:
+        out.append(f"beyond what was measured: {ext['text']}")
+    if res.get("range"):
+        out.append(band_sentence(res["range"]))
+    return out
 
 
 def result_csv(res: dict) -> str:
-    """One CSV line per service and container with before/after replicas and resources (test stubs with
-    group 'test'), then one line per container the result could not size (rule 'missing', with its erratum
-    ids); the ``partial`` column is 'true' on every line of a partial result."""
+    """The answer and how it was sized as comment lines (``summary_lines``), then one CSV line per service and
+    container with before/after replicas, their likely range (``range_low``/``range_high``: replicas at the ends of the
+    held-out band) and resources (test stubs with group 'test'), then one line per container the result could not size
+    (rule 'missing', with its erratum ids); the ``partial`` column is 'true' on every line of a partial result."""
     cols = ["scenario", "component", "service", "container", "is_sidecar", "role", "rule", "rule_detail", "replicas_before",
-            "replicas_after", "cpu_request", "cpu_limit", "mem_request", "mem_limit", "cpu_request_before", "cpu_request_after",
-            "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id", "source_row", "row_label", "source_scenario", "added",
-            "group", "binding", "notes", "band_p90_error_percent", "band_replicas_high", "partial"]
+            "replicas_after", "range_low", "range_high", "cpu_request", "cpu_limit", "mem_request", "mem_limit", "cpu_request_before",
+            "cpu_request_after", "cpu_limit_after", "mem_request_before", "mem_request_after", "mem_limit_after", "table_id",
+            "source_row", "row_label", "source_scenario", "added", "group", "binding", "notes", "partial"]
     buf = io.StringIO()
     w = csv_writer(buf)
+    w.writerows([["# " + " ".join(x.split())] for x in summary_lines(res)])
     w.writerow(cols)
     fixed = {"scenario": res["baseline"]["id"], "partial": "true" if res["partial"] else "false"}
     for r in res["rows"] + res["test_rows"]:
-        band = r.get("band") or {}
-        extra = {"band_p90_error_percent": band.get("p90_ape"), "band_replicas_high": band.get("replicas_high")}
+        rng = r.get("range") or {}
+        extra = {"range_low": rng.get("low"), "range_high": rng.get("high")}
         w.writerow([fixed[c] if c in fixed else "; ".join(r["notes"]) if c == "notes"
                     else ("" if extra.get(c) is None else extra[c]) if c in extra
                     else ("" if r.get(c) is None else r.get(c)) for c in cols])
@@ -200,6 +343,7 @@ def result_helm(res: dict) -> str:
     memory as Gi or Mi). Names are slugged; it is a starting point, not a chart's real keys."""
     lines = [f"# Benchmark Atlas footprint for {res['baseline']['id']} at {fmt(res['per_site_load'])} {res['inputs']['unit']} per site",
              "# Keys are slugs of the service names in the guide; map them to your chart's values."]
+    lines += ["# " + " ".join(x.split()) for x in summary_lines(res)]
     for m in res["completeness"]["missing"]:
         lines.append(f"# MISSING (not sized): {m['service']} / {m['container']}: {m['reason']}"
                      + (f" ({', '.join(m['errata'])})" if m["errata"] else ""))
@@ -250,33 +394,37 @@ def _flag(v) -> bool:
 
 
 def compute_web(bundle: dict, params: dict) -> dict:
-    """``footprint.compute`` of the form's strings (``params``). Raises footprint.FootprintError."""
+    """The footprint of the form's strings (``params``): ``footprint.recommend`` when no run is picked (``scenario``
+    empty: sized from the comparable runs of ``call_model``, ``mode`` and the ASM choice), else ``footprint.compute``
+    of the run picked. Raises footprint.FootprintError."""
     g = lambda k: params.get(k) or None
-    return footprint.compute(
-        bundle, params.get("scenario", ""), params.get("load"),
-        target_cpu_percent=g("target"), db_target_percent=g("db_target"), sidecar_target_percent=g("sidecar_target"),
-        sites=g("sites"), sites_provisioned=g("sites_provisioned"),
-        failover=_flag(params.get("failover")), redundancy=g("redundancy"),
-        normal_ceiling=g("normal_ceiling"), failover_ceiling=g("failover_ceiling"), data_size_gib=g("data_size"),
-        asm=params.get("asm") or "keep",
-        node_cores=g("node_cores"), node_mem_gib=g("node_mem"), node_reserve=params.get("node_reserve") or "gke",
-        reserve_cpu=g("reserve_cpu"), reserve_mem=g("reserve_mem"), daemonset_cpu=g("ds_cpu"), daemonset_mem=g("ds_mem"),
-        max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
-        min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"),
-        sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"))
+    kw = dict(target_cpu_percent=g("target"), db_target_percent=g("db_target"), sidecar_target_percent=g("sidecar_target"),
+              sites=g("sites"), sites_provisioned=g("sites_provisioned"),
+              failover=_flag(params.get("failover")), redundancy=g("redundancy"),
+              normal_ceiling=g("normal_ceiling"), failover_ceiling=g("failover_ceiling"), data_size_gib=g("data_size"),
+              asm=params.get("asm") or "keep",
+              node_cores=g("node_cores"), node_mem_gib=g("node_mem"), node_reserve=params.get("node_reserve") or "gke",
+              reserve_cpu=g("reserve_cpu"), reserve_mem=g("reserve_mem"), daemonset_cpu=g("ds_cpu"), daemonset_mem=g("ds_mem"),
+              max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
+              min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"),
+              sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"))
+    if not params.get("scenario"):
+        return footprint.recommend(bundle, params.get("call_model") or "", params.get("load"), mode=g("mode"), **kw)
+    return footprint.compute(bundle, params["scenario"], params.get("load"), **kw)
 
 
 def run_web(bundle: dict, params: dict) -> dict:
     """The footprint calculator for ``calculators.catalogue.run``: form strings in, result dict out
     (HTML, chart, inputs, CSV and Helm-values downloads). Raises footprint.FootprintError."""
     res = compute_web(bundle, params)
+    name = footprint.result_name(res)
     return {"html": result_html(res), "chart": result_chart(res), "inputs": res["inputs"],
-            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"footprint-{res['baseline']['id']}.csv"},
-                          "helm": {"text": lambda: result_helm(res), "mime": "application/yaml",
-                                   "filename": f"footprint-{res['baseline']['id']}-values.yaml"}}}
+            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"{name}.csv"},
+                          "helm": {"text": lambda: result_helm(res), "mime": "application/yaml", "filename": f"{name}-values.yaml"}}}
 
 
-FIELDS = {"Target load": "load", "Number of sites carrying traffic": "sites", "Sites provisioned": "sites_provisioned",
+
+FIELDS = {"Call model": "call_model", "Target load": "load", "Number of sites carrying traffic": "sites", "Sites provisioned": "sites_provisioned",
           "Normal CPU ceiling": "normal_ceiling", "Failover CPU ceiling": "failover_ceiling", "The normal ceiling": "normal_ceiling",
           "Target CPU utilization": "target", "Database CPU target": "db_target", "Sidecar CPU target": "sidecar_target",
           "Data size": "data_size", "Node CPU": "node_cores", "Node memory": "node_mem", "Minimum replicas": "min_replicas",

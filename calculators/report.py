@@ -113,7 +113,8 @@ def _sections(bundle: dict) -> dict:
 # ---------------------------------------------------------------- footprint
 
 FOOTPRINT_INPUTS = (
-    ("scenario", "Baseline scenario", None), ("target_load", "Target load, total", "unit"), ("sites", "Sites carrying traffic", None),
+    ("sized_from", "Sized from", None), ("call_model", "Call model", None), ("mode", "Deployment mode", None),
+    ("scenario", "Baseline scenario (sized from the comparable runs: the anchor, whose pods are used)", None), ("target_load", "Target load, total", "unit"), ("sites", "Sites carrying traffic", None),
     ("sites_provisioned", "Sites provisioned", None), ("redundancy", "Georedundancy", None), ("failover", "Failover", None),
     ("normal_ceiling", "Normal CPU ceiling", "%"), ("failover_ceiling", "Failover CPU ceiling", "%"),
     ("target_cpu_percent", "Target CPU utilization of traffic services", "% of request"),
@@ -133,7 +134,7 @@ FOOTPRINT_COLUMNS = (
     ("cpu_request_before", "CPU request total, baseline", "cores"), ("cpu_request_after", "CPU request total, target", "cores"),
     ("cpu_limit_after", "CPU limit total, target", "cores"), ("mem_request_before", "Memory request total, baseline", "GiB"),
     ("mem_request_after", "Memory request total, target", "GiB"), ("mem_limit_after", "Memory limit total, target", "GiB"),
-    ("band_p90", "Uncertainty (backtest p90 error)", "%"), ("band_high", "Replicas at the p90 error", "pods"),
+    ("range_low", "Replicas, likely low", "pods"), ("range_high", "Replicas, likely high", "pods"),
     ("table_id", "Source table", None), ("source_row", "Source row", None), ("rule_detail", "Why (rule, source)", None),
     ("notes", "Notes", None),
 )
@@ -151,9 +152,9 @@ def footprint(res: dict, bundle: dict) -> dict:
                        "default" if v is None else ("" if key != "scenario" else f"{b['short_title']} ({docs.get(b['doc'], b['doc'])})")])
     rows = []
     for r in res["rows"] + res["test_rows"]:
-        band = r.get("band") or {}
+        rng = r.get("range") or {}
         vals = {**r, "group": "test (not in totals)" if r in res["test_rows"] else r["group"],
-                "band_p90": band.get("p90_ape"), "band_high": band.get("replicas_high"), "notes": list(r.get("notes") or [])}
+                "range_low": rng.get("low"), "range_high": rng.get("high"), "notes": list(r.get("notes") or [])}
         rows.append([vals.get(k) for k, _, _ in FOOTPRINT_COLUMNS])
     results = {"columns": [col(h, u) for _, h, u in FOOTPRINT_COLUMNS], "rows": rows}
     tcols = [col("Total"), col("Replicas (baseline)", "pods"), col("Replicas (target)", "pods"),
@@ -172,6 +173,13 @@ def footprint(res: dict, bundle: dict) -> dict:
                   s["before"]["mem_request"], s["after"]["mem_request"], s["after"]["mem_limit"]])
     trows.append([f"All {t['sites']} site(s)" + least, None, None, None, d["cpu_request"], d["cpu_limit"], None,
                   d["mem_request"], d["mem_limit"]])
+    rng = res.get("range") or {}
+    for end in ("low", "high"):
+        if end in rng:
+            e = rng[end]
+            nodes = "" if e["nodes"] is None else f"; worker nodes per site {e['nodes']}, all sites {e['nodes'] * t['sites']}"
+            trows.append([f"Per site, likely {end}{nodes}", None, None, None, e["site"]["cpu_request"], e["site"]["cpu_limit"],
+                          None, e["site"]["mem_request"], e["site"]["mem_limit"]])
     p = res.get("packing")
     if p:
         trows.append([f"Worker nodes per site{least}: {p['nodes']} (of which {p['spare']} spare), "
@@ -181,7 +189,8 @@ def footprint(res: dict, bundle: dict) -> dict:
         where = f" (Table {m['table_id']}, row {m['row']})" if m.get("table_id") else ""
         errata = f"; errata {', '.join(m['errata'])}" if m["errata"] else ""
         warnings.append(["not sized (partial: totals are at least)", f"{m['service']} / {m['container']}: {m['reason']}{where}{errata}"])
-    method = [["Rules", res["method"]]]
+    from .footprint_report import summary_lines
+    method = [["Answer and how it was sized", line] for line in summary_lines(res)] + [["Rules", res["method"]]]
     for st in res["states"]:
         ceil = f", CPU ceiling {st['ceiling']} %" if st.get("ceiling") else ""
         method.append([f"Load state: {st['state']}", f"{st['load']:g} {i['unit']} per site carrying traffic "
@@ -205,7 +214,8 @@ def footprint(res: dict, bundle: dict) -> dict:
     title = f"Footprint scaling: {b['short_title']}"
     sub = (f"Baseline {b['id']} at {b['load_per_site']:g} {i['unit']} per site, scaled to {i['target_load']:g} {i['unit']} "
            f"on {i['sites']} site(s){least}")
-    return build("footprint", title, sub, f"footprint-{b['id']}.xlsx", inputs=inputs, results=results,
+    from .footprint import result_name
+    return build("footprint", title, sub, f"{result_name(res)}.xlsx", inputs=inputs, results=results,
                  totals={"columns": tcols, "rows": trows}, warnings=warnings, method=method, sources=sources)
 
 

@@ -1,4 +1,5 @@
-"""Backtest ("How accurate is this?"): hand-computed predictions from named tables, pairing rules, statistics."""
+"""Backtest ("How accurate is this?"): predictions made without the run they predict, hand-computed from named tables
+and from a small made-up product whose held-out band and coverage are worked out by hand."""
 from __future__ import annotations
 
 import pytest
@@ -11,33 +12,42 @@ def result(bundle):
     return backtest.run(bundle)
 
 
-def point(result, frm, to, subject_start):
-    found = [p for p in result["points"] if p["from"] == frm and p["to"] == to and p["subject"].startswith(subject_start)]
+def point(result, method, to, subject_start, frm=None, level="service"):
+    found = [p for p in result["points"] if p["method"] == method and p["to"] == to and p["level"] == level
+             and p["subject"].startswith(subject_start) and (frm is None or p["from"] == frm)]
     assert len(found) == 1, found
     return found[0]
 
 
-def test_policy_pre_service_3_4_1_to_3_4_2(result):
-    """PRE Service: Table 3-202 row 14 and Table 3-211 row 14 give 15 replicas x 5-core request; Table 3-204 row 11
-    prints 6%/80% at each traffic site of 3.4.1 (7.5K TPS per site), Table 3-213 row 11 prints 37%/80% at 3.4.2 (15K TPS).
-    Used: 0.06 x 15 x 5 = 4.5 cores and 0.37 x 15 x 5 = 27.75 cores. Predicted for 3.4.2: 4.5 x 15000/7500 = 9 cores;
-    error |9 - 27.75| / 27.75 = 67.57 %."""
-    p = point(result, "policy-3-4-1", "policy-3-4-2", "pre / app")
-    assert p["rule"] == "load-scaled"
-    assert p["observed_from"] == pytest.approx(4.5)
+def test_policy_pre_service_3_4_2_from_3_4_1_held_out(result):
+    """Policy data (Gx/Rx) has two runs, 3.4.1 (7.5K TPS per site) and 3.4.2 (15K). PRE Service: Tables 3-202 and 3-211
+    row 14 give 15 replicas x 5-core request; Table 3-204 row 11 prints 6 %/80 % at 3.4.1's traffic sites, Table 3-213
+    row 11 37 %/80 % at 3.4.2's. Used: 0.06 x 15 x 5 = 4.5 cores and 0.37 x 15 x 5 = 27.75 cores.
+    3.4.2 held out, its only comparable run is 3.4.1, below its load: 4.5 x 15000/7500 = 9 cores (the comparable-runs
+    method scales the nearest run beyond the measured range); error |9 - 27.75| / 27.75 = 67.57 %, ratio 27.75/9 =
+    3.083. In sample (3.4.2 among its own evidence) the prediction would be 27.75 itself: this test would fail."""
+    p = point(result, "evidence", "policy-3-4-2", "pre / app")
+    assert p["from"] == "policy-3-4-1" and p["how"] == "scaled"
     assert p["observed_to"] == pytest.approx(27.75)
     assert p["predicted_to"] == pytest.approx(9.0)
     assert p["ape"] == pytest.approx(67.5676, abs=1e-3)
+    assert p["ratio"] == pytest.approx(27.75 / 9)
     assert p["source_to"] == "Table 3-213 row 11"
-    back = point(result, "policy-3-4-2", "policy-3-4-1", "pre / app")
-    assert back["predicted_to"] == pytest.approx(13.875)  # 27.75 x 7500/15000
-    assert back["ape"] == pytest.approx(208.333, abs=1e-3)  # |13.875 - 4.5| / 4.5
+    one = point(result, "one-run", "policy-3-4-1", "pre / app", frm="policy-3-4-2")
+    assert one["predicted_to"] == pytest.approx(13.875)  # 27.75 x 7500/15000
+    assert one["ape"] == pytest.approx(208.333, abs=1e-3)  # |13.875 - 4.5| / 4.5
+
+
+def test_no_prediction_reads_the_run_it_predicts(result):
+    pts = [p for p in result["points"] if p["method"] == "evidence"]
+    assert len(pts) > 300
+    assert all(p["to"] not in p["from"].split(" + ") for p in pts)
 
 
 def test_shcm_config_a_test_1_to_2(result):
     """ShCM, Rhino performance table rows 1 and 2 (server config A): 280% (2.8 cores) at 1000 SPS, 310% at 1100 SPS.
     Predicted: 2.8 x 1100/1000 = 3.08 cores; error |3.08 - 3.1| / 3.1 = 0.645 %."""
-    p = point(result, "shcm-test-1", "shcm-test-2", "Rhino node CPU")
+    p = point(result, "one-run", "shcm-test-2", "Rhino node CPU", frm="shcm-test-1")
     assert p["rule"] == "cpu-per-node"
     assert p["predicted_to"] == pytest.approx(3.08)
     assert p["ape"] == pytest.approx(0.6452, abs=1e-3)
@@ -48,32 +58,36 @@ def test_shcm_config_a_test_1_to_2(result):
 def test_dsr_dsa_measured_rate(result):
     """DSR DSA, Table 3-15 rows 1 and 2: Previous Location Check 9.2K MPS per DA-MP at 29 % CPU peak, Time Distance
     Check 9.8K at 34 %, both 12 vCPU, profile 30K_MPS. Predicted: 29 x 9.8/9.2 = 30.891 %; error 3.109/34 = 9.14 %."""
-    p = point(result, "dsr-dsa-previous-location-check", "dsr-dsa-time-distance-check", "DA-MP CPU peak")
+    p = point(result, "one-run", "dsr-dsa-time-distance-check", "DA-MP CPU peak", frm="dsr-dsa-previous-location-check")
     assert p["predicted_to"] == pytest.approx(30.8913, abs=1e-3)
     assert p["ape"] == pytest.approx(9.1432, abs=1e-3)
 
 
-def test_pairing_needs_call_model_mode_and_feature(result):
-    pairs = {(p["from"], p["to"]) for p in result["points"]}
-    # Policy 3.2.5 / 3.2.6 print the same AM/UE mix in PCF mode
-    assert ("policy-3-2-5", "policy-3-2-6") in pairs
-    # 3.1.4 (converged) and 3.4.3 (PCF) print the same mix but run in different modes
-    assert ("policy-3-1-4", "policy-3-4-3") not in pairs
-    # 'Call Model Data' points at tables that differ between 3.1.1, 3.1.2 and 3.1.3
-    assert not any(a.startswith("policy-3-1-1") for a, _ in pairs)
-    # NEF QoS and Device Trigger print the same mix for different APIs
-    assert ("nef-qos-1", "nef-dt-1") not in pairs and ("nef-qos-1", "nef-qos-2") in pairs
-    # relay runs with different DA-MP profiles (30K_MPS, 40K_MPS_FABR) are not paired
-    assert ("dsr-relay-12vcpu", "dsr-relay-multiqueue-12vcpu") not in pairs
-    # BSF's three runs print three different mixes: no pair, and the page says so
-    assert not any(a.startswith("bsf") for a, _ in pairs)
-    assert "bsf" in result["notes"]
+def test_pairing_follows_the_curated_call_model(result):
+    pairs = {(p["from"], p["to"]) for p in result["points"] if p["method"] == "one-run"}
+    assert ("policy-3-2-5", "policy-3-2-6") in pairs               # PCF AM/UE, both
+    assert ("policy-3-1-4", "policy-3-3-1") in pairs               # PCRF voice: the same traffic ratio, two sections
+    assert ("policy-3-1-1", "policy-3-4-1") not in pairs           # PCRF data (Sy, LDAP) and Policy data (Gx/Rx) differ
+    assert not any("policy-3-4-4" in (a, b) for a, b in pairs)     # the guide names no call model for it
+    assert ("nef-qos-1", "nef-dt-1") not in pairs and ("nef-qos-1", "nef-qos-2") in pairs  # one call model per API
+    assert ("dsr-relay-12vcpu", "dsr-relay-multiqueue-12vcpu") not in pairs  # DA-MP profiles 30K_MPS and 40K_MPS_FABR
+    assert ("bsf-3-1", "bsf-3-3") in pairs                         # BSF nBSF + Rx: all three runs
+    left = {(x["scenario"], x["what"]) for x in result["left_out"]}
+    assert ("policy-3-4-4", "the whole run") in left and ("policy-3-6-1", "the whole run") in left
 
 
-def test_fixed_rule_predicts_unchanged(result):
-    fixed = [p for p in result["points"] if p["rule"] == "fixed"]
+def test_fixed_services_are_predicted_unchanged(result):
+    fixed = [p for p in result["points"] if p["rule"] == "fixed" and p["method"] == "one-run"]
     assert fixed and all(p["predicted_to"] == p["observed_from"] for p in fixed)
     assert all(p["subject"].split(" / ")[0] not in ("pre", "am-service", "ndbappmysqld") for p in fixed)
+
+
+def test_range_readings_are_left_out_and_named(result):
+    """Policy 3.2.2 prints its traffic services' replicas only as min-max ranges (Table 3-81: Ingress Gateway 2 to 8):
+    their readings are never compared, and the page names them."""
+    assert not [p for p in result["points"] if p["to"] == "policy-3-2-2" and p["subject"].startswith("ingress-gateway")]
+    why = next(x for x in result["left_out"] if x["scenario"] == "policy-3-2-2" and "ingress-gateway" in x["what"])
+    assert "min-max range" in why["why"]
 
 
 def test_nearest_rank():
@@ -83,32 +97,73 @@ def test_nearest_rank():
     assert backtest.nearest_rank([], 0.9) is None
 
 
-def test_stats_and_totals_follow_the_points(result):
-    pol = [p["ape"] for p in result["points"] if p["doc"] == "policy" and p["ape"] is not None]
-    assert result["by_product"]["policy"]["with_error"] == len(pol)
-    assert result["by_product"]["policy"]["median_ape"] == backtest.nearest_rank(pol, 0.5)
-    zero = [p for p in result["points"] if p["observed_to"] == 0]
-    assert zero and all(p["ape"] is None for p in zero)
-    t = next(t for t in result["totals"] if t["from"] == "policy-3-4-1" and t["to"] == "policy-3-4-2")
-    parts = [p for p in result["points"] if p["from"] == "policy-3-4-1" and p["to"] == "policy-3-4-2"]
-    assert t["services"] == len(parts)
-    assert t["predicted_to"] == pytest.approx(sum(p["predicted_to"] for p in parts))
+def test_band_ranks():
+    """k = round(0.1 x (m + 1)): 9 ratios k = 1 (lowest to highest), 19 ratios k = 2, 100 ratios k = 10; fewer than 9:
+    none. Expected coverage (m + 1 - 2k) / (m + 1): 8/10, 16/20, 81/101."""
+    assert backtest.band([2, 1, 3, 9, 4, 5, 6, 7, 8]) == {"lo": 1, "hi": 9, "comparisons": 9, "k": 1, "expected_coverage": 80.0}
+    b = backtest.band(list(range(1, 20)))
+    assert (b["lo"], b["hi"], b["k"], b["expected_coverage"]) == (2, 18, 2, 80.0)
+    b = backtest.band(list(range(100)))
+    assert (b["lo"], b["hi"], b["k"]) == (9, 90, 10) and b["expected_coverage"] == pytest.approx(8100 / 101)
+    assert "none" in backtest.band([1.0] * 8)
 
 
-def test_call_model_key_folds_only_spelling():
-    assert backtest.call_model_key("CCRI-I, AARI –1, CCRU-2.") == backtest.call_model_key("CCRI-I, AARI -1 , CCRU-2")
-    assert backtest.call_model_key("Call Model Data") is None
-    assert backtest.call_model_key("") is None
-    assert backtest.call_model_key("1:0:1") != backtest.call_model_key("1:1:1")
+def _made_up(cores: list[float]) -> dict:
+    """A product "syn" with one call model and one traffic service, one run per load 1,000 ... 10,000 TPS (one site),
+    10 replicas x 10 cores requested, printed CPU percent = the cores used (x 10 x 10 / 100)."""
+    runs = [f"syn-{n}" for n in range(1, len(cores) + 1)]
+    return {
+        "sources": [{"id": "syn", "title": "made up", "short_name": "Syn", "product": "Syn", "load_unit": "TPS"}],
+        "scenarios": [{"id": r, "doc": "syn", "title": r, "short_title": r, "load_per_site": 1000 * n, "load_total": 1000 * n,
+                       "load_unit": "TPS", "sites_with_traffic": ["site1"], "sites_provisioned": 1, "asm": "disabled",
+                       "deployment_mode": "X", "call_model": "m", "call_model_name": "M"} for n, r in enumerate(runs, 1)],
+        "services": [{"doc": "syn", "service": "svc", "component": "app", "role": "traffic"}],
+        "resources": [{"scenario": r, "table_id": f"T{n}", "row": 1, "row_label": "svc", "site": "", "component": "app",
+                       "service": "svc", "container": "app", "is_sidecar": False, "replicas": 10, "replicas_min": None,
+                       "replicas_max": None, "cpu_request_cores": 10, "cpu_limit_cores": 10, "cpu_cores": None,
+                       "mem_request_gib": 1, "mem_limit_gib": 1, "mem_gib": None} for n, r in enumerate(runs, 1)],
+        "utilization": [{"scenario": r, "table_id": f"U{n}", "row": 1, "site": "site1", "service": "svc", "container": "app",
+                         "metric": "cpu", "observed_percent": c, "observed_abs": None, "abs_unit": None, "target_percent": 80,
+                         "percent_basis": None, "status": "ok"} for n, (r, c) in enumerate(zip(runs, cores), 1)],
+    }
 
 
-def test_bands_carry_p90_per_rule(result):
-    b = backtest.bands(result)
-    assert b["shcm/cpu-per-node"]["p90_ape"] == result["by_rule"]["shcm/cpu-per-node"]["p90_ape"]
+def test_held_out_band_and_its_coverage_by_hand():
+    """Ten made-up runs at 1,000 ... 10,000 TPS using 10 x the load in K cores, except the 5,000 TPS run: 60 cores.
+    Held out, each run is predicted from its neighbours (interpolated) or, at the ends, from the nearest run scaled:
+    run 1: 20 x 1/2 = 10; run 4: (30 + 60)/2 = 45, ratio 40/45 = 0.8889; run 5: (40 + 60)/2 = 50, ratio 1.2;
+    run 6: (60 + 70)/2 = 65, ratio 60/65 = 0.9231; run 10: 90 x 10/9 = 100; every other ratio 1.
+    Band: 10 ratios, k = round(1.1) = 1: lowest 0.8889 to highest 1.2.
+    Coverage with each run removed entirely (its neighbours then predicted from the next ones out):
+    without run 4, run 3 is 20 + (60 - 20)/3 = 33.3 (ratio 0.9) and run 5 is 30 + 30 x 2/3 = 50 (1.2): band 0.9-1.2
+    misses run 4's 0.8889; without run 5 every other ratio is 1 (run 4: 30 + 30/3 = 40, run 6: 40 + 30 x 2/3 = 60):
+    band 1-1 misses run 5's 1.2; every other run's ratio (1, or 0.9231 for run 6 against 0.8889-1.2) is inside: 8 of
+    10. Computed in sample (each run among its own evidence) every ratio would be 1 and this would fail."""
+    res = backtest.run(_made_up([10, 20, 30, 40, 60, 60, 70, 80, 90, 100]))
+    ev = {p["to"]: p for p in res["points"] if p["method"] == "evidence" and p["level"] == "service"}
+    assert ev["syn-1"]["predicted_to"] == pytest.approx(10) and ev["syn-1"]["how"] == "scaled"
+    assert ev["syn-4"]["predicted_to"] == pytest.approx(45) and ev["syn-4"]["how"] == "interpolated"
+    assert ev["syn-5"]["ratio"] == pytest.approx(1.2) and ev["syn-6"]["ratio"] == pytest.approx(60 / 65)
+    assert ev["syn-10"]["predicted_to"] == pytest.approx(100)
+    for level in ("service", "whole"):
+        b = res["bands"]["syn"]["evidence"][level]
+        assert (b["comparisons"], b["k"]) == (10, 1)
+        assert b["lo"] == pytest.approx(40 / 45) and b["hi"] == pytest.approx(1.2)
+        assert (b["covered"], b["checked"], b["basis"]) == (8, 10, "run")
+        assert b["coverage"] == 80.0 and b["expected_coverage"] == pytest.approx(900 / 11)
+
+
+def test_whole_footprint_needs_half_the_cpu_read():
+    """The made-up product with the 5,000 TPS run's reading gone: no comparison predicts it, and none reads it."""
+    b = _made_up([10, 20, 30, 40, 60, 60, 70, 80, 90, 100])
+    b["utilization"] = [u for u in b["utilization"] if u["scenario"] != "syn-5"]
+    res = backtest.run(b)
+    assert not [p for p in res["points"] if p["to"] == "syn-5" or "syn-5" in p["from"].split(" + ")]
+    assert ("syn-5", "the whole run") in {(x["scenario"], x["what"]) for x in res["left_out"]}
 
 
 def test_missing_key_is_named():
-    with pytest.raises(backtest.BacktestError, match="cpu_obs"):
+    with pytest.raises(backtest.BacktestError, match="utilization"):
         backtest.run({"sources": [], "scenarios": [], "services": [], "resources": []})
 
 
@@ -134,12 +189,10 @@ def test_cpu_rule_per_component(component, service, role, sidecar, rule):
     assert backtest.cpu_rule(component, service, role, sidecar) == rule
 
 
-def test_every_comparison_has_its_own_page_and_the_accuracy_page_links_to_it(built_site, result):
-    """The comparisons table moved from "How accurate is this?" to "Every backtest comparison" (issue 17 item 2: the
-    accuracy page sent 446 KiB before use). One row per comparison, none lost; the first row is Policy 3.1.4 -> 3.3.1
-    appinfo: Table 3-40 row 1 prints 2 % at site 1 of 1 replica x 1 core requested (Table 3-38 row 1), so 0.02 cores;
-    Table 3-187 row 1 prints 3 % of 1 x 1 core (Table 3-185 row 1), 0.03 cores; appinfo is a management service
-    (rule "fixed"), so 0.02 is predicted, |0.02 - 0.03| / 0.03 = 33.3 %. The download "as shown" holds the same rows."""
+def test_every_comparison_has_its_own_page(built_site, result):
+    """The comparisons table is on "Every backtest comparison", one row per comparison of both methods (a product with
+    one figure per run listed once); the download "as shown" holds the same rows. The row for Policy 3.4.2's PRE
+    Service from the comparable runs is the hand-computed one above (9 cores predicted, 27.75 printed)."""
     import csv
     import io
     from atlas.tableview import shown_rows
@@ -149,26 +202,26 @@ def test_every_comparison_has_its_own_page_and_the_accuracy_page_links_to_it(bui
     page = (built_site / "calculators/accuracy-comparisons/index.html").read_text(encoding="utf-8")
     table = page[page.index('<table class="atlas-data atlas-comparisons"'):]
     head, rows = shown_rows(table[:table.index("</table>") + len("</table>")])
-    assert len(rows) == len(result["points"]) > 300
-    first = dict(zip(head, rows[0]))
-    assert first == {"Product": "Policy", "Rule": "fixed", "From (A)": "policy-3-1-4", "To (B)": "policy-3-3-1",
-                     "Service or figure": "appinfo / app", "Load A": "15,000 TPS", "Load B": "7,500 TPS",
-                     "Printed for A": "0.02", "Predicted for B": "0.02", "Printed for B": "0.03", "Unit": "cores",
-                     "Error": "33.3 %", "Source A": "Table 3-40 row 1", "Source B": "Table 3-187 row 1"}
-    # chips count the rows of each product and rule
-    assert f'data-value="Policy" aria-pressed="false">Policy <span class="atlas-chip-n">{sum(p["doc"] == "policy" for p in result["points"])}</span>' in page
+    single = ("scenario-cpu", "measured-rate", "cpu-per-node")
+    listed = [p for p in result["points"] if not (p["rule"] in single and (p["level"] != "whole" or p["method"] != "one-run"))]
+    assert len(rows) == len(listed) > 300
+    pre = [dict(zip(head, r)) for r in rows if r[3] == "policy-3-4-2" and r[5] == "pre / app" and r[1].startswith("Comparable")]
+    assert pre == [{"Product": "Policy", "Method": "Comparable runs (the default)", "Level": "per service", "Predicted": "policy-3-4-2",
+                    "From": "policy-3-4-1", "Service or figure": "pre / app", "Load": "15,000 TPS", "Predicted value": "9",
+                    "Printed": "27.75", "Unit": "cores", "Error": "67.6 %", "Source of the printed value": "Table 3-213 row 11"}]
     shown = list(csv.reader(io.StringIO((built_site / "downloads/views/accuracy/backtest-points.csv").read_text(encoding="utf-8"))))
     assert shown[0] == head and len(shown) == len(rows) + 1 and shown[1] == rows[0]
     assert 'href="../../downloads/views/accuracy/backtest-points.csv"' in page
 
 
-def test_the_accuracy_page_lists_its_sections_in_its_table_of_contents(built_site, result):
-    """The sections the page's macro writes (headline, whole footprint, by rule, not backtested, every comparison) are
-    in the page's table of contents with the method the Markdown writes; they were missing, written as HTML headings."""
+def test_the_accuracy_page_lists_its_sections_and_what_it_left_out(built_site, result):
+    """The sections are in the table of contents; "Left out" names policy-3-2-2's range rows and policy-3-1-4's
+    flagged Table 3-40 readings."""
     import re
     html = (built_site / "calculators/accuracy/index.html").read_text(encoding="utf-8")
-    toc = html[html.index('<nav class="md-nav md-nav--secondary"'):html.index('<div class="md-content"')]  # nested navs
-    want = ["headline"] + (["whole-footprint"] if result["by_total"] else []) + ["by-rule"] \
-        + (["not-backtested"] if result["notes"] else []) + ["every-comparison", "method"]
-    assert list(dict.fromkeys(re.findall(r'href="#([^"]+)"', toc))) == want  # Material writes it twice (sidebar, phone menu)
-    assert len(want) == 6 and all(f'id="{a}"' in html for a in want)
+    toc = html[html.index('<nav class="md-nav md-nav--secondary"'):html.index('<div class="md-content"')]
+    want = ["headline", "by-call-model", "band", "whole-footprint", "left-out", "every-comparison", "method"]
+    assert list(dict.fromkeys(re.findall(r'href="#([^"]+)"', toc))) == want
+    left = html[html.index('id="left-out"'):html.index('id="every-comparison"')]
+    assert "policy-3-2-2" in left and "min-max range" in left
+    assert "policy-3-1-4, Table 3-40" in left and "policy-E309" in left

@@ -7,7 +7,7 @@ import pytest
 
 from calculators import footprint, footprint_report, catalogue
 from calculators.footprint import FootprintError, compute
-from conftest import result_row
+from conftest import csv_body, result_row
 
 
 def test_baseline_load_reproduces_table_3_25_and_3_26(bundle):
@@ -140,7 +140,7 @@ def test_web_entry_returns_message_not_exception(bundle):
 
 def test_outputs_escape_names_and_match_rows(bundle):
     res = compute(bundle, "bsf-3-3", 63000)
-    csv_lines = footprint_report.result_csv(res).strip().splitlines()
+    csv_lines = csv_body(footprint_report.result_csv(res)).strip().splitlines()
     assert len(csv_lines) == len(res["rows"]) + 1
     helm = footprint_report.result_helm(res)
     assert "bsf-management-service:\n  replicaCount: 14" in helm

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from calculators import asm, footprint, overtarget as ot, catalogue
+from calculators import asm, footprint, overtarget as ot, catalogue, runs
 from calculators.__main__ import main as cli
 from calculators.asm import AsmError
 from calculators.footprint import FootprintError
@@ -188,7 +188,7 @@ def test_footprint_add_asm_user_size(bundle):
     so sidecar CPU = 0.5 x the replicas of those pods."""
     res = footprint.compute(bundle, "bsf-3-1", 22000, asm="add", sidecar_cpu="0.5", sidecar_mem="0.25")
     pods = sum(r["replicas_after"] or 0 for r in res["rows"] if not r["is_sidecar"] and r["component"] in ("app", "cndbtier")
-               and r["container"] == footprint._main_container([x for x in res["rows"] if x["service"] == r["service"]
+               and r["container"] == runs.main_container([x for x in res["rows"] if x["service"] == r["service"]
                                                                  and not x["is_sidecar"]])["container"])
     assert res["totals"]["groups"]["sidecars"]["after"]["cpu_request"] == pytest.approx(0.5 * pods)
     assert result_row(res, "Ingress Gateway", "istio-proxy")["replicas_after"] == 9  # Table 3-5 row 6

@@ -255,6 +255,274 @@ def test_latency_row_span_3_72(lat):
     assert r.subject == "AM-PCF AM-Delete (simulator)" and r.value_ms == 50.2 and r.status == "corrected"
 
 
+# ---------------------------------------------------------------- readings of 0 that cannot be measurements
+# A CPU reading of 0 at a site carrying traffic, for a service the run's call model sends traffic through, is not a
+# measurement: the erratum of its table is 'flagged-excluded' and the cells have status 'flagged' (kept as printed,
+# left out of calculations). Zeros the guide allows (a service the call model does not exercise, a feature disabled,
+# the cnDBTier management node) stay usable.
+@pytest.fixture(scope="module")
+def util_rows():
+    from conftest import DocData
+    return DocData("policy").rows("utilization")
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return seed_path("policy").read_text(encoding="utf-8").splitlines()
+
+
+def _cells(rows, table_id, row_label, metric="cpu"):
+    """The utilization rows of one printed row, by site ('' for a table without a site column)."""
+    out = {r["site"]: r for r in rows if r["table_id"] == table_id and r["row_label"] == row_label and r["metric"] == metric}
+    assert out, (table_id, row_label)
+    return out
+
+
+def _erratum_of(row, errata):
+    """The one flagged-excluded erratum the row's note cites."""
+    hits = [errata[i.strip()] for i in row["note"].split(";") if i.strip() in errata
+            and errata[i.strip()]["action"] == "flagged-excluded"]
+    assert len(hits) == 1, row
+    return hits[0]
+
+
+def _assert_flagged_zero(rows, seed, errata, table_id, printed, sites):
+    """The printed row (``printed``, quoted from the seed) reads 0 % CPU at ``sites``: status flagged, the raw cell as
+    printed, and one flagged-excluded erratum of the table that quotes the row. Returns that erratum."""
+    label = printed.split(" | ")[0]
+    cells = _cells(rows, table_id, label)
+    line = int(next(iter(cells.values()))["line"])
+    assert seed[line - 1].strip() == printed
+    found = set()
+    for site in sites:
+        r = cells[site]
+        assert float(r["observed_percent"]) == 0 and r["status"] == "flagged", r
+        assert r["raw"] in printed
+        found.add(_erratum_of(r, errata)["id"])
+    assert len(found) == 1
+    e = errata[found.pop()]
+    assert e["table_id"] == table_id and line in e["lines"] and printed in e["raw"].split("\n")
+    return e
+
+
+def test_table_3_40_service_zeros_at_15k_tps_are_flagged(util_rows, seed, errata):
+    """Table 3-40 (scenario 3.1.4, Table 3-33 'Call Rate | 30K TPS (15K TPS on each site)'): PCRF Core, PRE and Binding
+    print 0 % at both sites while the same call model loads them elsewhere: policy-E309, flagged-excluded (it was
+    kept-as-printed). Diameter Connector and PolicyDS, which this voice call model does not exercise (0 % at the
+    traffic sites of 3.3.1 and 3.3.2 too), stay as printed and usable."""
+    for printed in ("ocpcf-pcrf-core | 0%/40% | 0%/40% |", "ocpcf-ocpm-pre | 0%/80% | 0%/80% |",
+                    "ocpcf-oc-binding | 0%/60% | 0%/60% |"):
+        e = _assert_flagged_zero(util_rows, seed, errata, "3-40", printed, ("site1", "site2"))
+        assert e["id"] == "policy-E309"
+    assert e["action"] == "flagged-excluded" and e["scenario"] == "policy-3-1-4"
+    assert "ndbappmysqld | 78%/80% | 78%/80% |" in e["raw"] and "Call Rate | 30K TPS (15K TPS on each site) |" in e["raw"]
+    assert "Table 3-195" in e["reason"] and "ndbappmysqld 78%" in e["reason"]
+    assert _cells(util_rows, "3-40", "ocpcf-ocpm-pre")["site1"]["target_percent"] == "80"  # Y kept as printed
+    for label in ("ocpcf-oc-diam-connector", "ocpcf-ocpm-policyds", "ocpcf-occnp-ingress-gateway"):
+        for r in _cells(util_rows, "3-40", label).values():
+            assert (r["observed_percent"], r["status"]) == ("0", "ok"), r
+
+
+def test_table_3_41_ndbmysqld_zero_with_replication_is_flagged(util_rows, seed, errata):
+    """Table 3-41 (3.1.4) 'ndbmysqld | 0%/80% | 0%/80% |' while Table 3-34 says 'Replication | Enable' and ndbappmysqld
+    runs at 78 %: flagged. 'ndbmgmd | 0%/80% | 0%/80% |', the management node, stays usable."""
+    e = _assert_flagged_zero(util_rows, seed, errata, "3-41", "ndbmysqld | 0%/80% | 0%/80% |", ("site1", "site2"))
+    assert "Replication | Enable |" in e["raw"].split("\n") and "Table 3-188" in e["reason"]
+    assert all(r["status"] == "ok" for r in _cells(util_rows, "3-41", "ndbmgmd").values())
+
+
+def test_table_3_20_site2_zeros_are_flagged_site1_kept(util_rows, seed, errata):
+    """Table 3-20 (3.1.2, 15K TPS on each site by Table 3-12): Binding 12 %, PRE 13 %, PCRF Core 25 % at Site 1 and
+    0 % at Site 2. Only the Site 2 cells are flagged; Site 1's stay usable."""
+    for printed, site1 in (("ocpcf-oc-binding | 12%/60% | 0%/60% |", "12"), ("ocpcf-ocpm-pre | 13%/80% | 0%/80% |", "13"),
+                           ("ocpcf-pcrf-core | 25%/40% | 0%/40% |", "25")):
+        e = _assert_flagged_zero(util_rows, seed, errata, "3-20", printed, ("site2",))
+        r = _cells(util_rows, "3-20", printed.split(" | ")[0])["site1"]
+        assert (r["observed_percent"], r["status"]) == (site1, "ok")
+    assert "Call Rate | 30K TPS (15K TPS on each site) |" in e["raw"] and e["scenario"] == "policy-3-1-2"
+
+
+def test_table_3_70_bulwark_zero_is_flagged_chf_connector_noted(util_rows, seed, errata, meas):
+    """Table 3-70 (3.2.1) 'ocpcf-bulwark | 0%/60% |' while Table 3-63 routes 'Bulwark | 7200 | 0 | 7200 | 7200 | 0 |
+    7200 | 14400 | 7200 |' and Table 3-64 says 'Bulwark Service | Enable': flagged. 'ocpcf-occnp-chf-connector |
+    0%/50% |' stays usable (Tables 3-65/3-66 disable CHF) with a noted contradiction against Table 3-63's 'CHF
+    Connector' row (7200 MPS)."""
+    e = _assert_flagged_zero(util_rows, seed, errata, "3-70", "ocpcf-bulwark | 0%/60% |", ("site1",))
+    assert "Bulwark | 7200 | 0 | 7200 | 7200 | 0 | 7200 | 14400 | 7200 |" in e["raw"] and "Bulwark Service | Enable |" in e["raw"]
+    chf = _cells(util_rows, "3-70", "ocpcf-occnp-chf-connector")["site1"]
+    assert (chf["raw"], chf["status"]) == ("0%/50%", "ok")
+    con = errata[chf["note"]]
+    assert (con["kind"], con["action"], con["table_id"]) == ("contradiction", "noted", "3-63")
+    assert "CHF enabled (AM) | Disable |" in con["raw"] and "CHF Connector | 3600 | 3600 | 7200 | 0 | 0 | 0 | 7200 | 3600 |" in con["raw"]
+    m = one(meas[meas.table_id == "3-63"], row_label="CHF Connector", column_label="Total MPS")
+    assert m.value == 7200 and m.note == chf["note"]
+    assert _cells(util_rows, "3-70", "ocpcf-oc-binding")["site1"]["status"] == "ok"  # Table 3-64 'Binding Service | Disable'
+
+
+def test_table_3_204_pcrf_core_site2_zero_is_flagged(util_rows, seed, errata):
+    """Table 3-204 (3.4.1, 7.5K TPS on each of four sites) 'ocpcf-pcrf-core-hpa | 13%/40% | 0%/80% | 14%/40% | 14%/40% |':
+    Site2 flagged (the cell holds Query Service's reading, which prints '13%/40%' there); Sites 1, 3 and 4 and the Query
+    Service cell stay usable."""
+    e = _assert_flagged_zero(util_rows, seed, errata, "3-204", "ocpcf-pcrf-core-hpa | 13%/40% | 0%/80% | 14%/40% | 14%/40% |",
+                             ("site2",))
+    assert "ocpcf-query-service-hpa | 0%/80% | 13%/40% | 0%/80% | 0%/80% |" in e["raw"]
+    cells = _cells(util_rows, "3-204", "ocpcf-pcrf-core-hpa")
+    assert [(cells[s]["observed_percent"], cells[s]["status"]) for s in ("site1", "site3", "site4")] == [
+        ("13", "ok"), ("14", "ok"), ("14", "ok")]
+    q = _cells(util_rows, "3-204", "ocpcf-query-service-hpa")["site2"]
+    assert (q["observed_percent"], q["target_percent"], q["status"]) == ("13", "40", "ok")
+
+
+def test_table_3_267_ingress_gateway_zero_is_flagged(util_rows, seed, errata):
+    """Table 3-267 (3.6.1) 'Ingress Gateway | 0.00% | 10.00% |' while Table 3-261 prints 'Ingress Gateway | 1000 |' and
+    Table 3-270 an average latency of 31.8 ms: the CPU cell is flagged, the memory cell stays usable. 'NRF Client NF
+    Discovery | 0.00% |' (Table 3-264 'UDR on-demand nrf discovery | Disabled') and 'SM Service | 0.00% |' (Gx traffic
+    only) stay usable."""
+    e = _assert_flagged_zero(util_rows, seed, errata, "3-267", "Ingress Gateway | 0.00% | 10.00% |", ("",))
+    assert "Ingress Gateway | 1000 |" in e["raw"] and "Ingress Gateway | 31.8 |" in e["raw"]
+    mem = _cells(util_rows, "3-267", "Ingress Gateway", "memory")[""]
+    assert (mem["observed_percent"], mem["status"]) == ("10.0", "ok")
+    for label in ("NRF Client NF Discovery", "SM Service"):
+        assert _cells(util_rows, "3-267", label)[""]["status"] == "ok"
+
+
+def test_flagging_refuses_a_reading_that_is_not_zero():
+    """The curation flags only a usable reading of 0: asked to flag Table 3-20's Site 1 PCRF Core cell ('25%/40%') or a
+    row the table does not print at that site, it stops with a message naming the table, line and site."""
+    from curation.common import CellError
+    from curation.policy import Builder
+    b = Builder()
+    b.run()
+    row = next(r for r in b.by_id["3-20"].rows if r.cells[0] == "ocpcf-pcrf-core")
+    with pytest.raises(CellError, match=r"Table 3-20 line 251 site1: '25%/40%' \(status ok\) is not a usable reading of 0"):
+        b.flag_zero_cpu("3-20", [row], ("site1",), "policy-E999")
+    with pytest.raises(CellError, match=r"Table 3-20 line 251 site3: 0 CPU cells"):
+        b.flag_zero_cpu("3-20", [row], ("site3",), "policy-E999")
+
+
+# Every other CPU reading of 0 at a site carrying traffic, for a traffic or database service: (table, service,
+# container) -> why 0 is possible in that run. Kept as printed and usable.
+ZERO_POSSIBLE = {
+    # 3.1.1 PCRF data (Table 3-2: Gx with Sy and LDAP): no SBI interface enabled (Tables 3-4, 3-5), Binding Disable
+    # (Table 3-3), no SM (N7) traffic; ndbmgmd, the management node, is idle by design in every run
+    ("3-9", "egress-gateway"), ("3-9", "ingress-gateway"), ("3-9", "nrf-client-nfdiscovery"), ("3-9", "binding"),
+    ("3-9", "chf-connector"), ("3-9", "udr-connector"), ("3-9", "soap-connector"), ("3-9", "sm-service"), ("3-10", "ndbmgmd"),
+    # 3.1.2 PCRF voice: Sy, LDAP, UDR, CHF disabled (Tables 3-14 to 3-16): Diameter Connector and PolicyDS idle
+    ("3-20", "diam-connector"), ("3-20", "egress-gateway"), ("3-20", "ingress-gateway"), ("3-20", "nrf-client-nfdiscovery"),
+    ("3-20", "policyds"), ("3-20", "sm-service"), ("3-21", "ndbmgmd"),
+    # 3.1.3 PCRF data: no SBI interface enabled (Tables 3-25, 3-26)
+    ("3-30", "egress-gateway"), ("3-30", "nrf-client-nfdiscovery"), ("3-31", "ndbmgmd"),
+    # 3.1.4 PCRF voice: the same idle services as 3.1.2, 3.3.1 and 3.3.2
+    ("3-40", "diam-connector"), ("3-40", "egress-gateway"), ("3-40", "ingress-gateway"), ("3-40", "nrf-client-nfdiscovery"),
+    ("3-40", "policyds"), ("3-41", "ndbmgmd"),
+    # 3.2.1 AM/UE: Binding Disable (Table 3-64); CHF disabled (Tables 3-65, 3-66; contradiction noted)
+    ("3-70", "binding"), ("3-70", "chf-connector"), ("3-71", "ndbmgmd"),
+    # 3.2.2 AM/UE: Bulwark Disable (Table 3-77), its call model (Table 3-76) prints 0 for Bulwark and CHF Connector
+    ("3-83", "binding"), ("3-83", "bulwark"), ("3-83", "chf-connector"), ("3-84", "ndbmgmd"),
+    # 3.2.4 SM: Table 3-98 has no AM or UE traffic
+    ("3-106", "am-service"), ("3-106", "ue-service"), ("3-107", "ndbmgmd"),
+    # 3.2.5, 3.2.6: ndbmysqld's sidecar (CPU and memory 0.00 %): ASM disabled towards cnDBTier (prose)
+    ("3-120", "ndbmysqld"), ("3-132", "ndbmysqld"),
+    # 3.2.7 AM/UE: no SM traffic (Table 3-134)
+    ("3-142", "sm-service"),
+    # 3.3.x and 3.4.x Diameter (Gx/Rx) runs: their call models print NA for these services
+    ("3-187", "diam-connector"), ("3-187", "egress-gateway"), ("3-187", "ingress-gateway"), ("3-187", "nrf-client-nfdiscovery"),
+    ("3-187", "policyds"), ("3-188", "ndbmgmd"),
+    ("3-195", "diam-connector"), ("3-195", "egress-gateway"), ("3-195", "nrf-client-nfdiscovery"), ("3-195", "policyds"),
+    ("3-195", "sm-service"), ("3-196", "ndbmgmd"),
+    ("3-204", "diam-connector"), ("3-204", "egress-gateway"), ("3-204", "nrf-client-nfdiscovery"), ("3-204", "policyds"),
+    ("3-204", "sm-service"), ("3-205", "ndbmgmd"),
+    ("3-213", "diam-connector"), ("3-213", "egress-gateway"), ("3-213", "ingress-gateway"), ("3-213", "nrf-client-nfdiscovery"),
+    ("3-213", "policyds"), ("3-214", "ndbmgmd"),
+    ("3-222", "diam-connector"), ("3-222", "egress-gateway"), ("3-222", "ingress-gateway"), ("3-222", "nrf-client-nfdiscovery"),
+    ("3-222", "policyds"), ("3-223", "ndbmgmd"),
+    # 3.6.1 Gx only: UDR on-demand NRF discovery Disabled (Table 3-264), no SM (N7) traffic
+    ("3-267", "nrf-client-nfdiscovery"), ("3-267", "sm-service"),
+}
+ZERO_FLAGGED = {("3-20", "ocpcf-oc-binding", "site2"), ("3-20", "ocpcf-ocpm-pre", "site2"), ("3-20", "ocpcf-pcrf-core", "site2"),
+                ("3-41", "ndbmysqld", "site1"), ("3-41", "ndbmysqld", "site2"), ("3-70", "ocpcf-bulwark", "site1"),
+                ("3-204", "ocpcf-pcrf-core-hpa", "site2"), ("3-267", "Ingress Gateway", "")} | {
+    ("3-40", label, site) for label in ("ocpcf-oc-binding", "ocpcf-ocpm-pre", "ocpcf-pcrf-core") for site in ("site1", "site2")}
+
+
+def test_every_zero_cpu_reading_under_load_is_judged(util_rows, scen, errata):
+    """The audit: every CPU reading of 0 at a site carrying traffic (or in a table without sites) for a service with
+    role traffic or database is either flagged by a flagged-excluded erratum of its own table (ZERO_FLAGGED) or one the
+    guide allows (ZERO_POSSIBLE, with the reason), and nothing else."""
+    roles = {s["service"]: s["role"] for s in yaml.safe_load(data_file("policy", "services.yaml").read_text())}
+    flagged, kept = set(), set()
+    for r in util_rows:
+        if r["metric"] != "cpu" or r["observed_percent"] == "" or float(r["observed_percent"]) != 0:
+            continue
+        if roles[r["service"]] not in ("traffic", "database"):
+            continue
+        if r["site"] and r["site"] not in scen[r["scenario"]]["sites_with_traffic"]:
+            continue
+        if r["status"] == "flagged":
+            flagged.add((r["table_id"], r["row_label"], r["site"]))
+            assert _erratum_of(r, errata)["table_id"] == r["table_id"]
+        else:
+            assert r["status"] == "ok", r
+            kept.add((r["table_id"], r["service"]))
+    assert flagged == ZERO_FLAGGED
+    assert kept == ZERO_POSSIBLE
+
+
+def test_flagged_zeros_leave_the_calculators(bundle):
+    """The bundle leaves the flagged cells out of ``utilization`` and ``cpu_obs`` and lists them in ``excluded_rows``;
+    no backtest point starts or ends at a flagged row of Table 3-40 (3.1.4: rows 8 Binding, 11 PRE, 12 PCRF Core), and
+    the backtest's observed cores of every scenario come from no flagged cell."""
+    from calculators import backtest
+    from calculators.partial import exclusions
+    obs = [dict(zip(bundle["cpu_obs"]["cols"], r)) for r in bundle["cpu_obs"]["rows"]]
+    gone = {("policy-3-1-4", "3-40", 8), ("policy-3-1-4", "3-40", 11), ("policy-3-1-4", "3-40", 12)}
+    assert not [u for u in obs if (u["scenario"], u["table_id"], u["row"]) in gone]
+    assert not [u for u in bundle["utilization"] if (u["scenario"], u["table_id"], u["row"]) in gone]
+    ex = exclusions(bundle, "policy-3-1-4", "utilization")
+    assert {(r["table_id"], r["row"], r["site"]) for r in ex["rows"]} == {
+        (t, n, s) for t, n in (("3-40", 8), ("3-40", 11), ("3-40", 12), ("3-41", 4)) for s in ("site1", "site2")}
+    assert ex["partial"] and "policy-E309" in ex["errata"]
+    points = backtest.run(bundle)["points"]
+    touched = [p for p in points if "policy-3-1-4" in (p["from"], p["to"]) and p["subject"].split(" / ")[0] in ("binding", "pre", "pcrf-core")]
+    assert touched == []
+    assert not [p for p in points for src in (p["source_from"], p["source_to"])
+                if src in ("Table 3-40 row 8", "Table 3-40 row 11", "Table 3-40 row 12")]
+    flagged = {(x[0], x[2], x[3], x[5]) for x in bundle["excluded_rows"]["rows"] if x[9] == "flagged" and x[8] == "cpu"}
+    for sid in {f[0] for f in flagged}:
+        for o in backtest.observed_cores(bundle, {"id": sid, **next(s for s in bundle["scenarios"] if s["id"] == sid)}).values():
+            assert (sid, o["table_id"], o["row"], o["site"]) not in flagged, (sid, o)
+
+
+def test_footprint_3_1_4_sizes_the_flagged_services_by_load_ratio(bundle):
+    """Footprint of 3.1.4 at 60,000 TPS (30,000 per site against the 15,000 benchmarked: ratio 2): with their Table 3-40
+    cells flagged, PCRF Core, PRE and Binding have no observed CPU and scale by the load ratio from Table 3-38's
+    replicas: PCRF Core Service 24 -> 48, PRE Service 15 -> 30, Binding Service 18 -> 36."""
+    from calculators import footprint
+    res = footprint.compute(bundle, "policy-3-1-4", 60000)
+    rows = {r["service"]: r for r in res["rows"]}
+    for service, before, after in (("pcrf-core", 24, 48), ("pre", 15, 30), ("binding", 18, 36)):
+        r = rows[service]
+        assert (r["rule"], r["replicas_before"], r["replicas_after"]) == ("proportional", before, after), r
+        assert "Table 3-40" not in r["rule_detail"]
+
+
+def test_service_page_does_not_count_flagged_zeros(atlas):
+    """The PCRF Core service page: 3.1.4 has no usable observed CPU (both Table 3-40 cells flagged, policy-E309): not
+    counted. 3.1.2 counts Site 1 only, marked 'at least' (Site 2 flagged): Table 3-20 '25%/40%' of Table 3-18's
+    ocpcf-pcrf-core, 24 replicas x 7 cores requested: 0.25 x 24 x 7 = 42 cores."""
+    from atlas.pages import services
+    from atlas.pages.products import Renderer
+    r = Renderer(atlas)
+    g = next(g for g in services.groups_of(r) if any(m["doc"] == "policy" and m["service"] == "pcrf-core" for m in g["members"]))
+    rows = {x["scenario"]["id"]: x for x in services.service_rows(r, g) if x["scenario"]["doc"] == "policy"}
+    x = rows["policy-3-1-4"]
+    assert (x["mark"], x["cores"]) == ("none", None) and "not counted" in x["why"] and "policy-E309" in x["errata"]
+    assert sorted((u["site"], u["status"]) for u in x["left_out"]) == [("site1", "flagged"), ("site2", "flagged")]
+    x = rows["policy-3-1-2"]
+    assert (x["mark"], x["site_used"], x["cores"]) == ("partial", "site1", 42.0)
+    assert [(u["site"], u["status"]) for u in x["left_out"]] == [("site2", "flagged")]
+
+
 # ---------------------------------------------------------------- scenarios
 def test_24_scenarios(scen):
     ids = [f"policy-{s}" for s in ("3-1-1 3-1-2 3-1-3 3-1-4 3-1-5 3-2-1 3-2-2 3-2-3 3-2-4 3-2-5 3-2-6 3-2-7 3-2-8 3-2-9 "

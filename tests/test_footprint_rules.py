@@ -271,20 +271,47 @@ def test_headroom_floor_scales_down_below_the_benchmark_load(bundle):
     assert r["replicas_after"] == 14
 
 
-def test_uncertainty_band_from_the_backtest(bundle):
-    """BSF 3.3 at 126,000 TPS (x2), target 70 %, with a made-up backtest band of 100 % at the 90th percentile for BSF.
-    BSF Management Service (Table 3-25 row 2: 14 x 4 cores / 1 GiB; Table 3-28 row 4: 27.72 % CPU, 57.52 % memory):
-    CPU 15.5232 x 2 / (4 x 0.70) = 11.09 -> 12, memory 8.0528 x 2 / 1 = 16.1 -> 17 (binds). If CPU per unit of load
-    came out 100 % higher: 15.5232 x 2 x 2 / 2.8 = 22.18 -> 23 replicas. Without a band for the product: 'none'."""
-    b = dict(bundle, backtest_bands={"bsf/load-scaled": {"p90_ape": 100.0, "median_ape": 10.0, "pairs": 4}})
-    res = compute(b, "bsf-3-3", 126000, target_cpu_percent=70)
+def _bands(doc, method, service=None, whole=None):
+    """A made-up ``sizing_bands`` entry for one product and method (the held-out backtest's shape)."""
+    none = {"none": "made up: no band"}
+    return {doc: {method: {"service": service or none, "whole": whole or none}}}
+
+
+def test_likely_range_of_a_row_from_the_held_out_band(bundle):
+    """BSF 3.3 at 126,000 TPS (x2), target 70 %, with a made-up per-service band printed / predicted 0.5 to 2.0 for
+    BSF's one-run method. BSF Management Service (Table 3-25 row 2: 14 x 4 cores / 1 GiB; Table 3-28 row 4: 27.72 % CPU,
+    57.52 % memory): CPU 15.5232 x 2 / (4 x 0.70) = 11.09 -> 12, memory 8.0528 x 2 / 1 = 16.1 -> 17 (binds). Cores at
+    half: 15.5232 x 2 x 0.5 / 2.8 = 5.54 -> 6, still 17 (memory); at twice: 15.5232 x 2 x 2 / 2.8 = 22.18 -> 23. Rows
+    that do not follow CPU get no range; without a band the row says so."""
+    band = {"lo": 0.5, "hi": 2.0, "comparisons": 40, "k": 4, "expected_coverage": 80.0, "coverage": 80.0}
+    res = compute(dict(bundle, sizing_bands=_bands("bsf", "one-run", service=band)), "bsf-3-3", 126000, target_cpu_percent=70)
     r = next(x for x in res["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
     assert r["replicas_after"] == 17
-    assert r["band"]["replicas_high"] == 23 and r["band"]["p90_ape"] == 100.0
-    assert footprint_report.band_text(r["band"]) == "±100 % (p90 of 4; median ±10 %): up to 23"
+    assert (r["range"]["low"], r["range"]["high"]) == (17, 23)
+    assert footprint_report.range_text(r["range"]) == "17–23"
     fixed = [x for x in res["rows"] if x["rule"] in ("fixed", "fixed-per-site", "data-held")]
-    assert fixed and all("band" not in x for x in fixed)
-    none = compute(dict(bundle, backtest_bands={}), "bsf-3-3", 126000, target_cpu_percent=70)
+    assert fixed and all(x["range"] is None for x in fixed)
+    none = compute(dict(bundle, sizing_bands={}), "bsf-3-3", 126000, target_cpu_percent=70)
     r = next(x for x in none["rows"] if x["service"] == "BSF Management Service" and x["container"] == "app")
-    assert "none" in r["band"] and footprint_report.band_text(r["band"]) == "no backtest"
-    assert "band_replicas_high" in footprint_report.result_csv(res).splitlines()[0]
+    assert "none" in r["range"] and footprint_report.range_text(r["range"]) == "no band"
+    assert none["range"]["none"].startswith("no held-out backtest")
+    head = [line for line in footprint_report.result_csv(res).splitlines() if not line.startswith(('"#', "#"))][0]
+    assert "range_low" in head and "range_high" in head
+
+
+def test_totals_range_from_the_whole_footprint_band(bundle):
+    """The same request with a made-up whole-footprint band 0.5 to 2.0: the totals at each end are the totals with every
+    CPU-sized row at its replicas for half and twice its cores. BSF Management Service again: 17 at both halves of
+    the band's low end (memory binds), 23 at twice, so its CPU request total goes from 17 x 4 = 68 to 23 x 4 = 92
+    cores: the high end of the site's CPU request is at least 24 cores above the result's."""
+    band = {"lo": 0.5, "hi": 2.0, "comparisons": 20, "k": 2, "expected_coverage": 81.0, "coverage": 80.0, "covered": 16, "checked": 20}
+    res = compute(dict(bundle, sizing_bands=_bands("bsf", "one-run", whole=band)), "bsf-3-3", 126000, target_cpu_percent=70,
+                  node_cores=64, node_mem_gib=256)
+    rng = res["range"]
+    site = res["totals"]["site"]["after"]["cpu_request"]
+    assert rng["low"]["site"]["cpu_request"] <= site <= rng["high"]["site"]["cpu_request"]
+    assert rng["high"]["site"]["cpu_request"] - site >= 92 - 68
+    assert rng["low"]["nodes"] <= res["nodes_per_site"] <= rng["high"]["nodes"]
+    assert rng["high"]["deployment"]["cpu_request"] == rng["high"]["site"]["cpu_request"] * res["totals"]["sites"]
+    text = footprint_report.headline(res)
+    assert f"{res['nodes_per_site']} nodes (likely {rng['low']['nodes']}–{rng['high']['nodes']})" in text

@@ -1,6 +1,7 @@
-"""The backtest page ("How accurate is this?"): every pair of comparable runs predicted from each
-other by the calculators' own rule (``calculators.backtest``, reading the bundle key ``cpu_obs``),
-computed at build time."""
+"""The backtest pages ("How accurate is this?" and "Every backtest comparison"): every run of a product predicted
+without its own figures, by the footprint's default method (the comparable runs) and by scaling one run, per service
+and whole footprint, the band each method's results carry with its held-out coverage, and every run or reading left
+out with why (``calculators.backtest``, computed from the build's bundle at build time)."""
 from __future__ import annotations
 
 from calculators import backtest
@@ -8,6 +9,9 @@ from calculators.formatting import fmt
 
 from ..html import esc, json_for_html
 from .views import facet_bar, row_attrs
+
+METHOD_NAMES = {"evidence": "Comparable runs (the default)", "one-run": "One run, scaled in proportion"}
+LEVEL_NAMES = {"whole": "whole footprint", "service": "per service"}
 
 
 def _pct(v) -> str:
@@ -18,44 +22,8 @@ def _num(v) -> str:
     return "—" if v is None else fmt(round(v, 3))
 
 
-def chart_spec(points: list[dict]) -> dict:
-    """Vega-Lite: predicted against printed, one point per service of a pair, log-log, with the
-    line where prediction equals observation."""
-    pts = [{"product": p["doc"], "rule": p["rule"], "pair": f'{p["from"]} -> {p["to"]}', "subject": p["subject"],
-            "printed": p["observed_to"], "predicted": p["predicted_to"], "unit": p["value_unit"],
-            "error": None if p["ape"] is None else round(p["ape"], 1)}
-           for p in points if p["observed_to"] > 0 and p["predicted_to"] > 0]
-    lo = min([min(p["printed"], p["predicted"]) for p in pts] or [0.001])
-    hi = max([max(p["printed"], p["predicted"]) for p in pts] or [1])
-    return {
-        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
-        "description": "Predicted against printed observation for every backtested service and pair.",
-        "width": "container", "height": 360, "autosize": {"type": "fit", "contains": "padding"},
-        "layer": [
-            {"data": {"values": [{"x": lo, "y": lo}, {"x": hi, "y": hi}]}, "mark": {"type": "line", "strokeDash": [4, 4], "color": "gray"},
-             "encoding": {"x": {"field": "x", "type": "quantitative", "scale": {"type": "log"}},
-                          "y": {"field": "y", "type": "quantitative", "scale": {"type": "log"}}}},
-            {"data": {"values": pts}, "mark": {"type": "point", "filled": True, "opacity": 0.7, "tooltip": True},
-             "encoding": {
-                 "x": {"field": "printed", "type": "quantitative", "scale": {"type": "log"}, "title": "Printed in the guide (cores or %)"},
-                 "y": {"field": "predicted", "type": "quantitative", "scale": {"type": "log"}, "title": "Predicted by the rule"},
-                 "color": {"field": "product", "type": "nominal", "title": "Product", "legend": {"orient": "bottom"}},
-                 "shape": {"field": "rule", "type": "nominal", "title": "Rule", "legend": {"orient": "bottom", "columns": 2}},
-                 "tooltip": [{"field": "pair", "title": "Pair"}, {"field": "subject", "title": "Service"},
-                             {"field": "printed", "title": "Printed"}, {"field": "predicted", "title": "Predicted", "format": ".3~g"},
-                             {"field": "unit", "title": "Unit"}, {"field": "error", "title": "Error (%)"}]}},
-        ],
-    }
-
-
-def _stats_rows(stats: dict, names: dict) -> str:
-    return "".join(
-        f'<tr><td>{esc(names.get(k, k))}</td><td>{v["pairs"]}</td><td>{v["with_error"]}</td>'
-        f'<td>{_pct(v["median_ape"])}</td><td>{_pct(v["p90_ape"])}</td></tr>' for k, v in stats.items())
-
-
-STATS_HEAD = ('<thead><tr><th>{what}</th><th>Comparisons</th><th>With an error (printed value not 0)</th>'
-              '<th>Median absolute error</th><th>90th percentile absolute error</th></tr></thead>')
+def _ratio_text(p: dict) -> str:
+    return "—" if p["ratio"] is None else f"{p['ratio']:.2f}"
 
 
 def _result(r) -> dict:
@@ -65,33 +33,212 @@ def _result(r) -> dict:
     return r._backtest_result
 
 
-POINT_FACETS = (("product", "Product"), ("rule", "Rule"))
+def _names(r) -> dict:
+    return {s["id"]: s["short_name"] for s in r.bundle["sources"]}
+
+
+def _cm_names(r) -> dict:
+    return {(s["doc"], s.get("call_model")): s.get("call_model_name") or s.get("call_model") for s in r.bundle["scenarios"]}
+
+
+def _shown_points(res: dict) -> list[dict]:
+    """The comparisons the page lists: both methods at both levels, once each (a product with one figure per run,
+    NEF, DSR and ShCM, has the same comparison at both levels: listed once, as the whole footprint; NEF's two methods
+    coincide, with two runs per API: listed once, as one run)."""
+    out, seen = [], set()
+    for p in res["points"]:
+        key = (p["doc"], p["from"], p["to"], p["subject"])
+        single = p["rule"] in ("scenario-cpu", "measured-rate", "cpu-per-node")
+        if single and (p["level"] != "whole" or key in seen):
+            continue
+        seen.add(key)
+        out.append(p)
+    return out
+
+
+def chart_spec(points: list[dict]) -> dict:
+    """Vega-Lite: predicted against printed, one point per comparison of the default method of each product, log-log,
+    with the line where prediction equals the printed value."""
+    pts = [{"product": p["doc"], "level": LEVEL_NAMES[p["level"]], "pair": f'{p["from"]} -> {p["to"]}', "subject": p["subject"],
+            "printed": p["observed_to"], "predicted": p["predicted_to"], "unit": p["value_unit"],
+            "error": None if p["ape"] is None else round(p["ape"], 1)}
+           for p in points if p["observed_to"] > 0 and p["predicted_to"] > 0]
+    lo = min([min(p["printed"], p["predicted"]) for p in pts] or [0.001])
+    hi = max([max(p["printed"], p["predicted"]) for p in pts] or [1])
+    return {
+        "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
+        "description": "Predicted against printed for every held-out comparison of each product's default method.",
+        "width": "container", "height": 360, "autosize": {"type": "fit", "contains": "padding"},
+        "layer": [
+            {"data": {"values": [{"x": lo, "y": lo}, {"x": hi, "y": hi}]}, "mark": {"type": "line", "strokeDash": [4, 4], "color": "gray"},
+             "encoding": {"x": {"field": "x", "type": "quantitative", "scale": {"type": "log"}},
+                          "y": {"field": "y", "type": "quantitative", "scale": {"type": "log"}}}},
+            {"data": {"values": pts}, "mark": {"type": "point", "filled": True, "opacity": 0.7, "tooltip": True},
+             "encoding": {
+                 "x": {"field": "printed", "type": "quantitative", "scale": {"type": "log"}, "title": "Printed in the guide (cores or %)"},
+                 "y": {"field": "predicted", "type": "quantitative", "scale": {"type": "log"}, "title": "Predicted, held out"},
+                 "color": {"field": "product", "type": "nominal", "title": "Product", "legend": {"orient": "bottom"}},
+                 "shape": {"field": "level", "type": "nominal", "title": "Level", "legend": {"orient": "bottom"}},
+                 "tooltip": [{"field": "pair", "title": "From -> to"}, {"field": "subject", "title": "Service"},
+                             {"field": "printed", "title": "Printed"}, {"field": "predicted", "title": "Predicted", "format": ".3~g"},
+                             {"field": "unit", "title": "Unit"}, {"field": "error", "title": "Error (%)"}]}},
+        ],
+    }
+
+
+def _default_points(res: dict) -> list[dict]:
+    """Each product's comparisons under the method its calculator uses by default: the comparable runs where the
+    product has pods, one run elsewhere (NEF's two coincide; DSR and ShCM size from one run)."""
+    has_evidence = {d for d, by in res["summary"].items() if by["evidence"]["service"]["comparisons"]}
+    return [p for p in _shown_points(res) if p["method"] == ("evidence" if p["doc"] in has_evidence else "one-run")]
+
+
+def _stat_cells(st: dict) -> str:
+    return f'<td>{st["comparisons"]}</td><td>{_pct(st["median_ape"])}</td><td>{_pct(st["p90_ape"])}</td>'
+
+
+def _band_cell(b: dict) -> str:
+    if "lo" not in b:
+        return f'<td colspan="2">{esc(b.get("none", ""))}</td>'
+    cov = ("not measurable held out" if b.get("coverage") is None
+           else f'{b["coverage"]:.0f} % ({b["covered"]} of {b["checked"]})')
+    return f'<td>{b["lo"]:.2f}–{b["hi"]:.2f}</td><td>{esc(cov)}</td>'
+
+
+HEAD = ('<thead><tr><th>{what}</th><th>Method</th><th>Whole footprint: comparisons</th><th>median error</th>'
+        '<th>90th percentile</th><th>Per service: comparisons</th><th>median error</th><th>90th percentile</th>'
+        '<th>Band on totals (printed / predicted)</th><th>Its held-out coverage</th></tr></thead>')
+
+
+def _rows(res: dict, names: dict, cm_names: dict, by_call_model: bool) -> str:
+    out = []
+    for doc, by_m in (res["by_call_model"] if by_call_model else res["summary"]).items():
+        groups = by_m.items() if by_call_model else [(None, by_m)]
+        for cm, stats in groups:
+            for m in backtest.METHODS:
+                st = stats[m]
+                if not st["whole"]["comparisons"] and not st["service"]["comparisons"]:
+                    continue
+                label = names.get(doc, doc) + ("" if cm is None else f": {cm_names.get((doc, cm)) or cm}")
+                band = "" if by_call_model else _band_cell(res["bands"][doc][m]["whole"])
+                out.append(f'<tr><td>{esc(label)}</td><td>{esc(METHOD_NAMES[m])}</td>{_stat_cells(st["whole"])}'
+                           f'{_stat_cells(st["service"])}{band}</tr>')
+    return "".join(out)
+
+
+def backtest_page(r) -> str:
+    """The body of the "How accurate is this?" page, computed from the bundle at build time. Its headings are
+    Markdown (``## Headline { #headline }``), so that the page's table of contents lists them."""
+    res = _result(r)
+    names, cm_names = _names(r), _cm_names(r)
+    scen_url = {s["id"]: f'../../products/{s["doc"]}/{s["id"]}/' for s in r.a.scenarios}
+    link = lambda sid: f'<a href="{esc(scen_url.get(sid, ""))}">{esc(sid)}</a>' if sid in scen_url else esc(sid)
+    out = ["\n## Headline { #headline }\n",
+           '<p>Every run of a product predicted without its own figures. <em>Comparable runs</em> is how the footprint '
+           'calculator sizes by default; <em>one run</em> is what a planner picking a single run gets (every ordered pair of '
+           'runs of one call model). Whole footprint: the cores every pod of the run used, summed; per service: one pod.</p>',
+           '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-products">'
+           + HEAD.format(what="Product") + "<tbody>" + _rows(res, names, cm_names, False) + "</tbody></table></div>",
+           "\n## By call model { #by-call-model }\n",
+           '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-call-models">'
+           + HEAD.format(what="Product and call model").replace("<th>Band on totals (printed / predicted)</th><th>Its held-out coverage</th>", "")
+           + "<tbody>" + _rows(res, names, cm_names, True) + "</tbody></table></div>"]
+    out += ["\n## The band { #band }\n",
+            "<p>What the calculators show as <em>likely</em>: the ratios printed / predicted of the method's held-out "
+            "comparisons, the k-th lowest and the k-th highest, k = round(0.1 x (comparisons + 1)); a new comparison "
+            "falls between them with the expected coverage given (about 80 %). Its held-out coverage is measured: each run "
+            "is removed entirely, the band computed again without it (for the comparable-runs method, every other run "
+            "predicted again), and the run's own comparisons checked against that band.</p>",
+            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-bands"><thead><tr><th>Product</th>'
+            '<th>Method</th><th>Level</th><th>Comparisons</th><th>Band (printed / predicted)</th><th>k</th><th>Expected coverage</th>'
+            '<th>Held-out coverage</th></tr></thead><tbody>']
+    for doc, by_m in res["bands"].items():
+        for m, by_l in by_m.items():
+            for lv, b in by_l.items():
+                if not b.get("comparisons"):
+                    continue
+                if "lo" in b:
+                    cov = ("not measurable: too few comparisons" if b.get("coverage") is None
+                           else f'{b["coverage"]:.0f} % ({b["covered"]} of {b["checked"]})'
+                           + ("" if b.get("basis") == "run" else ", each comparison held out (too few runs to hold one out)"))
+                    out.append(f'<tr><td>{esc(names.get(doc, doc))}</td><td>{esc(METHOD_NAMES[m])}</td><td>{LEVEL_NAMES[lv]}</td>'
+                               f'<td>{b["comparisons"]}</td><td>{b["lo"]:.2f}–{b["hi"]:.2f}</td><td>{b["k"]}</td>'
+                               f'<td>{b["expected_coverage"]:.0f} %</td><td>{esc(cov)}</td></tr>')
+                else:
+                    out.append(f'<tr><td>{esc(names.get(doc, doc))}</td><td>{esc(METHOD_NAMES[m])}</td><td>{LEVEL_NAMES[lv]}</td>'
+                               f'<td>{b["comparisons"]}</td><td colspan="4">no band: {esc(b["none"])}</td></tr>')
+    out.append("</tbody></table></div>")
+    whole = [p for p in res["points"] if p["level"] == "whole" and p["method"] == "evidence" and p["rule"] == "whole footprint"]
+    if whole:
+        out += ["\n## Whole footprints, comparable runs { #whole-footprint }\n",
+                '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-whole"><thead><tr>'
+                '<th>Run predicted</th><th>Call model</th><th>Load per site</th><th>Pods</th><th>Cores predicted</th>'
+                '<th>Cores printed</th><th>Error</th><th>Printed / predicted</th><th>Its CPU readings cover</th></tr></thead><tbody>'
+                + "".join(f'<tr><td>{link(p["to"])}</td><td>{esc(cm_names.get((p["doc"], p["call_model"])) or p["call_model"])}</td>'
+                          f'<td>{fmt(p["load_to"])} {esc(p["unit"])}</td><td>{esc(p["subject"])}</td><td>{_num(p["predicted_to"])}</td>'
+                          f'<td>{_num(p["observed_to"])}</td><td>{_pct(p["ape"])}</td>'
+                          f'<td>{_ratio_text(p)}</td>'
+                          f'<td>{p["coverage"] * 100:.0f} % of its CPU request</td></tr>' for p in whole)
+                + "</tbody></table></div>"]
+    out += ["\n## Left out { #left-out }\n", "<p>Every run or reading the backtest could not use, and why:</p><ul>"]
+    out += [f'<li><strong>{link(x["scenario"])}</strong> ({esc(names.get(x["doc"], x["doc"]))}): {esc(x["what"])}: {esc(x["why"])}.</li>'
+            for x in res["left_out"]]
+    out += [f'<li>{esc(line)}</li>' for line in _flagged_readings(r)]
+    out += [f"<li><strong>{esc(names.get(d, d))}</strong>: {esc('; '.join(n))}.</li>" for d, n in res["notes"].items()]
+    out.append("</ul>")
+    pts = _default_points(res)
+    n = len(_shown_points(res))
+    out += ["\n## Every comparison { #every-comparison }\n",
+            f'<p>The chart plots predicted against printed for the {sum(1 for p in pts if p["observed_to"] > 0 and p["predicted_to"] > 0):,} '
+            "comparisons of each product's default method where both are above zero (log scales). All "
+            f'{n:,} comparisons of both methods are rows of <a href="../accuracy-comparisons/">Every backtest comparison</a>, to '
+            'filter by product, method and level, sort, and download as shown.</p>',
+            '<div class="atlas-chart" data-chart-id="backtest-chart" role="img" aria-label="Scatter chart of predicted against '
+            'printed values, log scales; the page Every backtest comparison holds the same data as a table."></div>',
+            f'<script type="application/json" id="backtest-chart">{json_for_html(chart_spec(pts))}</script>']
+    return "\n".join(out)
+
+
+def _flagged_readings(r) -> list[str]:
+    """One line per table whose CPU readings an erratum excludes (bundle key ``excluded_rows``): never used to size or
+    backtest."""
+    raw = r.bundle.get("excluded_rows") or {"cols": [], "rows": []}
+    by: dict[tuple, dict] = {}
+    for row in (dict(zip(raw["cols"], x)) for x in raw["rows"]):
+        if row["metric"] != "cpu" or row["status"] != "flagged":
+            continue
+        g = by.setdefault((row["scenario"], row["table_id"]), {"services": [], "errata": []})
+        for lst, vals in ((g["services"], [row["service"]]), (g["errata"], row["errata"])):
+            lst += [v for v in vals if v not in lst]
+    return [f"{sid}, Table {tid}: CPU readings of {', '.join(g['services'])} flagged by {', '.join(g['errata'])}: not used"
+            for (sid, tid), g in by.items()]
+
+
+POINT_FACETS = (("product", "Product"), ("method", "Method"), ("level", "Level"))
 """The chip groups of the comparisons table: (facet, label)."""
-POINT_FACET_COLS = {"product": 0, "rule": 1}
+POINT_FACET_COLS = {"product": 0, "method": 1, "level": 2}
 """The columns of the comparisons table that hold its facets (``facet_bar``'s ``cols``): its rows carry no facet attribute."""
 
 
 def _point_facets(r) -> list[dict[str, str]]:
-    """Each comparison's facet values (product short name, rule), in ``_result(r)["points"]`` order."""
-    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
-    return [{"product": names.get(p["doc"], p["doc"]), "rule": p["rule"]} for p in _result(r)["points"]]
+    """Each listed comparison's facet values (product short name, method, level), in ``_shown_points`` order."""
+    names = _names(r)
+    return [{"product": names.get(p["doc"], p["doc"]), "method": METHOD_NAMES[p["method"]], "level": LEVEL_NAMES[p["level"]]}
+            for p in _shown_points(_result(r))]
 
 
 def points_table(r) -> str:
-    """The HTML of the comparisons table (``data-atlas-table="backtest-points"``): one row per comparison of
-    ``calculators.backtest.run``, in its order, its product and rule (the chips' facets) in the first two columns. The page
-    "Every backtest comparison" shows it and the build writes it "as shown" (``downloads.shown_tables``)."""
-    res = _result(r)
-    facets = _point_facets(r)
+    """The HTML of the comparisons table (``data-atlas-table="backtest-points"``): one row per listed comparison
+    (``_shown_points``), product, method and level (the chips' facets) in the first three columns. The page "Every
+    backtest comparison" shows it and the build writes it "as shown" (``downloads.shown_tables``)."""
+    pts = _shown_points(_result(r))
     out = ['<div class="atlas-table-wrap"><table class="atlas-data atlas-comparisons" data-atlas-table="backtest-points"><thead><tr>'
-           '<th>Product</th><th>Rule</th><th>From (A)</th><th>To (B)</th><th>Service or figure</th><th>Load A</th><th>Load B</th>'
-           '<th>Printed for A</th><th>Predicted for B</th><th>Printed for B</th><th>Unit</th><th>Error</th>'
-           '<th>Source A</th><th>Source B</th></tr></thead><tbody>']
-    out += [f'<tr{row_attrs(f, POINT_FACET_COLS)}><td>{esc(f["product"])}</td><td>{esc(f["rule"])}</td><td>{esc(p["from"])}</td>'
-            f'<td>{esc(p["to"])}</td><td>{esc(p["subject"])}</td><td>{fmt(p["load_from"])} {esc(p["unit"])}</td>'
-            f'<td>{fmt(p["load_to"])} {esc(p["unit"])}</td><td>{_num(p["observed_from"])}</td><td>{_num(p["predicted_to"])}</td>'
-            f'<td>{_num(p["observed_to"])}</td><td>{esc(p["value_unit"])}</td><td>{_pct(p["ape"])}</td>'
-            f'<td>{esc(p["source_from"])}</td><td>{esc(p["source_to"])}</td></tr>' for p, f in zip(res["points"], facets)]
+           '<th>Product</th><th>Method</th><th>Level</th><th>Predicted</th><th>From</th><th>Service or figure</th><th>Load</th>'
+           '<th>Predicted value</th><th>Printed</th><th>Unit</th><th>Error</th><th>Source of the printed value</th></tr></thead><tbody>']
+    out += [f'<tr{row_attrs(f, POINT_FACET_COLS)}><td>{esc(f["product"])}</td><td>{esc(f["method"])}</td><td>{esc(f["level"])}</td>'
+            f'<td>{esc(p["to"])}</td><td>{esc(p["from"])}</td><td>{esc(p["subject"])}</td><td>{fmt(p["load_to"])} {esc(p["unit"])}</td>'
+            f'<td>{_num(p["predicted_to"])}</td><td>{_num(p["observed_to"])}</td><td>{esc(p["value_unit"])}</td><td>{_pct(p["ape"])}</td>'
+            f'<td>{esc(p["source_to"])}</td></tr>' for p, f in zip(pts, _point_facets(r))]
     out.append("</tbody></table></div>")
     return "\n".join(out)
 
@@ -101,54 +248,10 @@ def comparisons_page(r) -> str:
     the comparisons table (``points_table``) and its downloads. Raises KeyError if the build wrote no file for it."""
     from .data import view_links
     return "\n".join([
-        f'<p>{len(_result(r)["points"]):,} comparisons. "Predicted for B" is "Printed for A" scaled from load A to load B by the '
-        'rule (<a href="../accuracy/#method">the method</a>); the error is its distance from "Printed for B"; the sources '
-        'name the table and row of each printed value.</p>',
+        f'<p>{len(_shown_points(_result(r))):,} comparisons. Each predicts a run (<em>Predicted</em>) from other runs '
+        '(<em>From</em>: the comparable runs used, or the one run scaled) without its own figures '
+        '(<a href="../accuracy/#method">the method</a>); the error is the prediction\'s distance from the value printed '
+        'for the run, whose table and row the last column names.</p>',
         facet_bar("backtest-points", list(POINT_FACETS), _point_facets(r), cols=POINT_FACET_COLS),
         points_table(r),
         view_links(r, ("views", "accuracy", "backtest-points"), "../../")])
-
-
-def backtest_page(r) -> str:
-    """The body of the "How accurate is this?" page, computed from the bundle at build time. Its headings are
-    Markdown (``## Headline { #headline }``), so that the page's table of contents lists them."""
-    res = _result(r)
-    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
-    rule_names = {f"{d}/{ru}": f"{names.get(d, d)}: {ru}" for d, ru in (k.split("/", 1) for k in res["by_rule"])}
-    scen_url = {s["id"]: f'../../products/{s["doc"]}/{s["id"]}/' for s in r.a.scenarios}
-    out = ["\n## Headline { #headline }\n",
-           '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-products">'
-           + STATS_HEAD.format(what="Product") + "<tbody>" + _stats_rows(res["by_product"], names) + "</tbody></table></div>",
-           '<p class="atlas-note">One comparison is one service (container) of run B predicted from the same service of run A. '
-           'Errors are absolute percentage errors of the prediction against the value printed for run B.</p>']
-    if res["by_total"]:
-        out += ["\n### Whole footprint { #whole-footprint }\n",
-                '<p>The sum over the services observed in both runs, which is what a footprint sizing adds up:</p>',
-                '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-totals">'
-                + STATS_HEAD.format(what="Product") + "<tbody>" + _stats_rows(res["by_total"], names) + "</tbody></table></div>",
-                '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-pairs"><thead><tr>'
-                '<th>From (A)</th><th>To (B)</th><th>Load per site A</th><th>Load per site B</th><th>Services in both</th>'
-                '<th>Cores predicted for B</th><th>Cores printed for B</th><th>Error</th></tr></thead><tbody>'
-                + "".join(f'<tr><td><a href="{esc(scen_url.get(t["from"], ""))}">{esc(t["from"])}</a></td>'
-                          f'<td><a href="{esc(scen_url.get(t["to"], ""))}">{esc(t["to"])}</a></td>'
-                          f'<td>{fmt(t["load_from"])} {esc(t["unit"])}</td><td>{fmt(t["load_to"])} {esc(t["unit"])}</td>'
-                          f'<td>{t["services"]}</td><td>{_num(t["predicted_to"])}</td><td>{_num(t["observed_to"])}</td>'
-                          f'<td>{_pct(t["ape"])}</td></tr>' for t in res["totals"])
-                + "</tbody></table></div>"]
-    out += ["\n## By rule { #by-rule }\n",
-            '<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="backtest-rules">'
-            + STATS_HEAD.format(what="Product and rule") + "<tbody>" + _stats_rows(res["by_rule"], rule_names) + "</tbody></table></div>"]
-    if res["notes"]:
-        out += ["\n## Not backtested { #not-backtested }\n", "<ul>"]
-        out += [f"<li><strong>{esc(names.get(d, d))}</strong>: {esc('; '.join(n))}.</li>" for d, n in res["notes"].items()]
-        out.append("</ul>")
-    n = len(res["points"])
-    plotted = sum(1 for p in res["points"] if p["observed_to"] > 0 and p["predicted_to"] > 0)  # chart_spec's filter
-    out += ["\n## Every comparison { #every-comparison }\n",
-            f'<p>The chart plots predicted against printed for the {plotted:,} comparisons where both are above zero (log '
-            f'scales). All {n:,} comparisons are rows of <a href="../accuracy-comparisons/">Every backtest comparison</a>, '
-            'to filter by product, rule, pair or service, sort, and download as shown.</p>',
-            '<div class="atlas-chart" data-chart-id="backtest-chart" role="img" aria-label="Scatter chart of predicted against '
-            'printed values, log scales; the page Every backtest comparison holds the same data as a table."></div>',
-            f'<script type="application/json" id="backtest-chart">{json_for_html(chart_spec(res["points"]))}</script>']
-    return "\n".join(out)

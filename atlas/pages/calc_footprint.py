@@ -1,23 +1,64 @@
-"""The footprint calculator's page: its form (every input of ``calculators.footprint``) and default
-inputs, the BSF 63K TPS scenario at its own load."""
+"""The footprint calculator's page: its form (every input of ``calculators.footprint``) and default inputs: a
+planner's request sized from the comparable runs (PCF SM, 50,000 TPS on two sites, N+1, 64-core / 256 GiB nodes)."""
 from __future__ import annotations
 
 from html import escape
 
-from calculators import footprint as fp
-from calculators.scenario import asm_on, benchmark_load, traffic_sites
+from calculators import evidence, footprint as fp
+from calculators.scenario import asm_on, traffic_sites
 
 from .calculator_shell import scenario_options, shell
 
-DEFAULT_SCENARIO = "bsf-3-3"
+DEFAULT_CALL_MODEL = "policy:pcf-sm"
+"""The default request: the question a planner asks first (issue text: "size PCF, SM call model, for 50,000 TPS on
+two sites, N+1, 64-core / 256 GiB nodes"); the first call model with runs when the data has no PCF SM."""
 
 
 def footprint_defaults(bundle: dict) -> dict:
-    """Default inputs: the BSF 63K TPS scenario (or the first scalable one) at its own load."""
-    scen = fp.scenarios_with_resources(bundle)
-    s = next((x for x in scen if x["id"] == DEFAULT_SCENARIO), scen[0])
-    return {"scenario": s["id"], "load": f"{benchmark_load(s):g}", "target": "", "sites": str(traffic_sites(s)), "redundancy": "none",
-            "asm": "keep", "asm_from": "", "sidecar_cpu": "", "sidecar_mem": "", "min_replicas": "1", "node_cores": "", "node_mem": ""}
+    """Default inputs: PCF SM at 50,000 TPS on two sites carrying traffic, N+1, 64-core / 256 GiB worker nodes, sized
+    from the comparable runs (or, without curated call models, the first scalable run at its own load)."""
+    models = evidence.call_models(bundle)
+    base = {"scenario": "", "target": "", "redundancy": "none", "asm": "keep", "asm_from": "", "sidecar_cpu": "", "sidecar_mem": "",
+            "min_replicas": "1", "node_cores": "", "node_mem": "", "mode": ""}
+    if models:
+        cm = DEFAULT_CALL_MODEL if any(f"{m['doc']}:{m['id']}" == DEFAULT_CALL_MODEL for m in models) else f"{models[0]['doc']}:{models[0]['id']}"
+        if cm == DEFAULT_CALL_MODEL:
+            return dict(base, call_model=cm, load="50000", sites="2", redundancy="n+1", node_cores="64", node_mem="256")
+        return dict(base, call_model=cm, load="", sites="1", **_run_load(bundle, models[0]["runs"][0]))
+    s = fp.scenarios_with_resources(bundle)[0]
+    return dict(base, call_model="", scenario=s["id"], **_run_load(bundle, s["id"]))
+
+
+def _run_load(bundle: dict, sid: str) -> dict:
+    s = next(x for x in bundle["scenarios"] if x["id"] == sid)
+    n = traffic_sites(s)
+    return {"load": f"{s['load_per_site'] * n:g}", "sites": str(n)}
+
+
+def _call_model_options(bundle: dict, selected: str) -> str:
+    """<option>s of every curated call model with runs, grouped by product; each names its runs' unit (data-unit)."""
+    names = {s["id"]: s["short_name"] for s in bundle["sources"]}
+    units = {s["id"]: s.get("load_unit") or "" for s in bundle["sources"]}
+    out, doc_open = [], None
+    for m in evidence.call_models(bundle):
+        if m["doc"] != doc_open:
+            out.append(("</optgroup>" if doc_open else "") + f'<optgroup label="{escape(names.get(m["doc"], m["doc"]))}">')
+            doc_open = m["doc"]
+        v = f"{m['doc']}:{m['id']}"
+        n = len(m["runs"])
+        out.append(f'<option value="{escape(v)}" data-unit="{escape(units.get(m["doc"], ""))}"{" selected" if v == selected else ""}>'
+                   f'{escape(names.get(m["doc"], m["doc"]))}: {escape(m["name"])} ({n} run{"s" if n != 1 else ""})</option>')
+    return "".join(out) + ("</optgroup>" if doc_open else "")
+
+
+def _mode_options(bundle: dict, selected: str) -> str:
+    modes = []
+    for m in evidence.call_models(bundle):
+        for x in m["modes"]:
+            if x and x not in modes:
+                modes.append(x)
+    return (f'<option value=""{" selected" if not selected else ""}>any</option>'
+            + "".join(f'<option value="{escape(x)}"{" selected" if x == selected else ""}>{escape(x)}</option>' for x in modes))
 
 
 def page(r) -> str:
@@ -25,32 +66,37 @@ def page(r) -> str:
     bundle = r.bundle
     d = footprint_defaults(bundle)
     scen = fp.scenarios_with_resources(bundle)
-    unit = next(s["load_unit"] for s in scen if s["id"] == d["scenario"])
-    opts = scenario_options(bundle, scen, d["scenario"], lambda s: (
-        f' data-unit="{escape(s["load_unit"] or "")}" data-load="{s["load_per_site"]:g}" data-sites="{traffic_sites(s)}"'))
+    unit = next((s.get("load_unit") for s in bundle["sources"] if s["id"] == d["call_model"].partition(":")[0]), None) or \
+        next((s["load_unit"] for s in scen if s["id"] == d["scenario"]), "TPS")
+    opts = ('<option value=""' + (" selected" if not d["scenario"] else "") + '>the comparable runs of the call model above '
+            '(recommended)</option>' + scenario_options(bundle, scen, d["scenario"], lambda s: (
+                f' data-unit="{escape(s["load_unit"] or "")}" data-load="{s["load_per_site"]:g}" data-sites="{traffic_sites(s)}"')))
     asm_scen = [s for s in bundle["scenarios"] if asm_on(s)
                 and s["id"] in {x["scenario"] for x in bundle["resources"] if x["is_sidecar"]}]
     asm_opts = '<option value="" selected>every ASM scenario of the product (per service, else median)</option>' + \
         scenario_options(bundle, asm_scen, "")
+    sel = lambda v, x: " selected" if v == x else ""
     form = f"""
-  <label>Baseline scenario <select name="scenario" id="calc-scenario" data-sets-load="load" data-sets-sites="sites">{opts}</select></label>
+  <label>Call model (the guide's name; product first) <select name="call_model" id="calc-call-model" data-sets-load="load">{_call_model_options(bundle, d['call_model'])}</select></label>
+  <label>Deployment mode <select name="mode" id="calc-mode">{_mode_options(bundle, d['mode'])}</select></label>
+  <label>ASM (Istio sidecars) <select name="asm" id="calc-asm"><option value="keep"{sel(d['asm'], 'keep')}>either: as in the runs (keep)</option><option value="remove"{sel(d['asm'], 'remove')}>off: remove sidecars</option><option value="add"{sel(d['asm'], 'add')}>on: add sidecars to pods without one</option></select></label>
   <label><span>Target load, total (<span class="atlas-unit">{escape(unit)}</span>)</span> <input name="load" id="calc-load" type="text" inputmode="decimal" value="{escape(d['load'])}" required></label>
   <label>Sites carrying traffic <input name="sites" id="calc-sites" type="number" min="1" max="64" step="1" value="{escape(d['sites'])}"></label>
-  <label>Sites provisioned (empty = as the baseline: the larger of the sites carrying traffic and the baseline's) <input name="sites_provisioned" id="calc-sites-provisioned" type="number" min="1" max="64" step="1" value=""></label>
-  <label>Georedundancy <select name="redundancy" id="calc-redundancy"><option value="none" selected>none: size for the normal load only</option><option value="n+1">N+1: the other sites absorb one lost site</option><option value="mated-pair">mated pair: a site carries its mate's traffic too</option></select></label>
+  <label>Sites provisioned (empty = the sites carrying traffic; one run picked: the larger of those and the run's) <input name="sites_provisioned" id="calc-sites-provisioned" type="number" min="1" max="64" step="1" value=""></label>
+  <label>Georedundancy <select name="redundancy" id="calc-redundancy"><option value="none"{sel(d['redundancy'], 'none')}>none: size for the normal load only</option><option value="n+1"{sel(d['redundancy'], 'n+1')}>N+1: the other sites absorb one lost site</option><option value="mated-pair"{sel(d['redundancy'], 'mated-pair')}>mated pair: a site carries its mate's traffic too</option></select></label>
+  <label>Size from <select name="scenario" id="calc-scenario" data-sets-load="load" data-sets-sites="sites">{opts}</select></label>
   <label>Normal CPU ceiling (%, with georedundancy; default {fp.DEFAULT_NORMAL_CEILING}) <input name="normal_ceiling" id="calc-normal-ceiling" type="text" inputmode="decimal" value="" placeholder="{fp.DEFAULT_NORMAL_CEILING}"></label>
   <label>Failover CPU ceiling (%, with georedundancy; default {fp.DEFAULT_FAILOVER_CEILING}) <input name="failover_ceiling" id="calc-failover-ceiling" type="text" inputmode="decimal" value="" placeholder="{fp.DEFAULT_FAILOVER_CEILING}"></label>
   <label>Target CPU utilization of traffic services (% of request; empty = printed HPA target, else the ceiling, else proportional) <input name="target" id="calc-target" type="text" inputmode="decimal" value="" placeholder="e.g. 70"></label>
   <label>Database CPU target (ndbappmysqld and other database services; empty = printed HPA target) <input name="db_target" id="calc-db-target" type="text" inputmode="decimal" value="" placeholder="e.g. 70"></label>
   <label>Sidecar CPU ceiling (% of the sidecar's limit; empty = printed HPA target, else 100) <input name="sidecar_target" id="calc-sidecar-target" type="text" inputmode="decimal" value="" placeholder="100"></label>
   <label>Data size per copy (GiB, optional; sizes cnDBTier data nodes, else the baseline's are kept) <input name="data_size" id="calc-data-size" type="text" inputmode="decimal" value=""></label>
-  <label>ASM sidecars <select name="asm" id="calc-asm"><option value="keep" selected>keep as in the baseline</option><option value="remove">remove</option><option value="add">add to pods without one</option></select></label>
   <label>Size added sidecars from <select name="asm_from" id="calc-asm-from">{asm_opts}</select></label>
   <label>…or your sidecar CPU (cores per sidecar) <input name="sidecar_cpu" id="calc-sidecar-cpu" type="text" inputmode="decimal" value="" placeholder="e.g. 2"></label>
   <label>…and memory (GiB per sidecar) <input name="sidecar_mem" id="calc-sidecar-mem" type="text" inputmode="decimal" value="" placeholder="e.g. 1"></label>
   <label>Minimum replicas per scaled service <input name="min_replicas" id="calc-min" type="number" min="1" max="1000" step="1" value="1"></label>
-  <label>Worker node CPU (cores, optional) <input name="node_cores" id="calc-node-cores" type="text" inputmode="decimal" value=""></label>
-  <label>Worker node memory (GiB, optional) <input name="node_mem" id="calc-node-mem" type="text" inputmode="decimal" value=""></label>
+  <label>Worker node CPU (cores, optional) <input name="node_cores" id="calc-node-cores" type="text" inputmode="decimal" value="{escape(d['node_cores'])}"></label>
+  <label>Worker node memory (GiB, optional) <input name="node_mem" id="calc-node-mem" type="text" inputmode="decimal" value="{escape(d['node_mem'])}"></label>
   <label>Node reservations <select name="node_reserve" id="calc-node-reserve"><option value="gke" selected>GKE tiers (kubelet, system, 100 MiB eviction)</option><option value="custom">mine (below)</option></select></label>
   <label>…my reserved CPU (cores per node) <input name="reserve_cpu" id="calc-reserve-cpu" type="text" inputmode="decimal" value=""></label>
   <label>…my reserved memory (GiB per node) <input name="reserve_mem" id="calc-reserve-mem" type="text" inputmode="decimal" value=""></label>
