@@ -318,7 +318,8 @@ def test_cli_footprint_csv_and_json(bundle, tmp_path, capsys):
     res = json.loads(capsys.readouterr().out)
     assert result_row(res, "BSF Management Service")["replicas_after"] == 17  # as test_calculators.test_observed_cpu_rule_scenario_3_3
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "80000", "--format", "csv"]) == 0
-    assert capsys.readouterr().out.startswith("scenario,component,service")
+    out = capsys.readouterr().out
+    assert out.startswith('"# answer: Per site: ') and csv_body(out).startswith("scenario,component,service")
     assert cli(["--bundle", str(f), "footprint", "--scenario", "bsf-3-3", "--load", "-1"]) == 2
     assert "greater than zero" in capsys.readouterr().err
     assert cli(["--bundle", str(f), "overtarget", "--product", "policy", "--format", "csv"]) == 0

@@ -255,14 +255,14 @@ def _chip_groups(html: str, table: str) -> dict[str, tuple[int | None, dict[str,
 
 
 def test_facets_read_from_a_column_are_that_columns_cells(built_site):
-    """The errata table's chips (document, kind, action) and the comparisons table's (product, rule) read each row's
+    """The errata table's chips (document, kind, action) and the comparisons table's (product, method, level) read each row's
     value from a column (data-col), not from an attribute on each of its rows: every row's cell there holds one of the
     group's values (the errata's document: the start of the erratum id, before "-E"), each chip counts the rows whose
     cell holds it, and no row carries a data-f- attribute. The action chips count what data/*/errata.yaml says; the
     document chips are labelled with the guides' short names (data/sources.yaml)."""
     from collections import Counter
     for page, table, facets in (("data/errata", "errata", {"document", "kind", "action"}),
-                                ("calculators/accuracy-comparisons", "backtest-points", {"product", "rule"})):
+                                ("calculators/accuracy-comparisons", "backtest-points", {"product", "method", "level"})):
         html = (built_site / page / "index.html").read_text(encoding="utf-8")
         groups = _chip_groups(html, table)
         assert {f for f, g in groups.items() if g[0] is not None} == facets, page
@@ -282,15 +282,15 @@ def test_facets_read_from_a_column_are_that_columns_cells(built_site):
 
 @pytest.mark.browser
 def test_comparison_chips_from_the_address_leave_the_rows_whose_cells_say_so(page, site_url):
-    """The comparisons table's chips read product and rule from its first two columns: the address's chips DSR and
-    measured-rate leave exactly the rows whose first two cells say DSR and measured-rate, as many as the DSR chip
-    counts (every DSR comparison is of that rule)."""
-    _open(page, site_url, "calculators/accuracy-comparisons/?c.backtest-points.product=DSR&c.backtest-points.rule=measured-rate")
+    """The comparisons table's chips read product, method and level from its first three columns: the address's chips
+    DSR and "whole footprint" leave exactly the rows whose first and third cells say DSR and whole footprint, as many
+    as the DSR chip counts (every DSR comparison is of the one figure a run prints, listed as its whole footprint)."""
+    _open(page, site_url, "calculators/accuracy-comparisons/?c.backtest-points.product=DSR&c.backtest-points.level=whole%20footprint")
     table = page.locator('table[data-atlas-table="backtest-points"]')
     page.wait_for_function("t => t.getAttribute('data-atlas-filtered') === 'true'", arg=table.element_handle())
-    cells = table.evaluate("t => Array.from(t.tBodies[0].rows).map(r => [r.hidden, r.cells[0].textContent.trim(), r.cells[1].textContent.trim()])")
+    cells = table.evaluate("t => Array.from(t.tBodies[0].rows).map(r => [r.hidden, r.cells[0].textContent.trim(), r.cells[2].textContent.trim()])")
     shown = [c for c in cells if not c[0]]
-    assert shown == [c for c in cells if c[1:] == ["DSR", "measured-rate"]] and 0 < len(shown) < len(cells)
+    assert shown == [c for c in cells if c[1:] == ["DSR", "whole footprint"]] and 0 < len(shown) < len(cells)
     chip = page.locator('.atlas-facets[data-atlas-for="backtest-points"] button[data-value="DSR"]')
     assert chip.get_attribute("aria-pressed") == "true" and int(chip.locator(".atlas-chip-n").inner_text()) == len(shown)
 
