@@ -130,6 +130,18 @@ def test_a_scenario_without_ranges_keeps_its_figures(bundle):
     assert next(v for v in res["services"] if v["service"] == "ndbmtd")["cpu_sidecar"] == 40
 
 
+def test_one_site_carrying_traffic_is_counted(bundle):
+    """Policy 3.2.10 prints its cnDBTier per site: Table 3-175 (Site1, the site carrying traffic) and Table 3-176 (Site2),
+    the same pods. Site1's istio-proxy rows: ndbappmysqld 18 x 3000m = 54, ndbmgmd 2 x 1000m = 2, ndbmtd 10 x 4000m = 40,
+    ndbmysqld 12 x 5000m = 60: 156 cores and 18 x 2 + 2 x 2 + 10 x 2 + 12 x 4 = 108 GiB, from Table 3-175 only (both
+    sites would be 312 cores), as the footprint sizes one site and the product table shows it."""
+    res = sidecars.sidecar_requests(bundle, "policy-3-2-10")
+    db = [v for v in res["services"] if v["component"] == "cndbtier"]
+    assert sum(v["cpu_sidecar"] for v in db) == 156 and sum(v["mem_sidecar"] for v in db) == 108
+    assert {s.split("/")[0] for v in db for s in v["sources"]} == {"3-175"}
+    assert res["site"] == "site1"
+
+
 def test_rows_it_could_not_count_are_named(bundle):
     """Policy 3.2.8 (Table 3-150, Site1): Performance prints replica count 'NA' (row 20) and no Istio values (its
     sidecar row is missing, erratum policy-E095); Bulwark (row 2) and Binding (row 3) sidecars are flagged (policy-E037,
