@@ -55,7 +55,7 @@ from . import catalogue, footprint as fp
 from .inputs import exact
 from .scenario import asm_on, benchmark_load
 from .partial import exclusions, usable
-from .sidecars import ranges_text, sidecar_requests
+from .sidecars import ranges_rows, ranges_text, sidecar_requests
 from .formatting import csv_writer, escape, fmt
 
 
@@ -173,7 +173,8 @@ def overhead(bundle: dict, sid: str) -> dict:
     "observed_memory_share"}], "cpu_sidecar", "cpu_total", "cpu_share", "mem_sidecar", "mem_total", "mem_share"
     (cores, GiB, %), "partial" (None, or the excluded rows with ``text``), "cpu_share_complete",
     "mem_share_complete", "complete_services", "services_total", "cpu_sidecar_per_1k", "cpu_total_per_1k",
-    "mem_sidecar_per_1k", "mem_total_per_1k", "ranges" (rows counted at the max end of a range), "ranges_text",
+    "mem_sidecar_per_1k", "mem_total_per_1k", "ranges" (rows counted at the max end of a range), "ranges_text" (a sentence naming them with
+    their labels and ranges), "ranges_rows" (their tables and rows, compactly),
     "observed"}``. Raises AsmError for an unknown scenario."""
     s = _scenario(bundle, sid)
     rows = [r for r in bundle["resources"] if r["scenario"] == sid]
@@ -227,6 +228,7 @@ def overhead(bundle: dict, sid: str) -> dict:
             "cpu_sidecar_per_1k": per1k(cs), "cpu_total_per_1k": per1k(ca),
             "mem_sidecar_per_1k": per1k(ms), "mem_total_per_1k": per1k(ma),
             "ranges": req["ranges"], "ranges_text": ranges_text(req, sidecars_only=False),
+            "ranges_rows": ranges_rows(req, sidecars_only=False),
             "observed": obs}
 
 
@@ -394,7 +396,7 @@ def _range_mark(o, sidecars: bool = False) -> str:
     (``sidecars``: the figure counts sidecar rows only)."""
     if not any(r["sidecar"] or not sidecars for r in o["ranges"]):
         return ""
-    return f' <abbr class="atlas-raw atlas-range-max" title="{escape(o["ranges_text"])}">ranges at max</abbr>'
+    return f' <abbr class="atlas-note-ref atlas-range-max" title="{escape(o["ranges_text"])}">ranges at max</abbr>'
 
 
 def _replicas_cell(v) -> str:
@@ -402,8 +404,8 @@ def _replicas_cell(v) -> str:
     rng = v.get("range")
     if rng is None:
         return fmt(v.get("replicas_sidecar"))
-    return (f'{fmt(v.get("replicas_sidecar"))} <span class="atlas-raw" title="Table {escape(str(rng["table_id"]))} row {fmt(rng["row"])}">'
-            f'printed {fmt(rng["min"])}-{fmt(rng["max"])}: max end</span>')
+    return (f'{fmt(v.get("replicas_sidecar"))} <span class="atlas-note-ref" title="Table {escape(str(rng["table_id"]))} row '
+            f'{fmt(rng["row"])}: min {fmt(rng["min"])}, max {fmt(rng["max"])} replicas">max of {fmt(rng["min"])}-{fmt(rng["max"])}</span>')
 
 
 def _observed_cell(o, m) -> str:
@@ -439,7 +441,7 @@ def to_html(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str] = ()) ->
                  f'<td>{_share_cell(o, "cpu")}</td><td>{side_least}{fmt(o["mem_sidecar"])}{_range_mark(o, True)}</td>'
                  f'<td>{least}{fmt(o["mem_total"])}{_range_mark(o)}</td><td>{_share_cell(o, "mem")}</td><td>{req}</td><td>{obs}</td>'
                  f'<td>{escape(", ".join(o["tables"]))}</td><td>{per1k_obs}</td>'
-                 f'<td>{escape(o["ranges_text"]) if o["ranges"] else "none"}</td>'
+                 f'<td>{escape(o["ranges_rows"]) if o["ranges"] else "none"}</td>'
                  f'<td>{escape(o["partial"]["text"]) if o["partial"] else "none"}</td></tr>')
     for sid in no_sidecars:
         p.append(f'<tr data-scenario="{escape(sid)}" data-no-sidecars><td>{escape(sid)}</td>'

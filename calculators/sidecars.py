@@ -162,6 +162,15 @@ def ranges_where(res: dict, sidecars_only: bool = True) -> str:
                      for t, rs in by_table.items())
 
 
+def ranges_rows(res: dict, sidecars_only: bool = True) -> str:
+    """The rows of ``res`` (a ``sidecar_requests`` result) counted at the max end of a min-max replica range, by table,
+    compactly, e.g. 'Table 3-104 rows 5, 6, 16' (only rows with a sidecar when ``sidecars_only``); '' when none."""
+    by_table: dict[str, list] = {}
+    for r in _range_rows(res, sidecars_only):
+        by_table.setdefault(r["table_id"], []).append(str(r["row"]))
+    return "; ".join(f"Table {t} row{'s' if len(rs) > 1 else ''} {', '.join(rs)}" for t, rs in by_table.items())
+
+
 def ranges_text(res: dict, sidecars_only: bool = True) -> str:
     """One sentence saying which rows of ``res`` (a ``sidecar_requests`` result) count a min-max replica range at its
     max end (``ranges_where``), or '' when none does."""

@@ -112,7 +112,7 @@ def test_sidecar_column_is_the_asm_pages_figure(page, site_url):
     assert rows["policy-3-2-1/"]["CPU request, sidecars (cores)"] == "not printed"  # ASM on, no sidecar printed
     note = page.inner_text("article")
     assert "A replica count printed as a min-max range counts at its max end" in note
-    assert "Table 3-104 row 5 (Egress Gateway, 2-6), row 6 (Ingress Gateway, 2-27)" in note
+    assert "(Table 3-104 rows 5, 6, 16, 17, 18, 22, 25)" in note
     page.goto(site_url + "/products/bsf/")
     assert scenario_rows(page)["bsf-3-2/"]["CPU request, sidecars (cores)"] == "167"
     page.goto(site_url + "/calculators/asm/")  # the prerendered result, before Python replaces it

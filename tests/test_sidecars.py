@@ -179,10 +179,9 @@ def test_policy_3_2_4_asm_overhead_is_the_hand_figure(bundle):
     row = next(r for r in _table(out["html"], '<table class="atlas-rows atlas-asm-overview"')
                if r["Scenario"] == "policy-3-2-4")
     assert row["Sidecar CPU (cores)"] == "511.5 ranges at max" and row["Sidecar memory (GiB)"] == "508 ranges at max"
-    assert row["Replica ranges (counted at the max end)"].startswith("Replicas printed as a min-max range, counted at the max "
-                                                                     "end (7 rows): Table 3-104 row 5 (Egress Gateway, 2-6)")
+    assert row["Replica ranges (counted at the max end)"] == "Table 3-104 rows 5, 6, 16, 17, 18, 22, 25"
     services = {r["Service"]: r for r in _table(out["html"], '<table class="atlas-rows atlas-asm-services"')}
-    assert services["sm-service"]["Sidecar replicas"] == "76 printed 2-76: max end"  # row 17, 76 x 2.5 = 190 cores
+    assert services["sm-service"]["Sidecar replicas"] == "76 max of 2-76"  # row 17, 76 x 2.5 = 190 cores
     assert services["sm-service"]["Sidecar CPU (cores)"] == "190"
     total = next(r for r in csv.DictReader(io.StringIO(csv_body(out["downloads"]["overview"]["text"])))
                  if r["scenario"] == "policy-3-2-4" and r["service"] == "TOTAL")
@@ -212,7 +211,7 @@ def test_policy_3_2_4_product_table_cell_is_the_hand_figure(renderer):
     notes = "\n".join(renderer.requests_notes("policy", renderer.a.source("policy"),
                                               [s for s in renderer.a.scenarios if s["doc"] == "policy"]))
     assert "A replica count printed as a min-max range counts at its max end" in notes
-    assert "Table 3-104 row 5 (Egress Gateway, 2-6), row 6 (Ingress Gateway, 2-27)" in notes
+    assert "(Table 3-104 rows 5, 6, 16, 17, 18, 22, 25)" in notes
 
 
 def test_product_cells_mark_what_the_sidecar_count_lacks(renderer):

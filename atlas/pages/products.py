@@ -193,7 +193,7 @@ class Renderer:
                    + (' A replica count printed as a min-max range counts at its max end, the most pods the benchmark\'s '
                       'autoscaler could run at its load, as in the footprint and ASM calculators: '
                       + "; ".join(f'<a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a> '
-                                  f'({esc(sidecars.ranges_where(self.sidecars(s["id"]), sidecars_only=False))})' for s in ranged)
+                                  f'({esc(sidecars.ranges_rows(self.sidecars(s["id"]), sidecars_only=False))})' for s in ranged)
                       if ranged else "") + '</p>')
         partial_rows = [s for s in scen if self.baseline(s["id"]) and self.completeness(s["id"])["partial"]]
         if partial_rows:
