@@ -192,6 +192,23 @@ def test_policy_3_2_4_asm_overhead_is_the_hand_figure(bundle):
     assert view[0]["sidecar_replicas"] == "55" and view[0]["replica_range"] == "2-55 counted at 55 (Table 3-104 row 16)"
 
 
+def test_policy_3_2_4_asm_report_is_the_hand_figure(bundle):
+    """The ASM page's report (XLSX and print): the Totals sheet's Policy 3.2.4 line is 511.5 cores and names the range
+    rows; the Results sheet gives Ingress Gateway's sidecar 27 replicas, the max of 2-27 (Table 3-104 row 6)."""
+    from calculators import report
+    out = catalogue.report(bundle, {"calc": "asm", "on": "policy-3-2-4", "off": "policy-3-1-1"})
+    assert out["ok"], out
+
+    def rows_of(name):
+        s = report.sheet_named(out["report"], name)
+        return [dict(zip([report.header_text(c) for c in s["columns"]], r)) for r in s["rows"]]
+    total = next(x for x in rows_of("Totals") if x["Scenario"] == "policy-3-2-4" and x["What"].startswith("TOTAL"))
+    assert total["What"] == "TOTAL, one site carrying traffic" and total["Sidecar CPU request (cores)"] == 511.5
+    assert total["Note"].startswith("Replicas printed as a min-max range, counted at the max end (7 rows): Table 3-104 row 5")
+    ingress = next(x for x in rows_of("Results") if x["Scenario"] == "policy-3-2-4" and x["Service"] == "ingress-gateway")
+    assert (ingress["Sidecar replicas (pods)"], ingress["Replica range (counted at the max end)"]) == (27, "2-27")
+
+
 def test_policy_3_2_4_footprint_baseline_is_the_hand_figure(bundle):
     """The footprint at the scenario's own load (60,000 TPS over two sites): the baseline sidecar group and the ASM
     page's 'remove ASM' what-if both give 511.5 cores."""
