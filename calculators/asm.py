@@ -169,7 +169,7 @@ def overhead(bundle: dict, sid: str) -> dict:
 
     Returns ``{"scenario", "doc", "title", "asm", "unit", "load" (load per site), "load_how", "site", "tables",
     "services": [{"component", "service", "sources", "partial", "cpu_sidecar", "cpu_total", "cpu_share",
-    "mem_sidecar", "mem_total", "mem_share", "replicas_sidecar", "range", "observed_cpu_share",
+    "mem_sidecar", "mem_total", "mem_share", "replicas_sidecar", "replica_range", "observed_cpu_share",
     "observed_memory_share"}], "cpu_sidecar", "cpu_total", "cpu_share", "mem_sidecar", "mem_total", "mem_share"
     (cores, GiB, %), "partial" (None, or the excluded rows with ``text``), "cpu_share_complete",
     "mem_share_complete", "complete_services", "services_total", "cpu_sidecar_per_1k", "cpu_total_per_1k",
@@ -207,7 +207,7 @@ def overhead(bundle: dict, sid: str) -> dict:
                          "cpu_share": None if out else share(_f(v["cpu_sidecar"]), _f(v["cpu_pod"])),
                          "mem_sidecar": v["mem_sidecar"], "mem_total": v["mem_pod"],
                          "mem_share": None if out else share(_f(v["mem_sidecar"]), _f(v["mem_pod"])),
-                         "replicas_sidecar": v["replicas_sidecar"], "range": v["range"]})
+                         "replicas_sidecar": v["replicas_sidecar"], "replica_range": v["replica_range"]})
     obs = _observed(bundle, s, rows)
     for v in services:
         for m in ("cpu", "memory"):
@@ -401,7 +401,7 @@ def _range_mark(o, sidecars: bool = False) -> str:
 
 def _replicas_cell(v) -> str:
     """The replicas a service's sidecar counts at, and the printed min-max range when it is the range's max end."""
-    rng = v.get("range")
+    rng = v.get("replica_range")
     if rng is None:
         return fmt(v.get("replicas_sidecar"))
     return (f'{fmt(v.get("replicas_sidecar"))} <span class="atlas-note-ref" title="Table {escape(str(rng["table_id"]))} row '
@@ -507,7 +507,7 @@ def _r(v):
 
 def _range_text(v) -> str:
     """A service's replica range as the CSVs write it: '2-27 counted at 27 (Table 3-104 row 6)', or ''."""
-    rng = v.get("range")
+    rng = v.get("replica_range")
     return f"{rng['min']}-{rng['max']} counted at {rng['max']} (Table {rng['table_id']} row {rng['row']})" if rng else ""
 
 

@@ -295,7 +295,7 @@ def asm(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str], inputs: dic
             rows.append([o["scenario"], v["component"], v["service"], v["cpu_sidecar"], v["cpu_total"], v["cpu_share"],
                          v["mem_sidecar"], v["mem_total"], v["mem_share"], v["observed_cpu_share"], v["observed_memory_share"],
                          o["load"], o["unit"], v["replicas_sidecar"],
-                         f'{v["range"]["min"]}-{v["range"]["max"]}' if v["range"] else None, "excluded rows" if v["partial"] else None])
+                         f'{v["replica_range"]["min"]}-{v["replica_range"]["max"]}' if v["replica_range"] else None, "excluded rows" if v["partial"] else None])
             for src in v["sources"]:
                 table, row = src.split("/", 1)
                 sources.append([f"{o['scenario']}: {v['service']}", docs.get(o["doc"], o["doc"]), sections.get(o["scenario"]),

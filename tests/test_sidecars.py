@@ -108,7 +108,7 @@ def test_policy_3_2_4_sidecars_by_hand(bundle):
     ingress = next(v for v in res["services"] if v["service"] == "ingress-gateway")
     # Table 3-104 row 6, Ingress Gateway: Min 2, Max 27, Istio CPU 2.5: 27 x 2.5 = 67.5 cores
     assert (ingress["replicas_sidecar"], ingress["cpu_sidecar"]) == (27, 67.5)
-    assert (ingress["range"]["min"], ingress["range"]["max"], ingress["range"]["row"]) == (2, 27, 6)
+    assert (ingress["replica_range"]["min"], ingress["replica_range"]["max"], ingress["replica_range"]["row"]) == (2, 27, 6)
     # Application rows too: Ingress Gateway 27 x 5 cores + its sidecar 67.5 = 202.5 cores for the pod
     assert ingress["cpu_pod"] == 202.5
     assert sidecars.ranges_text(res).startswith(
