@@ -151,7 +151,7 @@ def _steps_table(res: dict, rows: list[tuple]) -> str:
 
 
 def _asm_table(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str]) -> str:
-    out = ["Sidecar share of requested CPU and memory, every ASM-enabled scenario:"]
+    out = ["Sidecar share of requested CPU and memory at one site carrying traffic, every ASM-enabled scenario:"]
     rows = []
     for o in ov:
         share = (lambda m: f"{footprint_report.fmt(o[m + '_share'])} %" if not o["partial"] else
@@ -163,6 +163,7 @@ def _asm_table(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str]) -> s
                      "observed_cpu_share": f"{footprint_report.fmt(oc['share'])} %" if oc else "not measured"})
     out.append(_table(rows, ["scenario", "sidecar_cpu", "all_cpu", "cpu_share", "mem_share", "sidecar_cpu_per_1k_requested",
                              "sidecar_cpu_per_1k_observed", "observed_cpu_share"]))
+    out += [f"ranges: {o['scenario']}: {o['ranges_text']}" for o in ov if o["ranges"]]
     out += [f"partial: {o['scenario']}: {o['partial']['text']}" for o in ov if o["partial"]]
     out += [f"no sidecar rows: {sid} is ASM-enabled but prints no sidecar rows; its sidecar cost is unknown (not 0)." for sid in no_sidecars]
     out.append("reference (not from the guides): " + "; ".join(f"Istio {v}: {c} vCPU and {m} per 1,000 requests/s through one proxy ({u})"

@@ -10,20 +10,22 @@ unit (TPS, MPS, SPS or RPS); "per 1K" = per 1,000 of that unit.
 
 1. Overhead, for every ASM-enabled scenario (asm 'enabled' or 'partial' with
    sidecar rows): per service (component + service) and in total, the
-   sidecars' requested CPU and memory (replicas x per-container request, or
-   the single value where the source does not say request or limit) as a
-   share of everything the scenario's resource tables request, over every
-   printed row (all components, all sites printed). Per 1K of load: the
-   tables' request divided by the load they serve: the load of all traffic
-   sites when the rows carry sites, else one site's load (resource tables
-   without a site are taken as one site's allocation, as in the footprint
-   calculator). Observed share, where measured: at the first site carrying
+   sidecars' requested CPU and memory as a share of everything the scenario's
+   resource tables request at one site carrying traffic
+   (``calculators.sidecars.sidecar_requests``, the count the product tables and
+   the footprint calculator's baseline use: the rows printed for no site or for
+   the first site carrying traffic, replicas x per-container request, or the
+   single value where the source does not say request or limit; a replica
+   count printed as a min-max range counts at its max end, and the overview
+   names those rows). Per 1K of load: that request divided by the load per
+   site. Observed share, where measured: at the first site carrying
    traffic, sidecar use / use of every container with an observation (cores
    printed, else percent x replicas x request, or limit where the data says
    the percentage is of the limit).
    Partial: a scenario with resource rows flagged by an erratum or printed
    without a value (``partial.exclusions``, e.g. policy-3-2-7, Table 3-140:
-   13 application rows, erratum policy-E031) gets no share over every row;
+   13 application rows, erratum policy-E031), or usable rows with no replica
+   count or request to multiply, gets no share over every row;
    the share is given over the services whose rows are all usable, and the
    overview names the rows left out. An ASM-enabled scenario with no sidecar
    rows (``asm_without_sidecars``) is listed as such, never as 0 sidecars.
@@ -51,8 +53,9 @@ from fractions import Fraction
 
 from . import catalogue, footprint as fp
 from .inputs import exact
-from .scenario import asm_on, benchmark_load, traffic_sites
+from .scenario import asm_on, benchmark_load
 from .partial import exclusions, usable
+from .sidecars import ranges_rows, ranges_text, sidecar_requests
 from .formatting import csv_writer, escape, fmt
 
 
@@ -151,85 +154,81 @@ def _scenario(bundle, sid):
     return s
 
 
-def load_served(bundle: dict, s: dict, rows: list[dict]) -> tuple[float | None, str]:
-    """The load the scenario's resource rows serve, and how it was chosen (see module docstring)."""
-    n = traffic_sites(s)
-    if any(r["site"] for r in rows):
-        if s.get("load_total"):
-            return float(s["load_total"]), "total load (the tables print sites)"
-        if s.get("load_per_site"):
-            return float(_f(s["load_per_site"]) * n), f"load per site x {n} traffic site(s) (the tables print sites)"
-        return None, "no numeric load"
-    if s.get("load_per_site"):
-        return float(s["load_per_site"]), "one site's load (the tables print no site)"
-    return None, "no numeric load"
+def _uncounted_text(uncounted: list[dict]) -> str:
+    """One sentence naming usable rows that could not be counted in full (``sidecars.sidecar_requests``), or ''."""
+    if not uncounted:
+        return ""
+    return ("Not counted: " + "; ".join(f"Table {u['table_id']} row {u['row']} ({u['row_label']}, {u['container']}): {u['reason']}"
+                                        for u in uncounted) + ".")
 
 
 def overhead(bundle: dict, sid: str) -> dict:
-    """Sidecar share of requested CPU/memory per service and in total for scenario ``sid``;
-    observed share where measured; per 1K of load. Raises AsmError for an unknown scenario."""
+    """Sidecar share of requested CPU/memory per service and in total for scenario ``sid`` at one site carrying
+    traffic (``calculators.sidecars.sidecar_requests``: the count the product tables and the footprint use, a
+    replica range at its max end); observed share where measured; per 1K of load per site.
+
+    Returns ``{"scenario", "doc", "title", "asm", "unit", "load" (load per site), "load_how", "site", "tables",
+    "services": [{"component", "service", "sources", "partial", "cpu_sidecar", "cpu_total", "cpu_share",
+    "mem_sidecar", "mem_total", "mem_share", "replicas_sidecar", "replica_range", "observed_cpu_share",
+    "observed_memory_share"}], "cpu_sidecar", "cpu_total", "cpu_share", "mem_sidecar", "mem_total", "mem_share"
+    (cores, GiB, %), "partial" (None, or the excluded rows with ``text``), "cpu_share_complete",
+    "mem_share_complete", "complete_services", "services_total", "cpu_sidecar_per_1k", "cpu_total_per_1k",
+    "mem_sidecar_per_1k", "mem_total_per_1k", "ranges" (rows counted at the max end of a range), "ranges_text" (a sentence naming them with
+    their labels and ranges), "ranges_rows" (their tables and rows, compactly),
+    "observed"}``. Raises AsmError for an unknown scenario."""
     s = _scenario(bundle, sid)
     rows = [r for r in bundle["resources"] if r["scenario"] == sid]
-    per: dict[tuple, dict] = {}
-    tot = {"cpu_side": Fraction(0), "cpu_all": Fraction(0), "mem_side": Fraction(0), "mem_all": Fraction(0)}
-    tables = set()
-    for r in rows:
-        if r.get("replicas") is None:
-            continue
-        tables.add(r["table_id"])
-        cpu = _num(r, "cpu_request_cores", "cpu_cores")
-        mem = _num(r, "mem_request_gib", "mem_gib")
-        svc = per.setdefault((r["component"], r["service"]), {"component": r["component"], "service": r["service"],
-                                                               "cpu_side": Fraction(0), "cpu_all": Fraction(0),
-                                                               "mem_side": Fraction(0), "mem_all": Fraction(0), "sources": []})
-        for k, v in (("cpu", cpu), ("mem", mem)):
-            if v is None:
-                continue
-            amount = _f(v) * r["replicas"]
-            svc[f"{k}_all"] += amount
-            tot[f"{k}_all"] += amount
-            if r["is_sidecar"]:
-                svc[f"{k}_side"] += amount
-                tot[f"{k}_side"] += amount
-        src = f"{r['table_id']}/{r['row']}"
-        if src not in svc["sources"]:
-            svc["sources"].append(src)
-    load, load_how = load_served(bundle, s, rows)
+    req = sidecar_requests(bundle, sid)
+    ex, uncounted = req["excluded"], req["uncounted"]
+    left_out = list(ex["services"]) + [u["service"] for u in uncounted if u["service"] not in ex["services"]]
+    left_out = list(dict.fromkeys(left_out))
+    partial = None
+    if ex["partial"] or uncounted:
+        partial = {**ex, "partial": True, "services": left_out,
+                   "sidecar_rows": ex["sidecar_rows"] + sum(1 for u in uncounted if u["sidecar"]),
+                   "text": " ".join(x for x in (ex["text"], _uncounted_text(uncounted)) if x)}
     share = lambda a, b: float(a / b * 100) if b else None
-    ex = exclusions(bundle, sid, "resources")
-    left_out = set(ex["services"])
-    comp = {"cpu_side": Fraction(0), "cpu_all": Fraction(0), "mem_side": Fraction(0), "mem_all": Fraction(0)}
-    for v in per.values():
+    comp = {"cpu_sidecar": Fraction(0), "cpu_pod": Fraction(0), "mem_sidecar": Fraction(0), "mem_pod": Fraction(0)}
+    for v in req["services"]:
         if v["service"] not in left_out:
             for k in comp:
-                comp[k] += v[k]
-    per1k = lambda a: float(a / _f(load) * 1000) if load else None
+                comp[k] += _f(v[k])
+    load = float(s["load_per_site"]) if s.get("load_per_site") else None
+    load_how = ("load per site (the figures are for one site carrying traffic" + (f", {req['site']})" if req["site"] else ")")
+                if load else "no numeric load")
+    per1k = lambda a: float(_f(a) / _f(load) * 1000) if load else None
     services = []
-    for v in per.values():
-        if not v["cpu_side"] and not v["mem_side"]:
+    for v in req["services"]:
+        if not v["cpu_sidecar"] and not v["mem_sidecar"]:
             continue
-        services.append({"component": v["component"], "service": v["service"], "sources": v["sources"],
-                         "partial": v["service"] in left_out,
-                         "cpu_sidecar": float(v["cpu_side"]), "cpu_total": float(v["cpu_all"]),
-                         "cpu_share": None if v["service"] in left_out else share(v["cpu_side"], v["cpu_all"]),
-                         "mem_sidecar": float(v["mem_side"]), "mem_total": float(v["mem_all"]),
-                         "mem_share": None if v["service"] in left_out else share(v["mem_side"], v["mem_all"])})
+        out = v["service"] in left_out
+        services.append({"component": v["component"], "service": v["service"], "sources": v["sources"], "partial": out,
+                         "cpu_sidecar": v["cpu_sidecar"], "cpu_total": v["cpu_pod"],
+                         "cpu_share": None if out else share(_f(v["cpu_sidecar"]), _f(v["cpu_pod"])),
+                         "mem_sidecar": v["mem_sidecar"], "mem_total": v["mem_pod"],
+                         "mem_share": None if out else share(_f(v["mem_sidecar"]), _f(v["mem_pod"])),
+                         "replicas_sidecar": v["replicas_sidecar"], "replica_range": v["replica_range"]})
     obs = _observed(bundle, s, rows)
     for v in services:
         for m in ("cpu", "memory"):
             v[f"observed_{m}_share"] = obs.get(m, {}).get("by_service", {}).get(v["service"])
+    cs, ca, ms, ma = (_f(req[k]) for k in ("cpu_sidecar", "cpu_all", "mem_sidecar", "mem_all"))
     return {"scenario": sid, "doc": s["doc"], "title": s.get("short_title") or s["title"], "asm": s.get("asm"),
-            "unit": s.get("load_unit"), "load": load, "load_how": load_how, "tables": sorted(tables),
+            "unit": s.get("load_unit"), "load": load, "load_how": load_how, "site": req["site"], "tables": req["tables"],
             "services": services,
-            "cpu_sidecar": float(tot["cpu_side"]), "cpu_total": float(tot["cpu_all"]),
-            "cpu_share": None if ex["partial"] else share(tot["cpu_side"], tot["cpu_all"]),
-            "mem_sidecar": float(tot["mem_side"]), "mem_total": float(tot["mem_all"]),
-            "mem_share": None if ex["partial"] else share(tot["mem_side"], tot["mem_all"]),
-            "partial": ex if ex["partial"] else None,
-            "cpu_share_complete": share(comp["cpu_side"], comp["cpu_all"]), "mem_share_complete": share(comp["mem_side"], comp["mem_all"]),
-            "complete_services": sum(1 for v in per.values() if v["service"] not in left_out), "services_total": len({v["service"] for v in per.values()} | left_out),
-            "cpu_sidecar_per_1k": per1k(tot["cpu_side"]), "cpu_total_per_1k": per1k(tot["cpu_all"]),
-            "mem_sidecar_per_1k": per1k(tot["mem_side"]), "mem_total_per_1k": per1k(tot["mem_all"]),
+            "cpu_sidecar": req["cpu_sidecar"], "cpu_total": req["cpu_all"],
+            "cpu_share": None if partial else share(cs, ca),
+            "mem_sidecar": req["mem_sidecar"], "mem_total": req["mem_all"],
+            "mem_share": None if partial else share(ms, ma),
+            "partial": partial,
+            "cpu_share_complete": share(comp["cpu_sidecar"], comp["cpu_pod"]),
+            "mem_share_complete": share(comp["mem_sidecar"], comp["mem_pod"]),
+            "complete_services": sum(1 for v in req["services"] if v["service"] not in left_out),
+            "services_total": len({v["service"] for v in req["services"]} | set(left_out)),
+            "cpu_sidecar_per_1k": per1k(cs), "cpu_total_per_1k": per1k(ca),
+            "mem_sidecar_per_1k": per1k(ms), "mem_total_per_1k": per1k(ma),
+            "ranges": req["ranges"], "ranges_text": ranges_text(req, sidecars_only=False),
+            "ranges_rows": ranges_rows(req, sidecars_only=False),
             "observed": obs}
 
 
@@ -392,6 +391,23 @@ def _share_cell(o, m) -> str:
             f'{_pct(o[f"{m}_share_complete"])} over {o["complete_services"]} of {o["services_total"]} services with every row')
 
 
+def _range_mark(o, sidecars: bool = False) -> str:
+    """After a figure of overview ``o``: a mark saying it counts replica ranges at their max end, '' when it counts none
+    (``sidecars``: the figure counts sidecar rows only)."""
+    if not any(r["sidecar"] or not sidecars for r in o["ranges"]):
+        return ""
+    return f' <abbr class="atlas-note-ref atlas-range-max" title="{escape(o["ranges_text"])}">ranges at max</abbr>'
+
+
+def _replicas_cell(v) -> str:
+    """The replicas a service's sidecar counts at, and the printed min-max range when it is the range's max end."""
+    rng = v.get("replica_range")
+    if rng is None:
+        return fmt(v.get("replicas_sidecar"))
+    return (f'{fmt(v.get("replicas_sidecar"))} <span class="atlas-note-ref" title="Table {escape(str(rng["table_id"]))} row '
+            f'{fmt(rng["row"])}: min {fmt(rng["min"])}, max {fmt(rng["max"])} replicas">max of {fmt(rng["min"])}-{fmt(rng["max"])}</span>')
+
+
 def _observed_cell(o, m) -> str:
     x = o["observed"].get(m)
     if x is None:
@@ -403,29 +419,39 @@ def to_html(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str] = ()) ->
     """The ASM page result: overview of every ASM-enabled scenario, the on/off comparison (or 'not
     comparable' with the reasons), the what-if and the per-service table; every text escaped."""
     p = ['<div class="atlas-result atlas-asm">', "<h3>Sidecar share of requested resources, every ASM-enabled scenario</h3>",
+         '<p class="atlas-note">Requests at one site carrying traffic, as the product pages and the footprint calculator count '
+         'them; a replica count printed as a min-max range counts at its max end (the column <em>Replica ranges</em> names '
+         'those rows).</p>',
          '<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-overview"><thead><tr><th>Scenario</th><th>Sidecar CPU (cores)</th>'
          '<th>All CPU (cores)</th><th>Sidecar share of CPU</th><th>Sidecar memory (GiB)</th><th>All memory (GiB)</th><th>Sidecar share of memory</th>'
          '<th>Sidecar CPU per 1K load (cores, requested)</th><th>Observed sidecar share of CPU / memory</th><th>Source tables</th>'
-         '<th>Sidecar CPU per 1K load (cores, observed at one site)</th><th>Rows not used</th></tr></thead><tbody>']
+         '<th>Sidecar CPU per 1K load (cores, observed at one site)</th><th>Replica ranges (counted at the max end)</th>'
+         '<th>Rows not used</th></tr></thead><tbody>']
     for o in ov:
         obs = " / ".join(_observed_cell(o, m) for m in ("cpu", "memory"))
         oc = o["observed"].get("cpu") or {}
         per1k_obs = (f'{fmt(oc["sidecar_per_1k"])} per 1K {escape(o["unit"] or "")} ({escape(oc["site"])})'
                      if oc.get("sidecar_per_1k") is not None and oc.get("unit") == "cores" else "not measured in cores")
-        req = ("at least " if o["partial"] and o["partial"]["sidecar_rows"] else "") + f'{fmt(o["cpu_sidecar_per_1k"])} per 1K {escape(o["unit"] or "")}'
-        p.append(f'<tr data-scenario="{escape(o["scenario"])}"{" data-partial" if o["partial"] else ""}><td>{escape(o["scenario"])}</td>'
-                 f'<td>{fmt(o["cpu_sidecar"])}</td><td>{fmt(o["cpu_total"])}</td><td>{_share_cell(o, "cpu")}</td><td>{fmt(o["mem_sidecar"])}</td>'
-                 f'<td>{fmt(o["mem_total"])}</td><td>{_share_cell(o, "mem")}</td><td>{req}</td><td>{obs}</td>'
+        side_least = "at least " if o["partial"] and o["partial"]["sidecar_rows"] else ""
+        least = "at least " if o["partial"] else ""
+        req = side_least + f'{fmt(o["cpu_sidecar_per_1k"])} per 1K {escape(o["unit"] or "")}'
+        p.append(f'<tr data-scenario="{escape(o["scenario"])}"{" data-partial" if o["partial"] else ""}'
+                 f'{" data-ranges" if o["ranges"] else ""}><td>{escape(o["scenario"])}</td>'
+                 f'<td>{side_least}{fmt(o["cpu_sidecar"])}{_range_mark(o, True)}</td><td>{least}{fmt(o["cpu_total"])}{_range_mark(o)}</td>'
+                 f'<td>{_share_cell(o, "cpu")}</td><td>{side_least}{fmt(o["mem_sidecar"])}{_range_mark(o, True)}</td>'
+                 f'<td>{least}{fmt(o["mem_total"])}{_range_mark(o)}</td><td>{_share_cell(o, "mem")}</td><td>{req}</td><td>{obs}</td>'
                  f'<td>{escape(", ".join(o["tables"]))}</td><td>{per1k_obs}</td>'
+                 f'<td>{escape(o["ranges_rows"]) if o["ranges"] else "none"}</td>'
                  f'<td>{escape(o["partial"]["text"]) if o["partial"] else "none"}</td></tr>')
     for sid in no_sidecars:
         p.append(f'<tr data-scenario="{escape(sid)}" data-no-sidecars><td>{escape(sid)}</td>'
-                 '<td colspan="11">ASM enabled, but no sidecar rows are printed in its resource tables: its sidecar cost is unknown '
+                 '<td colspan="12">ASM enabled, but no sidecar rows are printed in its resource tables: its sidecar cost is unknown '
                  '(not 0).</td></tr>')
     p.append("</tbody></table></div>")
     p.append('<p class="atlas-note">A <strong>partial</strong> scenario has resource rows flagged by an erratum or printed '
-             'without a value: its share over every row would mix sidecars whose application rows are missing, so the share is '
-             'given only over the services whose rows are all usable, and per-1K totals are lower bounds.</p>')
+             'without a value (or without a replica count or request to multiply): its share over every row would mix sidecars '
+             'whose application rows are missing, so the share is given only over the services whose rows are all usable, and '
+             'totals marked "at least" are lower bounds.</p>')
     p.append('<p class="atlas-note">Reference, not from the guides: Istio publishes the sidecar (Envoy) cost per 1,000 requests '
              'per second going through one proxy: '
              + "; ".join(f'Istio {escape(v)}: {escape(c)} vCPU and {escape(m)} (<code>{escape(u)}</code>)'
@@ -440,7 +466,7 @@ def to_html(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str] = ()) ->
                      ("mem_total_per_1k", "Memory request, all (GiB)"), ("mem_sidecar_per_1k", "Memory request, sidecars (GiB)")):
         d = fmt(_r(cmp["diff"][k])) if cmp["comparable"] else "not comparable"
         p.append(f'<tr data-key="{k}"><td>{label}</td><td>{fmt(_r(a[k]))}</td><td>{fmt(_r(b[k]))}</td><td>{d}</td></tr>')
-    p.append(f'<tr><td>Load the tables serve</td><td>{fmt(a["load"])} ({escape(a["load_how"])})</td><td>{fmt(b["load"])} ({escape(b["load_how"])})</td><td></td></tr>')
+    p.append(f'<tr><td>Load per site (what the figures serve)</td><td>{fmt(a["load"])} ({escape(a["load_how"])})</td><td>{fmt(b["load"])} ({escape(b["load_how"])})</td><td></td></tr>')
     p.append("</tbody></table></div>")
     if not cmp["comparable"]:
         p.append('<div class="atlas-warnings atlas-not-comparable"><p><strong>Not comparable.</strong> The ASM cost is not given as '
@@ -463,12 +489,12 @@ def to_html(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str] = ()) ->
     p.append("</tbody></table></div>")
     p.append(f'<h3>Per service: {escape(a["scenario"])}</h3>')
     p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-asm-services"><thead><tr><th>Component</th><th>Service</th>'
-             '<th>Sidecar CPU (cores)</th><th>Pod CPU (cores)</th><th>Sidecar share of CPU</th><th>Sidecar memory (GiB)</th>'
+             '<th>Sidecar replicas</th><th>Sidecar CPU (cores)</th><th>Pod CPU (cores)</th><th>Sidecar share of CPU</th><th>Sidecar memory (GiB)</th>'
              '<th>Pod memory (GiB)</th><th>Sidecar share of memory</th><th>Observed sidecar share of CPU / memory</th>'
              '<th>Source (table/row)</th></tr></thead><tbody>')
     for v in a["services"]:
         p.append(f'<tr data-service="{escape(v["service"])}"><td>{escape(v["component"])}</td><td>{escape(v["service"])}</td>'
-                 f'<td>{fmt(v["cpu_sidecar"])}</td><td>{fmt(v["cpu_total"])}</td><td>{_pct(v["cpu_share"])}</td><td>{fmt(v["mem_sidecar"])}</td>'
+                 f'<td>{_replicas_cell(v)}</td><td>{fmt(v["cpu_sidecar"])}</td><td>{fmt(v["cpu_total"])}</td><td>{_pct(v["cpu_share"])}</td><td>{fmt(v["mem_sidecar"])}</td>'
                  f'<td>{fmt(v["mem_total"])}</td><td>{_pct(v["mem_share"])}</td>'
                  f'<td>{_pct(v["observed_cpu_share"])} / {_pct(v["observed_memory_share"])}</td><td>{escape(", ".join(v["sources"]))}</td></tr>')
     p.append("</tbody></table></div></div>")
@@ -479,27 +505,36 @@ def _r(v):
     return None if v is None else round(v, 4)
 
 
+def _range_text(v) -> str:
+    """A service's replica range as the CSVs write it: '2-27 counted at 27 (Table 3-104 row 6)', or ''."""
+    rng = v.get("replica_range")
+    return f"{rng['min']}-{rng['max']} counted at {rng['max']} (Table {rng['table_id']} row {rng['row']})" if rng else ""
+
+
 def to_csv(ov: list[dict], no_sidecars: list[str] = ()) -> str:
-    """One line per service with sidecars and a TOTAL line per ASM-enabled scenario (the last column
-    says why a scenario is partial); an ASM-enabled scenario without sidecar rows gets a TOTAL line
+    """One line per service with sidecars and a TOTAL line per ASM-enabled scenario, requests at one site carrying
+    traffic (``overhead``): ``sidecar_replicas`` is the count a service's sidecar is counted at and
+    ``replica_range`` the min-max range it came from (its max end), the TOTAL line naming every such row; the
+    last column says why a scenario is partial. An ASM-enabled scenario without sidecar rows gets a TOTAL line
     with empty figures saying so, never zeros."""
     buf = io.StringIO()
     w = csv_writer(buf)
     w.writerow(["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
                 "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent", "load", "load_unit", "sources",
-                "observed_cpu_sidecar_share_percent", "observed_memory_sidecar_share_percent", "partial"])
+                "observed_cpu_sidecar_share_percent", "observed_memory_sidecar_share_percent", "sidecar_replicas",
+                "replica_range", "partial"])
     for o in ov:
         for v in o["services"]:
             w.writerow([o["scenario"], v["component"], v["service"], v["cpu_sidecar"], v["cpu_total"], _r(v["cpu_share"]),
                         v["mem_sidecar"], v["mem_total"], _r(v["mem_share"]), o["load"], o["unit"], " ".join(v["sources"]),
-                        _r(v["observed_cpu_share"]), _r(v["observed_memory_share"]),
+                        _r(v["observed_cpu_share"]), _r(v["observed_memory_share"]), v["replicas_sidecar"], _range_text(v),
                         "excluded rows" if v["service"] in (o["partial"] or {}).get("services", []) else ""])
         w.writerow([o["scenario"], "", "TOTAL", o["cpu_sidecar"], o["cpu_total"], _r(o["cpu_share"]), o["mem_sidecar"], o["mem_total"],
                     _r(o["mem_share"]), o["load"], o["unit"], " ".join(o["tables"]),
                     _r(o["observed"].get("cpu", {}).get("share")), _r(o["observed"].get("memory", {}).get("share")),
-                    o["partial"]["text"] if o["partial"] else ""])
+                    "", o["ranges_text"], o["partial"]["text"] if o["partial"] else ""])
     for sid in no_sidecars:
-        w.writerow([sid, "", "TOTAL"] + [""] * 11 + ["ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"])
+        w.writerow([sid, "", "TOTAL"] + [""] * 13 + ["ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"])
     return buf.getvalue()
 
 
@@ -507,15 +542,17 @@ def view_csv(cmp: dict, wi: dict) -> str:
     """The pair the page shows, as CSV: the ASM-on scenario's services with sidecars (part ``per service``), each
     scenario's totals with its per-1K figures (``total``), the on - off difference per 1K (``on - off``: empty
     figures and the reasons when the pair is not comparable) and the what-if rows (``what-if: add ASM``,
-    ``what-if: remove ASM``: per-site requests before, after and the change). CPU in cores, memory in GiB,
-    per 1K = per 1,000 of the load unit."""
+    ``what-if: remove ASM``: per-site requests before, after and the change). Requests at one site carrying traffic
+    (``overhead``); ``sidecar_replicas`` and ``replica_range`` say what a service's sidecar is counted at and the
+    min-max range it came from, the total line's ``replica_range`` every such row. CPU in cores, memory in GiB,
+    per 1K = per 1,000 of the load unit (the load per site)."""
     buf = io.StringIO()
     w = csv_writer(buf)
     head = ["part", "scenario", "asm", "component", "service", "cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent",
             "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent", "cpu_total_per_1k_cores", "cpu_sidecar_per_1k_cores",
             "mem_total_per_1k_gib", "mem_sidecar_per_1k_gib", "observed_cpu_sidecar_share_percent",
             "observed_memory_sidecar_share_percent", "load", "load_unit", "cpu_before_cores", "cpu_after_cores", "cpu_delta_cores",
-            "mem_before_gib", "mem_after_gib", "mem_delta_gib", "sources", "note"]
+            "mem_before_gib", "mem_after_gib", "mem_delta_gib", "sidecar_replicas", "replica_range", "sources", "note"]
     w.writerow(head)
 
     def row(**kv):
@@ -529,6 +566,7 @@ def view_csv(cmp: dict, wi: dict) -> str:
             mem_sidecar_gib=v["mem_sidecar"], mem_total_gib=v["mem_total"], mem_sidecar_share_percent=_r(v["mem_share"]),
             observed_cpu_sidecar_share_percent=_r(v["observed_cpu_share"]),
             observed_memory_sidecar_share_percent=_r(v["observed_memory_share"]), load=a["load"], load_unit=a["unit"],
+            sidecar_replicas=v["replicas_sidecar"], replica_range=_range_text(v),
             sources=" ".join(v["sources"]), note="excluded rows" if v["service"] in left_out else "")
     for o in (a, b):
         row(part="total", scenario=o["scenario"], asm=o["asm"], service="TOTAL", cpu_sidecar_cores=o["cpu_sidecar"],
@@ -538,8 +576,8 @@ def view_csv(cmp: dict, wi: dict) -> str:
             mem_total_per_1k_gib=_r(o["mem_total_per_1k"]), mem_sidecar_per_1k_gib=_r(o["mem_sidecar_per_1k"]),
             observed_cpu_sidecar_share_percent=_r(o["observed"].get("cpu", {}).get("share")),
             observed_memory_sidecar_share_percent=_r(o["observed"].get("memory", {}).get("share")),
-            load=o["load"], load_unit=o["unit"], sources=" ".join(o["tables"]),
-            note=(o["partial"]["text"] if o["partial"] else "") + f" load: {o['load_how']}".strip())
+            load=o["load"], load_unit=o["unit"], replica_range=o["ranges_text"], sources=" ".join(o["tables"]),
+            note=((o["partial"]["text"] if o["partial"] else "") + f" load: {o['load_how']}").strip())
     d = cmp["diff"]
     row(part="on - off", scenario=f"{a['scenario']} - {b['scenario']}", cpu_total_per_1k_cores=_r(d["cpu_total_per_1k"]),
         cpu_sidecar_per_1k_cores=_r(d["cpu_sidecar_per_1k"]), mem_total_per_1k_gib=_r(d["mem_total_per_1k"]),

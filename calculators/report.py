@@ -287,13 +287,15 @@ def asm(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str], inputs: dic
     cols = [col("Scenario"), col("Component"), col("Service"), col("Sidecar CPU request", "cores"), col("All CPU request", "cores"),
             col("Sidecar share of CPU request", "%"), col("Sidecar memory request", "GiB"), col("All memory request", "GiB"),
             col("Sidecar share of memory request", "%"), col("Observed sidecar share of CPU", "%"),
-            col("Observed sidecar share of memory", "%"), col("Load served"), col("Load unit"), col("Partial")]
+            col("Observed sidecar share of memory", "%"), col("Load per site"), col("Load unit"), col("Sidecar replicas", "pods"),
+            col("Replica range (counted at the max end)"), col("Partial")]
     rows, sources = [], []
     for o in ov:
         for v in o["services"]:
             rows.append([o["scenario"], v["component"], v["service"], v["cpu_sidecar"], v["cpu_total"], v["cpu_share"],
                          v["mem_sidecar"], v["mem_total"], v["mem_share"], v["observed_cpu_share"], v["observed_memory_share"],
-                         o["load"], o["unit"], "excluded rows" if v["partial"] else None])
+                         o["load"], o["unit"], v["replicas_sidecar"],
+                         f'{v["replica_range"]["min"]}-{v["replica_range"]["max"]}' if v["replica_range"] else None, "excluded rows" if v["partial"] else None])
             for src in v["sources"]:
                 table, row = src.split("/", 1)
                 sources.append([f"{o['scenario']}: {v['service']}", docs.get(o["doc"], o["doc"]), sections.get(o["scenario"]),
@@ -301,8 +303,9 @@ def asm(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str], inputs: dic
     tcols = [col("Scenario"), col("What"), col("Sidecar CPU request", "cores"), col("All CPU request", "cores"),
              col("Sidecar share of CPU request", "%"), col("Sidecar memory request", "GiB"), col("All memory request", "GiB"),
              col("Sidecar share of memory request", "%"), col("Note")]
-    trows = [[o["scenario"], "TOTAL, every printed row", o["cpu_sidecar"], o["cpu_total"], o["cpu_share"], o["mem_sidecar"],
-              o["mem_total"], o["mem_share"], o["partial"]["text"] if o["partial"] else None] for o in ov]
+    trows = [[o["scenario"], "TOTAL, one site carrying traffic", o["cpu_sidecar"], o["cpu_total"], o["cpu_share"], o["mem_sidecar"],
+              o["mem_total"], o["mem_share"], " ".join(x for x in (o["ranges_text"], o["partial"]["text"] if o["partial"] else "") if x)
+              or None] for o in ov]
     for sid in no_sidecars:
         trows.append([sid, "TOTAL", None, None, None, None, None, None, "ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"])
     for key, label, u in (("cpu_total_per_1k", "CPU request per 1K of load", "cores"), ("mem_total_per_1k", "memory request per 1K of load", "GiB"),
@@ -316,12 +319,15 @@ def asm(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str], inputs: dic
                       w["mem_before"], w["mem_after"], None, f"per site: CPU {w['cpu_delta']:+g} cores, memory {w['mem_delta']:+g} GiB"])
     warnings = [["not comparable", x] for x in cmp["not_comparable"]]
     warnings += [["partial", f"{o['scenario']}: {o['partial']['text']}"] for o in ov if o["partial"]]
+    warnings += [["replica ranges", f"{o['scenario']}: {o['ranges_text']}"] for o in ov if o["ranges"]]
     warnings += [["no sidecar rows", f"{sid}: ASM enabled, but no sidecar rows are printed; sidecar cost unknown (not 0)"] for sid in no_sidecars]
     warnings += [["difference between the runs", f"{d['what']}: {d['on'] or 'not stated'} against {d['off'] or 'not stated'}"]
                  for d in cmp["differences"] if d["differs"]]
     from .asm import ISTIO_REFERENCE
     method = [["Overhead", "Per scenario and service, the sidecars' requested CPU and memory (replicas x per-container request) "
-               "as a share of everything the scenario's resource tables request; observed share where the guide measures "
+               "as a share of everything the scenario's resource tables request, at one site carrying traffic (as the product "
+               "pages and the footprint calculator count it); a replica count printed as a min-max range counts at its max "
+               "end, the most pods the benchmark's autoscaler could run at its load. Observed share where the guide measures "
                "sidecars, at the first site carrying traffic."],
               ["Comparison", "ASM-on against ASM-off per 1K of load, like for like only: when both runs share the call model "
                "and the deployment mode; otherwise not comparable, with the differences listed."],

@@ -656,10 +656,11 @@ def test_asm_csv_lines_bsf_3_2(bundle):
     assert (mem_side, round(mem_all, 3), share("cpu"), share("memory")) == (146, 1183.628, 32.7519, 3.5762)
     text = asm.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
     rows = csv_rows(text)
+    # sidecar_replicas 8 (printed, so replica_range empty); BSF prints no replica range, so the TOTAL names none
     assert ["bsf-3-2", "app", "Diameter Gateway", "16.0", "48.0", "33.3333", "16.0", "32.0", "50.0", "54000.0", "TPS", "3-16/6",
-            "15.8076", "25.8929", ""] in rows
+            "15.8076", "25.8929", "8", "", ""] in rows
     assert ["bsf-3-2", "", "TOTAL", "167.0", "469.7", "35.5546", "146.0", "1183.628", str(round(100 * mem_side / mem_all, 4)),
-            "54000.0", "TPS", "3-16 3-17", "32.7519", "3.5762", ""] in rows
+            "54000.0", "TPS", "3-16 3-17", "32.7519", "3.5762", "", "", ""] in rows
 
 
 # ------------------------------------------------------------------ command line: options reach the calculators
@@ -825,7 +826,7 @@ def test_cli_asm_what_if_load_and_formats(cli_run):
     assert rc == 0 and ["bsf-3-2", "", "TOTAL"] == csv_rows(out)[[r[2] for r in csv_rows(out)].index("TOTAL")][:3]
     rc, out, err = cli_run("asm", "--on", "bsf-3-2", "--off", "bsf-3-1", "--load", "60000", "--format", "table")
     lines = out.splitlines()
-    assert lines[0] == "Sidecar share of requested CPU and memory, every ASM-enabled scenario:"
+    assert lines[0] == "Sidecar share of requested CPU and memory at one site carrying traffic, every ASM-enabled scenario:"
     assert _cells(lines[1]) == ["scenario", "sidecar_cpu", "all_cpu", "cpu_share", "mem_share", "sidecar_cpu_per_1k_requested",
                                 "sidecar_cpu_per_1k_observed", "observed_cpu_share"]
     # BSF 3.2: 167 of 469.7 cores, 35.555 %; 167 / 54 = 3.093 cores per 1K TPS requested; observed 32.765 cores at Site1
@@ -1090,8 +1091,9 @@ def test_asm_page_explains_partial_shares(bundle):
     """The ASM page says what a partial scenario's share means (policy 3.2.7, Table 3-140, policy-E031)."""
     html = asm.run_web(bundle, asm.defaults(bundle))["html"]
     assert ('<p class="atlas-note">A <strong>partial</strong> scenario has resource rows flagged by an erratum or printed '
-            "without a value: its share over every row would mix sidecars whose application rows are missing, so the share is "
-            "given only over the services whose rows are all usable, and per-1K totals are lower bounds.</p>") in html
+            "without a value (or without a replica count or request to multiply): its share over every row would mix sidecars "
+            "whose application rows are missing, so the share is given only over the services whose rows are all usable, and "
+            'totals marked "at least" are lower bounds.</p>') in html
     assert "<h3>What-if on a footprint (per site, requests)</h3>" in html
 
 

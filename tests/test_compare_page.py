@@ -191,6 +191,17 @@ def test_exports_agree_with_python_and_the_default_pair_files(built_site):
     assert rows[3] == ["scenarios", "Load per site", "", "", "54,000 TPS", "63,000 TPS", "54000", "63000", "9000", "yes"]
 
 
+def test_policy_3_2_4_sidecar_rows_are_the_hand_figure(built_site):
+    """The compare page's file for Policy 3.2.4 (assets/data/compare/policy-3-2-4.json): its istio-proxy rows add up
+    to 511.5 cores, Table 3-104's sidecars with the seven min-max replica ranges at their max end (by hand in
+    tests/test_sidecars.py), the figure the product table and the ASM page show; Ingress Gateway (row 6, 2 / 27)
+    counts 27."""
+    data = json.loads((built_site / "assets" / "data" / "compare" / "policy-3-2-4.json").read_text(encoding="utf-8"))
+    side = [s for s in data["services"] if s["container"] == "istio-proxy"]
+    assert sum(s["cpu_total"]["v"] for s in side) == 511.5
+    assert next(s for s in side if s["service"] == "ingress-gateway")["replicas"]["v"] == 27
+
+
 # ------------------------------------------------------------------ search index
 def test_search_index_has_the_page_text_not_the_tables(built_site):
     """Material's index holds the compare page's intro, closing note and headings, not the prerendered tables, the

@@ -101,6 +101,26 @@ def test_product_tables_name_absent_values(page, site_url, doc):
     assert not re.search(r"(^|\s)\?(\s|$)", text), doc  # "? / ?" stood for sites not stated
 
 
+def test_sidecar_column_is_the_asm_pages_figure(page, site_url):
+    """Policy 3.2.4, Policy guide Table 3-104: 511.5 sidecar cores at one site, seven replica ranges counted at the max
+    end (worked out by hand in tests/test_sidecars.py; the ASM page once showed 52, counting the ranges as 0). The built
+    product page's cell, its note, and the built ASM page's overview row give that one figure; BSF 3.2 (Tables 3-16
+    and 3-17, no range) keeps 167."""
+    page.goto(site_url + "/products/policy/")
+    rows = scenario_rows(page)
+    assert rows["policy-3-2-4/"]["CPU request, sidecars (cores)"] == "511.5"
+    assert rows["policy-3-2-1/"]["CPU request, sidecars (cores)"] == "not printed"  # ASM on, no sidecar printed
+    note = page.inner_text("article")
+    assert "A replica count printed as a min-max range counts at its max end" in note
+    assert "(Table 3-104 rows 5, 6, 16, 17, 18, 22, 25)" in note
+    page.goto(site_url + "/products/bsf/")
+    assert scenario_rows(page)["bsf-3-2/"]["CPU request, sidecars (cores)"] == "167"
+    page.goto(site_url + "/calculators/asm/")  # the prerendered result, before Python replaces it
+    asm_row = page.locator('table.atlas-asm-overview tr[data-scenario="policy-3-2-4"] td')
+    assert asm_row.nth(1).inner_text() == "511.5 ranges at max"
+    assert page.locator('table.atlas-asm-overview tr[data-scenario="bsf-3-2"] td').nth(1).inner_text() == "167"
+
+
 def test_absent_values_read_as_not_stated(page, site_url):
     page.goto(site_url + "/products/nef/")
     rows = scenario_rows(page)

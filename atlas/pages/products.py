@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from calculators import footprint, overtarget
+from calculators import footprint, overtarget, sidecars
 from calculators.scenario import benchmark_load, traffic_sites
 from calculators.formatting import fmt
 
@@ -105,6 +105,7 @@ class Renderer:
         self.a = atlas
         self.bundle = build_bundle(atlas)
         self._baselines: dict[str, dict | None] = {}
+        self._sidecars: dict[str, dict] = {}
         self._tables: dict[tuple, str] = {}
         self.files: dict[str, bytes] = {}
         """Files a page asks to be written beside it (path in the docs tree -> bytes), e.g. the prerendered
@@ -141,6 +142,14 @@ class Renderer:
             q["load"] = str(int(load)) if float(load).is_integer() else repr(float(load))  # never rounded (":g" keeps 6 digits)
         q["sites"] = str(traffic_sites(s))
         return urlencode(q)
+
+    def sidecars(self, sid: str) -> dict:
+        """The sidecars' requested CPU and memory at one site carrying traffic of ``sid``
+        (``calculators.sidecars.sidecar_requests``: the ASM page's and the footprint's count, a replica range at its
+        max end), computed once per scenario and build. Raises ValueError for an unknown scenario."""
+        if sid not in self._sidecars:
+            self._sidecars[sid] = sidecars.sidecar_requests(self.bundle, sid)
+        return self._sidecars[sid]
 
     def completeness(self, sid: str) -> dict:
         """What a footprint of ``sid`` cannot size (``calculators.footprint.completeness``): ``{"partial",
@@ -205,9 +214,15 @@ class Renderer:
         unit = src["load_unit"]
         out: list[str] = []
         out.append("")
+        ranged = [s for s in scen if self.baseline(s["id"]) and self.sidecars(s["id"])["ranges"]]
         out.append(f'<p class="atlas-note">CPU and memory are the sums of replicas x per-pod request over the scenario\'s '
                    f'resource-allocation tables for one site carrying traffic; cores per 1K {esc(unit)} divide that CPU by the '
-                   f'load per site. Computed from the curated data, not printed in the guide.</p>')
+                   f'load per site. Computed from the curated data, not printed in the guide.'
+                   + (' A replica count printed as a min-max range counts at its max end, the most pods the benchmark\'s '
+                      'autoscaler could run at its load, as in the footprint and ASM calculators: '
+                      + "; ".join(f'<a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a> '
+                                  f'({esc(sidecars.ranges_rows(self.sidecars(s["id"]), sidecars_only=False))})' for s in ranged)
+                      if ranged else "") + '</p>')
         partial_rows = [s for s in scen if self.baseline(s["id"]) and self.completeness(s["id"])["partial"]]
         if partial_rows:
             out.append('<div class="admonition warning atlas-partial"><p class="admonition-title">Partial totals (at least)</p><ul>'
@@ -235,8 +250,6 @@ class Renderer:
                    f"<th>CPU cores per 1K {esc(unit)}</th><th>Sites (provisioned / with traffic)</th>"
                    "<th>ASM</th><th>Release</th><th>CPU request, application (cores)</th><th>CPU request, sidecars (cores)</th>"
                    "<th>CPU request, cnDBTier (cores)</th><th>Memory request, all (GiB)</th></tr></thead><tbody>")
-        no_sidecars = lambda sid: any(m["service"] == "(all)" and m["container"] == "istio-proxy"
-                                      for m in self.completeness(sid)["missing"])
         for s, fac in zip(scen, facets):
             b = self.baseline(s["id"])
             g = b["totals"]["groups"] if b else None
@@ -251,13 +264,22 @@ class Renderer:
                 + per1k +
                 f'<td>{sites_cell(s)}</td>'
                 f'<td>{esc(ASM_LABEL.get(s["asm"], s["asm"]))}</td><td>{esc(release_of(s, src)) or missing(NOT_STATED)}</td>'
-                + ("".join(f"<td>{least}{num(g[k]['before']['cpu_request'])}</td>" if not (k == "sidecars" and no_sidecars(s["id"]))
-                           else '<td><span class="atlas-missing">not printed</span></td>' for k in ("application", "sidecars", "cnDBTier"))
+                + (f"<td>{least}{num(g['application']['before']['cpu_request'])}</td>" + self.sidecar_cell(s["id"])
+                   + f"<td>{least}{num(g['cnDBTier']['before']['cpu_request'])}</td>"
                    + f'<td>{least}{num(b["totals"]["site"]["before"]["mem_request"])}</td>'
                    if b else '<td colspan="4" class="atlas-missing">no resource data in the source</td>')
                 + "</tr>")
         out.append("</tbody></table></div>")
         return "\n".join(out)
+
+    def sidecar_cell(self, sid: str) -> str:
+        """The product table's "CPU request, sidecars (cores)" cell of ``sid``: the sidecars' requested cores at one site
+        carrying traffic (``sidecars``), marked "at least" when a sidecar row could not be counted, and "not printed"
+        for an ASM scenario whose tables print no sidecar (unknown, not 0)."""
+        sc = self.sidecars(sid)
+        if sc["sidecars_unknown"]:
+            return '<td><span class="atlas-missing">not printed</span></td>'
+        return f"<td>{partial_mark(sc['sidecars_partial'])}{num(sc['cpu_sidecar'])}</td>"
 
     # ------------------------------------------------------------ scenario page
     def scenario_page(self, sid: str) -> str:
