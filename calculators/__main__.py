@@ -221,7 +221,9 @@ def main(argv=None) -> int:
     h.add_argument("--target", help="target load in --unit (default: the test's own RPS)")
     h.add_argument("--unit", default="RPS", choices=("RPS", "SPS"), help="unit of --target (default RPS)")
     h.add_argument("--ceiling", help="CPU ceiling per Rhino node, 1 to 100 percent of its vCPUs (default: as measured)")
-    h.add_argument("--spare", default="0", help=f"spare Rhino nodes, 0 to {shcm.MAX_SPARE} (default 0)")
+    h.add_argument("--spare", default=str(shcm.DEFAULT_SPARE),
+                   help=f"spare Rhino nodes, 0 to {shcm.MAX_SPARE} (default {shcm.DEFAULT_SPARE}: N+1, the others carry a "
+                        "failed node's load)")
     h.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
     for name, sp in sub.choices.items():
         sp.add_argument("--list", action="store_true", help="list the scenario ids (products for overtarget) with their titles, then exit")

@@ -78,7 +78,7 @@ SHCM_T5_ROWS = [
     ["input", "scenario", "Baseline test", "Test 5 (shcm-test-5)", "", ""],
     ["input", "target", "Target load", "21600", "RPS", "your input"],
     ["input", "cpu_ceiling_percent", "CPU ceiling per node", "80", "percent of vCPUs", "your input"],
-    ["input", "spare", "Spare nodes (N+k)", "1", "count", "your input"],
+    ["input", "spare", "Spare nodes (N+k)", "1", "count", "your input (default 1: N+1)"],
     ["measured", "node", "Rhino node", "Amazon ec2 using c5.2xlarge servers (8 vCPUs, 16gb RAM)", "", "Table T-hardware, row 1"],
     ["measured", "vcpu", "vCPUs per node", "8", "vCPU", "Table T-hardware, row 1 (read from the sentence)"],
     ["measured", "config", "Server config", "B: 6 c5.2xlarge servers. 1 server for Rhino. 3 servers for Cassandra. "
@@ -106,6 +106,19 @@ SHCM_T5_ROWS = [
     ["result", "cpu_all", "Expected JVM CPU per node, all in service", "66.666667", "percent of vCPUs",
      "21,600 / (6 x 2,160) x 40%"],
     ["result", "cpu_after_loss", "Expected JVM CPU per node with 1 lost", "80", "percent of vCPUs", "21,600 / (5 x 2,160) x 40%"],
+    # what the guide prints about Cassandra, none of it CPU or memory: T-software-versions row 3 'Cassandra - 3.11.2';
+    # T-server-configs row 2 (config B, as above); T-cassandra-disk row 2 'around 9GB' (disk usage, every test and
+    # node) and row 1 '8GB' (the default commitlog limit); all in the guide's section Benchmark Results except the
+    # versions (Hardware and Software)
+    ["result", "not_sized_cassandra", "Cassandra database", "not sized", "",
+     "Not sized: the Cassandra database the ShCM reads and writes (Cassandra 3.11.2). The guide prints no CPU or memory "
+     "for Cassandra: its Server configuration table (section Benchmark Results) describes config B as '6 c5.2xlarge "
+     "servers. 1 server for Rhino. 3 servers for Cassandra. Replicated 3-node Cassandra cluster. 2 servers for client "
+     "simulator.'; its Cassandra Disk Usage table (section Benchmark Results) gives only its disk use, which peaked at "
+     "around 9GB in each test, the same on each node of a cluster, the commitlog growing to 8GB before clean-up "
+     "(Cassandra's default). Size Cassandra separately: this result counts Rhino nodes only. (not sized here; what the "
+     "guide prints: Table T-server-configs, row 2; Table T-cassandra-disk, row 2; Table T-cassandra-disk, row 1; "
+     "Table T-software-versions, row 3)"],
 ]
 SHCM_T5_WARNINGS = [
     # 80 / 40 = 2 x the measured share; 2160 -> 4320 RPS per node
@@ -133,23 +146,24 @@ def test_shcm_csv_every_line_test_5_at_80_percent_with_a_spare(bundle):
 
 
 def test_shcm_notes_for_a_separate_cassandra_and_the_errata(bundle):
-    """Config B (T-server-configs row 2) runs Cassandra on its own servers: a note, no colocation warning; then the
-    three errata that bear on every sizing (shcm-E003 CPU above 100 %, shcm-E006 the 1.8 ratio, shcm-E020 the
-    counter-intuitive results), each as 'id: problem'."""
+    """Config B (T-server-configs row 2) runs Cassandra on its own servers: no colocation warning, and its cluster is
+    the result's not-sized line (the result partial); the notes are the three errata that bear on every sizing
+    (shcm-E003 CPU above 100 %, shcm-E006 the 1.8 ratio, shcm-E020 the counter-intuitive results), each as
+    'id: problem'."""
     res = shcm.compute(bundle, "shcm-test-5", 21600, cpu_ceiling_percent=80, spare=1)
     errata = bundle["shcm_info"]["errata"]
     assert res["notes"] == [
-        "Server config B runs Cassandra on separate servers; only the Rhino nodes are sized here, not the Cassandra cluster.",
         f"shcm-E003: {errata['shcm-E003']['problem']}", f"shcm-E006: {errata['shcm-E006']['problem']}",
         f"shcm-E020: {errata['shcm-E020']['problem']}"]
+    assert res["partial"] is True and [x["item"] for x in res["not_sized"]] == ["Cassandra database"]
     assert res["test"]["config_text_cite"] == "Table T-server-configs, row 2"
 
 
 def test_shcm_config_a_colocation_warning_and_no_ceiling(bundle):
     """Test 1 (T-rhino-performance row 1, config A: Rhino and Cassandra on one server) at its own 1800 RPS, no
     ceiling, no spare: 1 node at 35 % (2.8 cores / 8 vCPU), exactly the measured load, so no extrapolation warning
-    and no 'with k lost' line; the colocation warning is the only one."""
-    res = shcm.compute(bundle, "shcm-test-1", 1800)
+    and no 'with k lost' line; the colocation warning is the only one. Spares set to 0 (the default is 1): the user may."""
+    res = shcm.compute(bundle, "shcm-test-1", 1800, spare=0)
     assert res["warnings"] == [
         "Server config A colocates Cassandra with Rhino on the same server: the CPU figure is the ShCM JVM's only, so "
         "Cassandra's CPU on the same vCPUs is not counted and the ceiling leaves it unaccounted."]
@@ -174,7 +188,14 @@ def test_shcm_page_summary_steps_table_and_chart(bundle):
     assert {r[0] for r in steps[1:]} == {"Input", "Measured (source)", "Computed", "Result"}
     assert ["Result", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"] in steps
     assert '<ul class="atlas-warnings"><li>The ceiling of 80% is 2 x' in html
-    assert '<p>Notes from the guide and its errata:</p><ul class="atlas-notes"><li>Server config B runs Cassandra' in html
+    assert '<p>Notes from the guide and its errata:</p><ul class="atlas-notes"><li>shcm-E003: ' in html
+    # the partial mark right under the summary, its tables linked to the test's page
+    assert ('A planning estimate, not a vendor figure.</p><div class="atlas-partial" data-key="not-sized"><p><strong>Partial '
+            'result: Rhino nodes only.</strong></p><ul><li data-key="not_sized_cassandra">Not sized: the Cassandra database '
+            'the ShCM reads and writes (Cassandra 3.11.2). The guide prints no CPU or memory for Cassandra: its '
+            '<a href="../../products/shcm/shcm-test-5/#table-t-server-configs">Server configuration table</a> (section '
+            'Benchmark Results) describes config B as ') in html
+    assert '<a href="../../products/shcm/shcm-test-5/#table-t-cassandra-disk">Cassandra Disk Usage table</a>' in html
     chart = out["chart"]
     line, rule = chart["layer"]
     series = {(v["series"], v["nodes"]): v["capacity"] for v in line["data"]["values"]}
@@ -203,8 +224,11 @@ def test_shcm_page_summary_steps_table_and_chart(bundle):
 
 
 def test_shcm_defaults_are_test_1_at_its_own_rps(bundle):
-    """Default inputs: test 1 at its measured 1800 RPS (T-rhino-performance row 1), no ceiling, no spare."""
-    assert shcm.defaults(bundle) == {"scenario": "shcm-test-1", "target": "1800", "unit": "RPS", "ceiling": "", "spare": "0"}
+    """Default inputs: test 1 at its measured 1800 RPS (T-rhino-performance row 1), no ceiling, one spare node (N+1:
+    with a node down the others carry its load). An empty spare field means that default too."""
+    assert shcm.defaults(bundle) == {"scenario": "shcm-test-1", "target": "1800", "unit": "RPS", "ceiling": "", "spare": "1"}
+    assert shcm.compute(bundle, "shcm-test-1", 1800, spare="")["inputs"]["spare"] == 1
+    assert shcm.compute(bundle, "shcm-test-1", 1800, spare="0")["inputs"]["spare"] == 0
 
 
 # ------------------------------------------------------------------ DSR
@@ -791,7 +815,9 @@ def test_cli_dsr_and_shcm_pass_every_option(cli_run):
     assert res["inputs"] == {"scenario": "shcm-test-5", "target": 1200.0, "unit": "SPS", "cpu_ceiling_percent": 80.0, "spare": 2}
     assert (res["rate_at_ceiling"], res["needed"], res["total"]) == (2400.0, 1, 3)
     rc, out, err = cli_run("shcm", "--format", "json")
-    assert json.loads(out)["inputs"]["target"] == 1800 and json.loads(out)["total"] == 1  # test 1 at its own 1800 RPS
+    # test 1 at its own 1800 RPS: 1 node, + the default spare (N+1) = 2
+    assert json.loads(out)["inputs"]["target"] == 1800 and json.loads(out)["inputs"]["spare"] == 1
+    assert json.loads(out)["total"] == 2
 
 
 def test_cli_steps_table_warnings_rows_and_notes(cli_run):
@@ -803,8 +829,7 @@ def test_cli_steps_table_warnings_rows_and_notes(cli_run):
     assert _cells(lines[2]) == ["section", "item", "value", "unit", "source"]
     assert _cells(lines[4]) == ["input", "Baseline test", "Test 5 (shcm-test-5)"]
     assert ["result", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"] in [_cells(x) for x in lines]
-    assert lines[-4] == ("note: Server config B runs Cassandra on separate servers; only the Rhino nodes are sized here, "
-                         "not the Cassandra cluster.")
+    assert _cells(lines[-4])[:3] == ["result", "Cassandra database", "not sized"]
     assert lines[-3].startswith("note: shcm-E003: ") and lines[-1].startswith("note: shcm-E020: ")
 
 

@@ -8,10 +8,15 @@ from fractions import Fraction
 
 import pytest
 
-from calculators import dsr, shcm, catalogue
+from calculators import catalogue, dsr, report, shcm
 from calculators.dsr import DsrError
 from calculators.shcm import ShcmError
 from conftest import BOOT_LIMIT_MS, CALC_READY, ROOT, computed, csv_body
+
+
+def report_sheet(rep: dict, name: str) -> list[list]:
+    """The rows of sheet ``name`` of a report (calculators.report)."""
+    return report.sheet_named(rep, name)["rows"]
 
 
 # ------------------------------------------------------------------ bundle
@@ -230,10 +235,11 @@ def test_dsr_web_outputs(bundle):
 
 def test_shcm_test1_at_measured_load(bundle):
     """T-rhino-performance row 1 (test 1, config A): 1800 RPS at 280 % = 2.8 cores = 35 % of 8 vCPU.
-    1800 RPS without a ceiling: 1 node. Config A colocates Cassandra: warned."""
+    1800 RPS without a ceiling: 1800 / 1800 = 1 node for the load, + the default spare (N+1) = 2. Config A colocates
+    Cassandra: warned."""
     res = shcm.compute(bundle, "shcm-test-1", 1800)
     assert res["load"] == 1800 and res["cores"] == Fraction("2.8") and res["node_percent"] == 35
-    assert res["total"] == 1
+    assert (res["needed"], res["inputs"]["spare"], res["total"]) == (1, 1, 2)
     assert any("colocates Cassandra" in w for w in res["warnings"])
 
 
@@ -249,20 +255,72 @@ def test_shcm_test1_at_ceiling_with_spare(bundle):
 
 def test_shcm_sps_and_rps_agree_without_conversion(bundle):
     """Test 1 in SPS: 1000 SPS per node at the measured 35 %; 5000 SPS at a 35 % ceiling = exactly 5 nodes.
-    The same load in the test's own RPS (9000) gives the same 5 nodes: no 1.8 ratio is applied (shcm-E006)."""
+    The same load in the test's own RPS (9000) gives the same 5 nodes: no 1.8 ratio is applied (shcm-E006). Both
+    + the default spare = 6."""
     a = shcm.compute(bundle, "shcm-test-1", 5000, unit="SPS", cpu_ceiling_percent=35)
     b = shcm.compute(bundle, "shcm-test-1", 9000, unit="rps", cpu_ceiling_percent=35)
-    assert a["rate_at_ceiling"] == 1000 and a["total"] == 5 and b["total"] == 5
+    assert a["rate_at_ceiling"] == 1000 and a["needed"] == 5 and b["needed"] == 5
+    assert a["total"] == 6 and b["total"] == 6
     assert any(n.startswith("shcm-E006") for n in a["notes"])
 
 
 def test_shcm_test5_config_b(bundle):
     """Test 5 (config B, 1200 SPS / 2160 RPS, 320 % = 3.2 cores = 40 %): 21,600 RPS at 80 %:
-    2160 x 6.4 / 3.2 = 4,320 per node -> exactly 5 nodes. Config B has Cassandra on its own servers: no colocation warning."""
+    2160 x 6.4 / 3.2 = 4,320 per node -> exactly 5 nodes, + the default spare = 6. Config B has Cassandra on its own
+    servers: no colocation warning, but the Cassandra cluster is not sized (a not-sized line, the result partial)."""
     res = shcm.compute(bundle, "shcm-test-5", 21600, cpu_ceiling_percent=80)
-    assert res["node_percent"] == 40 and res["rate_at_ceiling"] == 4320 and res["total"] == 5
+    assert res["node_percent"] == 40 and res["rate_at_ceiling"] == 4320 and res["needed"] == 5 and res["total"] == 6
     assert not any("colocates" in w for w in res["warnings"])
-    assert any("Cassandra on separate servers" in n for n in res["notes"])
+    assert res["partial"] is True and [x["key"] for x in res["not_sized"]] == ["cassandra"]
+
+
+def test_shcm_default_is_one_spare_node(bundle):
+    """T-rhino-performance row 1 (test 1, config A): 1800 RPS at 280 % = 2.8 cores = 35 % of the c5.2xlarge's 8 vCPUs
+    (T-hardware row 1). The page's default inputs (test 1 at its own 1800 RPS, no spare given): 1800 / 1800 = 1 node
+    for the load, + 1 spare (N+1: with a node down the other carries its load) = 2 nodes. All in service each carries
+    900 RPS: 1800 / (2 x 1800) x 35 % = 17.5 %; with the spare lost: 1800 / (1 x 1800) x 35 % = 35 %. 0 still means
+    none: 1 node."""
+    d = shcm.defaults(bundle)
+    assert d["spare"] == "1" and shcm.DEFAULT_SPARE == 1
+    res = shcm.compute_web(bundle, {k: v for k, v in d.items() if k != "spare"})
+    assert (res["inputs"]["spare"], res["needed"], res["total"]) == (1, 1, 2)
+    assert res["cpu_all"] == Fraction(35, 2) and res["cpu_after_loss"] == 35
+    rows = {r["key"]: r for r in csv.DictReader(io.StringIO(csv_body(shcm.result_csv(res))))}
+    assert rows["spare"]["source"] == "your input (default 1: N+1)"
+    assert rows["cpu_after_loss"]["item"] == "Expected JVM CPU per node with 1 lost" and rows["cpu_after_loss"]["value"] == "35"
+    assert shcm.compute_web(bundle, {**d, "spare": "0"})["total"] == 1
+
+
+def test_shcm_cassandra_is_named_as_not_sized_in_html_csv_and_report(bundle):
+    """Every ShCM result says the Cassandra database is not sized and is marked partial: test 7 (config C, one
+    Cassandra node colocated with Rhino: T-server-configs row 3) and test 5 (config B, a replicated 3-node cluster on
+    three servers: row 2). The line names the guide's tables and section (Server configuration and Cassandra Disk
+    Usage, Benchmark Results) and quotes the config; in the HTML under the summary, in the CSV as a 'not sized' row,
+    in the report first among the warnings and in the totals."""
+    for sid, conf, text in (("shcm-test-7", "C", "3 c5.2xlarge servers. 1 server with Rhino and Cassandra colocated. "
+                                                 "Single Cassandra node. 2 servers for client simulator. All caching disabled."),
+                            ("shcm-test-5", "B", "6 c5.2xlarge servers. 1 server for Rhino. 3 servers for Cassandra. "
+                                                 "Replicated 3-node Cassandra cluster. 2 servers for client simulator.")):
+        params = {"scenario": sid, "target": "1800", "unit": "RPS"}
+        out = shcm.run_web(bundle, params)
+        quoted = f"describes config {conf} as &#x27;{text}&#x27;"
+        assert '<p><strong>Partial result: Rhino nodes only.</strong></p>' in out["html"] and quoted in out["html"]
+        assert "Cassandra Disk Usage table</a> (section Benchmark Results) gives only its disk use, which peaked at around " \
+               "9GB in each test" in out["html"]
+        rows = {r["key"]: r for r in csv.DictReader(io.StringIO(csv_body(out["downloads"]["csv"]["text"]())))}
+        line = rows["not_sized_cassandra"]
+        assert (line["section"], line["item"], line["value"]) == ("result", "Cassandra database", "not sized")
+        assert line["source"].startswith("Not sized: the Cassandra database the ShCM reads and writes (Cassandra 3.11.2). "
+                                         "The guide prints no CPU or memory for Cassandra: its Server configuration table "
+                                         "(section Benchmark Results) describes config " + conf)
+        assert line["source"].endswith("Size Cassandra separately: this result counts Rhino nodes only. (not sized here; "
+                                       "what the guide prints: Table T-server-configs, row " + {"B": "2", "C": "3"}[conf]
+                                       + "; Table T-cassandra-disk, row 2; Table T-cassandra-disk, row 1; Table "
+                                       "T-software-versions, row 3)")
+        rep = shcm.report_web(bundle, params)
+        kind, first = report_sheet(rep, "Warnings")[0]
+        assert kind == "not sized (partial: Rhino nodes only)" and first == line["source"].split(" (not sized here;")[0]
+        assert ["Cassandra database", "not sized", None, line["source"]] in report_sheet(rep, "Totals")
 
 
 @pytest.mark.parametrize("kwargs, message", [
@@ -284,10 +342,11 @@ def test_shcm_bad_input(bundle, kwargs, message):
 def test_shcm_unknown_test_and_web(bundle):
     with pytest.raises(ShcmError, match="Unknown scenario"):
         shcm.compute(bundle, "shcm-test-9", 1000)
+    # test 5 at 80 %: 5 nodes for the load (test_shcm_test5_config_b); no spare given: the default 1 -> 6
     out = catalogue.run(bundle, {"calc": "shcm", "scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80"})
-    assert out["ok"] and "5 Rhino node(s)" in out["html"]
+    assert out["ok"] and "6 Rhino node(s)" in out["html"]
     rows = {r["key"]: r for r in csv.DictReader(io.StringIO(csv_body(out["downloads"]["csv"]["text"])))}
-    assert rows["total"]["value"] == "5" and rows["cpu_cores"]["value"] == "3.2"
+    assert rows["total"]["value"] == "6" and rows["cpu_cores"]["value"] == "3.2"
     assert rows["cpu_cores"]["source"].startswith("Table T-rhino-performance, row 5")
     assert catalogue.run(bundle, {"calc": "shcm", "scenario": "shcm-test-1", "target": "0"})["ok"] is False
 
@@ -305,7 +364,8 @@ def test_pages_are_prerendered(built_site):
     html = (built_site / "calculators" / "dsr" / "index.html").read_text()
     assert 'data-calculator="dsr"' in html and 'data-prerendered="true"' in html and "16 DA-MPs" in html
     html = (built_site / "calculators" / "shcm" / "index.html").read_text()
-    assert 'data-calculator="shcm"' in html and "1 Rhino node(s)" in html
+    # test 1 at its own 1800 RPS: 1 node + the default spare (N+1) = 2; Cassandra named as not sized
+    assert 'data-calculator="shcm"' in html and "2 Rhino node(s)" in html and 'data-key="not_sized_cassandra"' in html
 
 
 # ------------------------------------------------------------------ browser
@@ -320,9 +380,10 @@ def _result(page, key):
     # + 1 spare = 9, x 2 DSRs = 18, 216 vCPU (prerendered default: 16).
     ("dsr/?scenario=dsr-relay-12vcpu&target=240000&ceiling=40&spare=1&redundancy=mated-pair", {"total": "16"},
      {"total": "18", "vcpu_total": "216"}),
-    # Test 5 (config B): 21,600 RPS at an 80 % ceiling = 5 Rhino nodes (prerendered default: 1).
-    ("shcm/?scenario=shcm-test-5&target=21600&unit=RPS&ceiling=80", {"total": "1"},
-     {"total": "5", "rate_at_ceiling": "4,320"}),
+    # Test 5 (config B): 21,600 RPS at an 80 % ceiling = 5 Rhino nodes, + the form's default spare = 6 (prerendered
+    # default: test 1 at 1800 RPS, 1 + 1 spare = 2).
+    ("shcm/?scenario=shcm-test-5&target=21600&unit=RPS&ceiling=80", {"total": "2"},
+     {"total": "6", "rate_at_ceiling": "4,320"}),
 ], ids=["dsr", "shcm"])
 def test_computes_in_pyodide_from_permalink(browser, page, site_url, link, prerendered, want):
     """The page as served shows the prerendered default (read without JavaScript: with it, Python booted from the

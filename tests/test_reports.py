@@ -116,10 +116,18 @@ def test_dsr_report(bundle):
 
 def test_shcm_report(bundle):
     """Test 5 (Table T-rhino-performance row 5): 2,160 RPS at 3.2 cores of a c5.2xlarge's 8 vCPUs (Table T-hardware
-    row 1). At an 80 % ceiling: 2,160 x (8 x 0.8) / 3.2 = 4,320 RPS per node; 21,600 / 4,320 = 5 nodes."""
+    row 1). At an 80 % ceiling: 2,160 x (8 x 0.8) / 3.2 = 4,320 RPS per node; 21,600 / 4,320 = 5 nodes, + the default
+    spare (N+1) = 6. Cassandra is not sized: the report says so in its Totals, its Warnings (first) and its Method."""
     r = rep(bundle, calc="shcm", scenario="shcm-test-5", target="21600", unit="RPS", ceiling="80")
     totals = {x["Item"]: x["Value"] for x in rows_of(r, "Totals")}
-    assert totals["Rhino nodes to deploy"] == 5
+    assert totals["Rhino nodes to deploy"] == 6 and totals["Cassandra database"] == "not sized"
+    warnings = rows_of(r, "Warnings")
+    assert warnings[0]["Kind"] == "not sized (partial: Rhino nodes only)"
+    assert warnings[0]["Text"].startswith("Not sized: the Cassandra database the ShCM reads and writes (Cassandra 3.11.2).")
+    assert "config B as '6 c5.2xlarge servers. 1 server for Rhino. 3 servers for Cassandra." in warnings[0]["Text"]
+    method = {x["Topic"]: x["Text"] for x in rows_of(r, "Method")}
+    assert method["Not sized"] == "Cassandra database" and method["Spares"].startswith("1 spare node(s) added (N+k)")
+    assert r["subtitle"].endswith("(partial: Rhino nodes only, Cassandra not sized)")
     assert {x["Key"]: x["Value"] for x in rows_of(r, "Results")}["rate_at_ceiling"] == 4320
     src = {x["Item"]: x for x in rows_of(r, "Sources")}
     assert (src["ShCM JVM CPU (average), cores"]["Table"], src["ShCM JVM CPU (average), cores"]["Row"],
