@@ -212,9 +212,12 @@ def main(argv=None) -> int:
     d.add_argument("--scenario", default=dsr.DEFAULT_SCENARIO, help=f"benchmark run id (default {dsr.DEFAULT_SCENARIO}; see --list)")
     d.add_argument("--target", help="total message rate, MPS (default: the run's own)")
     d.add_argument("--ceiling", help="CPU ceiling per MP, 1 to 100 percent (default: the measured peak, no scaling)")
-    d.add_argument("--spare", default="0", help=f"spare MPs per DSR, 0 to {dsr.MAX_SPARE} (default 0)")
+    d.add_argument("--spare", default="0", help=f"spare MPs per DSR site, 0 to {dsr.MAX_SPARE}; DA-MP spares count within "
+                   f"the {dsr.MAX_DA_MPS_PER_SITE} DA-MPs a site holds (default 0)")
     d.add_argument("--redundancy", default="none", choices=tuple(dsr.REDUNDANCY),
-                   help="none (default) or mated-pair: each DSR carries the whole target when its mate is down")
+                   help=f"none (default) or mated-pair: each DSR site of a pair carries its pair's whole share when its mate "
+                        f"is down; the target is split over as many sites or pairs as {dsr.MAX_DA_MPS_PER_SITE} DA-MPs per "
+                        "site need")
     d.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
     h = sub.add_parser("shcm", help="ShCM Rhino nodes for a target RPS or SPS")
     h.add_argument("--scenario", default=shcm.DEFAULT_SCENARIO, help=f"baseline test id (default {shcm.DEFAULT_SCENARIO}; see --list)")

@@ -234,17 +234,23 @@ def dsr(res: dict, bundle: dict) -> dict:
     """The report of a ``calculators.dsr.compute`` result."""
     from . import dsr as calc
     run, kind = res["run"], res["kind"]
+    limit = res["site_limit"]
     method = [["Methods", "Measured: the per-MP rate as benchmarked (with a CPU ceiling, scaled linearly within the CPU range "
                "the guide measured for the flavour); engineered: the rate the DA-MP Profile names. A DA-MP is never given "
                "more than its profile's rated MPS; the method needing more MPs is the headline."],
-              ["Redundancy", calc.REDUNDANCY[res["inputs"]["redundancy"]]],
-              ["Spares", f"{res['inputs']['spare']} spare {kind}(s) per DSR added (N+k)."],
+              ["DSR sites", (f"At most {limit} {kind}s per DSR site, spares included ({calc.SITE_LIMIT_SOURCE}); the target is "
+                             "split evenly over as few DSR sites (or mated pairs) as that allows, at the more conservative "
+                             "method's rate." if limit is not None else calc.NO_SITE_LIMIT)],
+              ["Redundancy", calc.REDUNDANCY[res["inputs"]["redundancy"]] + "; mated pairs: " + calc.MATED_PAIR_SOURCE],
+              ["Spares", f"{res['inputs']['spare']} spare {kind}(s) per DSR site added (N+k)"
+               + (", counted within the site limit." if limit is not None else ".")],
               ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
     method += [["Note from the guide", n] for n in res["notes"]]
     extra = [(f"Setting: {label}", s["table_id"], s["row"], s["value"]) for label, s in (run["settings"] or {}).items()]
     return _steps("dsr", res, calc._rows(res), res["figures"], "dsr", run.get("section"), bundle,
                   f"DSR {kind} sizing: {run['short_title']}",
-                  f"{res['total']:,} {kind}s for {float(res['inputs']['target_mps']):g} MPS; baseline {run.get('section') or ''} "
+                  f"{res['total']:,} {kind}s in {res['dsrs']:,} DSR site(s) for {float(res['inputs']['target_mps']):g} MPS; "
+                  f"baseline {run.get('section') or ''} "
                   f"{run['short_title']} ({run['id']})", f"dsr-{run['id']}.xlsx", method, extra)
 
 

@@ -234,15 +234,21 @@ def test_shcm_defaults_are_test_1_at_its_own_rps(bundle):
 # ------------------------------------------------------------------ DSR
 
 T31 = "Table 3-1, row 1"
+MATED_PAIR_SOURCE = ("your input; mated pairs: the DSR guide's planning steps (chapter 3, 'Data Usage'): mated pair "
+                     "deployments, 'where one DSR needs to support full traffic, when one of the DSRs is unavailable'")
+"""The redundancy row's source: the guide's chapter 3 introduction (seed 002 line 28), named by its heading."""
+SITE_LIMIT_SOURCE = ("Oracle DSR Policy and Charging Application documentation (releases 8.2 and 8.4), section 'MP Growth': "
+                     "'The DSR supports up to 16 DA-MPs per DSR site'")
+"""The site limit's source row (docs.oracle.com, DSR 8.2 and 8.4 PCA, "MP Growth")."""
 DSR_RELAY_ROWS = [
     # Table 3-1 row 1 (3.2.1 Relay, 12 vCPU (Regular), profile 30K_MPS, 100% Relay): 288K MPS on 16 DA-MPs (caption),
     # CPU peak 19 %, RAM 35 %. Target 240,000 MPS, 40 % ceiling, 1 spare, mated pair.
     ["input", "scenario", "Benchmark run", "3.2.1 Relay | 12 vCPU (Regular) | 30K_MPS (dsr-relay-12vcpu)", "", ""],
     ["input", "target_mps", "Target traffic", "240000", "MPS", "your input"],
     ["input", "cpu_ceiling_percent", "CPU ceiling per MP", "40", "percent", "your input"],
-    ["input", "spare", "Spare DA-MPs per DSR (N+k)", "1", "count", "your input"],
-    ["input", "redundancy", "Redundancy", "mated pair (each DSR carries the whole target when its mate is down)", "",
-     "your input; mated pair: seed 002, line 28"],
+    ["input", "spare", "Spare DA-MPs per DSR site (N+k)", "1", "count", "your input; counted within the site limit"],
+    ["input", "redundancy", "Redundancy", "mated pairs (each DSR site of a pair carries its pair's whole share when its "
+     "mate is down)", "", MATED_PAIR_SOURCE],
     ["measured", "call_mix", "Call model", "100% Relay", "", f"{T31}, column 'Call Flow Model'"],
     ["measured", "setting:DA-MP Flavor", "DA-MP Flavor", "12 vCPU (Regular)", "", T31],
     ["measured", "setting:DA-MP Profile", "DA-MP Profile", "30K_MPS", "", T31],
@@ -257,13 +263,21 @@ DSR_RELAY_ROWS = [
     # 18000 x 40 / 19 = 720000/19 = 37,894.736842 (40 % is inside the 14-53 % measured for 12-vCPU DA-MPs)
     ["computed", "rate_at_ceiling", "MPS per DA-MP scaled to the ceiling", "37894.736842", "MPS", "18,000 x 40 / 19 (linear)"],
     ["computed", "rate_measured", "Measured method: MPS per DA-MP", "30000", "MPS", "capped at the profile's rated 30,000 MPS"],
-    # 240000 / 30000 = 8 by both methods
-    ["result", "needed_measured", "Measured method: DA-MPs per DSR", "8", "count", "ceil(240,000 / 30,000)"],
     ["measured", "rate_engineered", "Engineered method: rated MPS per DA-MP", "30000", "MPS", f"DA-MP Profile '30K_MPS', {T31}"],
-    ["result", "needed_engineered", "Engineered method: DA-MPs per DSR", "8", "count", "ceil(240,000 / 30,000)"],
-    ["result", "needed", "DA-MPs per DSR for the load (headline)", "8", "count", "both methods agree"],
-    ["result", "per_dsr", "DA-MPs per DSR", "9", "count", "8 + 1 spare"],
-    ["result", "total", "DA-MPs to deploy", "18", "count", "9 per DSR x 2 DSR(s), redundancy mated-pair"],
+    # Oracle's DSR PCA documentation, "MP Growth": up to 16 DA-MPs per DSR site; 1 spare leaves 15 for traffic:
+    # ceil(240,000 / (30,000 x 15)) = ceil(0.53) = 1 mated pair, 2 DSR sites, each carrying the whole 240,000 alone
+    ["measured", "site_limit", "DA-MPs per DSR site, at most (spares included)", "16", "count", SITE_LIMIT_SOURCE],
+    ["result", "mated_pairs", "Mated pairs", "1", "count", "ceil(240,000 / (30,000 x (16 - 1 spare))): at most 15 DA-MPs "
+     "carrying traffic per site, at the more conservative method's 30,000 MPS per DA-MP"],
+    ["result", "dsr_sites", "DSR sites", "2", "count", "1 mated pair x 2"],
+    ["computed", "share", "Traffic per mated pair", "240000", "MPS", "the whole target (one mated pair)"],
+    ["computed", "carry", "Traffic one DSR site carries with its mate down", "240000", "MPS", "its pair's whole share"],
+    # 240000 / 30000 = 8 by both methods
+    ["result", "needed_measured", "Measured method: DA-MPs per DSR site", "8", "count", "ceil(240,000 / 30,000)"],
+    ["result", "needed_engineered", "Engineered method: DA-MPs per DSR site", "8", "count", "ceil(240,000 / 30,000)"],
+    ["result", "needed", "DA-MPs per DSR site for the load (headline)", "8", "count", "both methods agree"],
+    ["result", "per_dsr", "DA-MPs per DSR site", "9", "count", "8 + 1 spare (at most 16)"],
+    ["result", "total", "DA-MPs to deploy", "18", "count", "9 per DSR site x 2 DSR sites (1 mated pair)"],
     ["result", "vcpu_total", "vCPU for these DA-MPs", "216", "vCPU", "18 x 12 vCPU"],
     # all in service: each DSR carries 120,000: 120000 x 19 / (9 x 18000) = 380/27 = 14.074074 %;
     # spare lost and mate down: 240000 x 19 / (8 x 18000) = 95/3 = 31.666667 %
@@ -300,30 +314,38 @@ def test_dsr_csv_every_line_relay_mated_pair_at_40_percent(bundle):
 
 
 def test_dsr_relay_notes_cite_the_contradiction_the_prose_and_the_relay_rule(bundle):
-    """Notes of Table 3-1 row 1: the run's contradiction (dsr-E036, the 'overload' at 19 % CPU), its prose note, and
-    the relay tuning rule dsr-G22 (seed line 242), in that order."""
+    """Notes of Table 3-1 row 1: the run's contradiction (dsr-E036, the 'overload' at 19 % CPU), its prose note (the
+    curated note's 'line 235' is in section 3.2.1, which readers are told instead), and the relay tuning rule dsr-G22
+    (printed in section 3.2.1.1, seed line 242), in that order."""
     res = relay_case(bundle)
     e036 = bundle["dsr_notes"]["errata"]["dsr-E036"]["problem"]
     g22 = bundle["dsr_notes"]["guidance"]["dsr-G22"]["setting"]
-    assert res["notes"] == [f"dsr-E036: {e036}", "Parameter 'Traffic generation' is printed in the prose (line 235), not in a table.",
-                            f"dsr-G22 (infrastructure rule, seed line 242): {g22}"]
+    assert res["notes"] == [f"dsr-E036: {e036}", "Parameter 'Traffic generation' is printed in the prose of section 3.2.1, not "
+                            "in a table.", f"dsr-G22 (DSR infrastructure rule, stated in section 3.2.1 of the guide): {g22}"]
+    html = dsr.result_html(res)
+    # in the page, the rule links to its row on the DSR infrastructure rules page and the section to the run's page
+    assert ('<li><a href="../../products/dsr/guidance/#dsr-G22">dsr-G22</a> (DSR infrastructure rule, stated in '
+            '<a href="../../products/dsr/dsr-relay-12vcpu/">section 3.2.1</a> of the guide): ') in html
 
 
 def test_dsr_page_summary_methods_table_and_not_sizable_list(bundle):
     """The page's result for the relay case: summary, the two methods side by side, the steps table, and the three runs
     that cannot be sized (Table 3-5 FABR-SDS without a DA-MP count, dsr-E037; Table 3-12's two PDRA runs, dsr-E049)."""
     html = dsr.result_html(relay_case(bundle))
-    assert ('<p class="atlas-summary"><strong data-key="total">18 DA-MPs</strong> (8 for 240,000 MPS by both methods, + 1 spare '
-            "per DSR, x 2 DSRs (mated pair)), 216 vCPU. Baseline: 3.2.1 Relay | 12 vCPU (Regular) | 30K_MPS. "
-            "A planning estimate, not a vendor figure.</p>") in html
+    # one mated pair (2 DSR sites): 8 + 1 spare = 9 per site, 18 DA-MPs x 12 vCPU = 216; each site carries the pair's
+    # 240,000 MPS with its mate down, 240,000 / 2 = 120,000 normally
+    assert ('<p class="atlas-summary"><strong data-key="total">18 DA-MPs</strong> in 1 mated pair (2 DSR sites): 9 per DSR '
+            "site (8 by both methods, for its pair&#x27;s whole 240,000 MPS when its mate is down (120,000 MPS normally), "
+            "+ 1 spare); 216 vCPU. At most 16 DA-MPs per DSR site, spares included. Baseline: 3.2.1 Relay | 12 vCPU "
+            "(Regular) | 30K_MPS. A planning estimate, not a vendor figure.</p>") in html
     methods, steps = html_tables(html)
     assert methods == [
-        ["Method", "MPS per DA-MP", "DA-MPs per DSR", "Basis"],
+        ["Method", "MPS per DA-MP", "DA-MPs per DSR site", "Basis"],
         ["Measured", "30,000", "8", "18,000 MPS at 19% CPU as benchmarked, scaled to the ceiling within the CPU range measured "
                                     "for the flavour; capped at the profile's rated MPS"],
         ["Engineered", "30,000", "8", "DA-MP Profile 30K_MPS (Table 3-1, row 1): the rated MPS per DA-MP"]]
     assert steps[0] == STEP_HEADER
-    assert ["Result", "DA-MPs to deploy", "18", "count", "9 per DSR x 2 DSR(s), redundancy mated-pair"] in steps
+    assert ["Result", "DA-MPs to deploy", "18", "count", "9 per DSR site x 2 DSR sites (1 mated pair)"] in steps
     assert ["Measured (source)", "CPU peak per MP", "19", "percent", f"{T31}, column &#x27;CPU Peak&#x27; (printed &#x27;19%&#x27;)"
             .replace("&#x27;", "'")] in steps
     assert "<summary>3 benchmark run(s) cannot be sized from the guide</summary>" in html
@@ -348,7 +370,7 @@ def test_dsr_chart_relay_case(bundle):
     assert values[("at the measured CPU peak (19%)", 14)] == 252000.0 and values[("measured method (scaled, capped at the profile)", 8)] == 240000.0
     assert rule["data"]["values"] == [{"target": 240000.0, "label": "target 240,000 MPS"}]
     assert line["encoding"]["x"]["title"] == "DA-MPs" and line["encoding"]["y"]["title"] == "Capacity (MPS)"
-    assert chart["description"] == "MPS capacity of one DSR against its number of DA-MPs, with the load it must carry"
+    assert chart["description"] == "MPS capacity of one DSR site against its number of DA-MPs, with the load it must carry"
 
 
 T310 = "Table 3-10, row 1"
@@ -359,8 +381,9 @@ DSR_VSTP_ROWS = [
     ["input", "scenario", "Benchmark run", "3.2.5 SFAPP + MNP + GTT | 8 vCPU (dsr-vstp-sfapp-mnp-gtt)", "", ""],
     ["input", "target_mps", "Target traffic", "100000", "MPS", "your input"],
     ["input", "cpu_ceiling_percent", "CPU ceiling per MP", "80", "percent", "your input"],
-    ["input", "spare", "Spare SS7-MPs per DSR (N+k)", "0", "count", "your input"],
-    ["input", "redundancy", "Redundancy", "none (one DSR carries the target)", "", "your input; mated pair: seed 002, line 28"],
+    ["input", "spare", "Spare SS7-MPs per DSR site (N+k)", "0", "count", "your input"],
+    ["input", "redundancy", "Redundancy", "none (the target split evenly over as few DSR sites as the site limit allows)", "",
+     MATED_PAIR_SOURCE],
     ["measured", "call_mix", "Call model", "2K MNP + 2K SFAPP + 6K GTT", "", f"{T310}, column 'Call Flow Model'"],
     ["measured", "setting:SS7-MP Flavor", "SS7-MP Flavor", "8 vCPU", "", T310],
     ["measured", "mps_achieved_per_ss7_mp", "MPS achieved per SS7-MP (printed)", "18000", "MPS",
@@ -372,11 +395,18 @@ DSR_VSTP_ROWS = [
     ["computed", "rate_at_ceiling", "MPS per SS7-MP scaled to the ceiling", "45818.181818", "MPS",
      "18,000 x 56 / 22 (linear; capped at the 56% the guide measured for the 8-vCPU SS7-MP)"],
     ["computed", "rate_measured", "Measured method: MPS per SS7-MP", "45818.181818", "MPS", "as above"],
-    ["result", "needed_measured", "Measured method: SS7-MPs per DSR", "3", "count", "ceil(100,000 / 45,818.182)"],
+    # neither the DSR guide nor the sizing notes give a per-site limit for SS7-MPs: none applied, one DSR site
+    ["measured", "site_limit", "SS7-MPs per DSR site, at most", "no limit known", "",
+     "Neither the DSR benchmark guide nor the atlas's sizing notes give a per-site limit for SS7-MPs (Oracle's 16 per DSR "
+     "site is for DA-MPs), so none is applied: one DSR site (or one mated pair) carries the target. Check the vSTP "
+     "documentation for your release before planning many SS7-MPs at one site."],
+    ["result", "dsr_sites", "DSR sites", "1", "count", "one: no per-site limit applied"],
+    ["computed", "share", "Traffic per DSR site", "100000", "MPS", "the whole target (one DSR site)"],
+    ["result", "needed_measured", "Measured method: SS7-MPs per DSR site", "3", "count", "ceil(100,000 / 45,818.182)"],
     ["result", "needed_engineered", "Engineered method", "not available", "", "no DA-MP Profile rate printed for this run"],
-    ["result", "needed", "SS7-MPs per DSR for the load (headline)", "3", "count", "measured method (more conservative)"],
-    ["result", "per_dsr", "SS7-MPs per DSR", "3", "count", "3 + 0 spare"],
-    ["result", "total", "SS7-MPs to deploy", "3", "count", "3 per DSR x 1 DSR(s), redundancy none"],
+    ["result", "needed", "SS7-MPs per DSR site for the load (headline)", "3", "count", "measured method (more conservative)"],
+    ["result", "per_dsr", "SS7-MPs per DSR site", "3", "count", "3 + 0 spare"],
+    ["result", "total", "SS7-MPs to deploy", "3", "count", "3 per DSR site x 1 DSR site"],
     ["result", "vcpu_total", "vCPU for these SS7-MPs", "24", "vCPU", "3 x 8 vCPU"],
     # 100000 x 22 / (3 x 18000) = 1100/27 = 40.740741 %; no spare and no mate: no 'after loss' line
     ["result", "cpu_all", "Expected CPU per SS7-MP, all in service", "40.740741", "percent",
@@ -404,12 +434,16 @@ def test_dsr_csv_every_line_vstp_capped_at_the_measured_range(bundle):
     assert res["flavour"] == "8-vCPU SS7-MP" and res["flavour_range"] == (2, 56) and res["cpu_range"] == (2, 56)
     e039 = bundle["dsr_notes"]["errata"]["dsr-E039"]["problem"]
     g = bundle["dsr_notes"]["guidance"]
+    # dsr-G24 and dsr-G23 are printed in the notes under Table 3-10 (section 3.2.5.1; seed lines 485 and 484)
     assert res["notes"] == [f"dsr-E039: {e039}", "Load is printed per MP only ('18K/MP'); no total is printed.",
-                            f"dsr-G24 (infrastructure rule, seed line 485): {g['dsr-G24']['setting']}",
-                            f"dsr-G23 (infrastructure rule, seed line 484): {g['dsr-G23']['setting']}"]
+                            f"dsr-G24 (DSR infrastructure rule, stated in section 3.2.5 of the guide): {g['dsr-G24']['setting']}",
+                            f"dsr-G23 (DSR infrastructure rule, stated in section 3.2.5 of the guide): {g['dsr-G23']['setting']}"]
     html = dsr.result_html(res)
     methods = html_tables(html)[0]
-    assert methods[0] == ["Method", "MPS per SS7-MP", "SS7-MPs per DSR", "Basis"]
+    assert methods[0] == ["Method", "MPS per SS7-MP", "SS7-MPs per DSR site", "Basis"]
+    # 3 SS7-MPs x 8 vCPU = 24; no limit is known, and the summary says so
+    assert ("<strong data-key=\"total\">3 SS7-MPs</strong> in 1 DSR site (3 by the measured method, the more conservative, "
+            "for 100,000 MPS, + 0 spare); 24 vCPU. No per-site limit on SS7-MPs is applied: none is known (see below).") in html
     assert methods[2] == ["Engineered", "—", "—", "no DA-MP Profile rate printed for this run"]
     assert methods[1][3] == "18,000 MPS at 22% CPU as benchmarked, scaled to the ceiling within the CPU range measured for the flavour"
     chart = dsr.result_chart(res)
@@ -426,7 +460,8 @@ def test_dsr_no_ceiling_the_measured_method_is_the_headline(bundle):
     assert rows["needed"][4:] == ["14", "count", "measured method (more conservative)"]
     assert "rate_at_ceiling" not in rows and "cpu_after_loss" not in rows
     html = dsr.result_html(res)
-    assert "(14 for 240,000 MPS by the measured method, the more conservative, + 0 spare), 168 vCPU." in html
+    # 240,000 / (18,000 x 16) = 0.83 -> one DSR site; 14 x 12 vCPU = 168
+    assert "in 1 DSR site (14 by the measured method, the more conservative, for 240,000 MPS, + 0 spare); 168 vCPU." in html
     assert html_tables(html)[0][1][3] == "18,000 MPS at 19% CPU as benchmarked"
     assert res["warnings"] == [] and res["extrapolation"] is None and res["rate_at_ceiling"] is None
 
@@ -435,16 +470,19 @@ def test_dsr_measured_headline_and_a_ceiling_below_the_peak(bundle):
     """Table 3-15 row 4 (DSA Source_Host_Validation_Mme: 10K per DA-MP printed, CPU 33 %, profile 30K_MPS) at 100,000 MPS
     and a 50 % ceiling (inside the 14-53 % of 12-vCPU DA-MPs): 10000 x 50 / 33 = 15,151.5 -> 6.6 -> 7 DA-MPs; the
     profile's 30,000 -> 4. The measured 7 is the headline. At a 20 % ceiling (below the measured 33 %):
-    10000 x 20 / 33 = 6,060.6 -> 16.5 -> 17, with the 'below' warning and no extrapolation warning."""
+    10000 x 20 / 33 = 6,060.6 -> 16.5 -> 17, more than the 16 DA-MPs a DSR site holds: ceil(100,000 / (6,060.6 x 16))
+    = ceil(1.03) = 2 DSR sites of 50,000 MPS, ceil(50,000 / 6,060.6) = ceil(8.25) = 9 each, 18 in all; with the 'below'
+    warning and no extrapolation warning. The DSA rule dsr-G25 is printed in section 3.2.7.1 (seed line 626)."""
     res = dsr.compute(bundle, "dsr-dsa-source-host-validation-mme", 100000, cpu_ceiling_percent=50)
     assert res["methods"]["measured"] == {"rate": Fraction(500000, 33), "needed": 7, "capped_range": False, "capped_profile": False}
     assert res["methods"]["engineered"] == {"rate": 30000, "needed": 4} and res["headline"] == "measured"
     low = dsr.compute(bundle, "dsr-dsa-source-host-validation-mme", 100000, cpu_ceiling_percent=20)
-    assert low["needed"] == 17 and low["rate_at_ceiling"] == Fraction(200000, 33)
+    assert low["rate_at_ceiling"] == Fraction(200000, 33)
+    assert (low["units"], low["share"], low["needed"], low["total"]) == (2, 50000, 9, 18)
     assert low["warnings"] == [
         "The ceiling (20%) is below the measured CPU peak (33%): each MP is sized for less than the benchmark carried."]
     g25 = bundle["dsr_notes"]["guidance"]["dsr-G25"]
-    assert f"dsr-G25 (infrastructure rule, seed line 626): {g25['setting']}" in low["notes"]
+    assert f"dsr-G25 (DSR infrastructure rule, stated in section 3.2.7 of the guide): {g25['setting']}" in low["notes"]
     assert "dsr-E034: " + bundle["dsr_notes"]["errata"]["dsr-E034"]["problem"] in low["notes"]
 
 
@@ -460,7 +498,7 @@ def test_dsr_profile_with_a_suffix_names_its_rate(bundle):
     assert a["warnings"] == []
     b = dsr.compute(bundle, "dsr-relay-18vcpu", 350000)
     assert (b["methods"]["measured"]["needed"], b["methods"]["engineered"]["needed"], b["headline"]) == (10, 10, "both")
-    assert "(10 for 350,000 MPS by both methods, + 0 spare), 180 vCPU." in dsr.result_html(b)
+    assert "in 1 DSR site (10 by both methods, for 350,000 MPS, + 0 spare); 180 vCPU." in dsr.result_html(b)
 
 
 def test_dsr_profile_rate_reads_the_name_only():
@@ -807,8 +845,9 @@ def test_cli_dsr_and_shcm_pass_every_option(cli_run):
     rc, out, err = cli_run("dsr", "--scenario", "dsr-rbar")
     assert rc == 2 and err == "error: --target is needed for dsr-rbar (the default target is that of dsr-relay-12vcpu).\n"
     rc, out, err = cli_run("dsr", "--scenario", "dsr-relay-12vcpu", "--target", "240000", "--ceiling", "40", "--format", "csv")
+    # 240,000 / (30,000 x 16) = 0.5 -> one DSR site of 240,000 / 30,000 = 8 DA-MPs
     assert rc == 0 and csv_header(out) == CSV_COLUMNS and ["dsr-relay-12vcpu", "result", "total", "DA-MPs to deploy", "8", "count",
-                                                           "8 per DSR x 1 DSR(s), redundancy none"] in csv_rows(out)
+                                                           "8 per DSR site x 1 DSR site"] in csv_rows(out)
     rc, out, err = cli_run("shcm", "--scenario", "shcm-test-5", "--target", "1200", "--unit", "SPS", "--ceiling", "80",
                            "--spare", "2", "--format", "json")
     res = json.loads(out)
