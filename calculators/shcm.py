@@ -332,7 +332,8 @@ def result_html(res: dict) -> str:
              f'{escape(res["node"]["instance"] or "node")} of {fmt(res["node"]["vcpu"])} vCPU. Baseline: test {t["test"]}, '
              f'server config {escape(t["config"] or "—")}. A planning estimate, not a vendor figure.</p>']
     if res["not_sized"]:
-        parts.append('<div class="atlas-partial" data-key="not-sized"><p><strong>Partial result: Rhino nodes only.</strong></p><ul>'
+        parts.append('<div class="admonition warning atlas-partial" data-key="not-sized"><p class="admonition-title">Partial '
+                     'result: Rhino nodes only</p><ul>'
                      + "".join(f'<li data-key="not_sized_{escape(x["key"])}">{_linked(x["text"], t["id"])}</li>'
                                for x in res["not_sized"]) + "</ul></div>")
     parts.append(list_html(res["warnings"], "atlas-warnings"))

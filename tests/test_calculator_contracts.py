@@ -190,9 +190,9 @@ def test_shcm_page_summary_steps_table_and_chart(bundle):
     assert '<ul class="atlas-warnings"><li>The ceiling of 80% is 2 x' in html
     assert '<p>Notes from the guide and its errata:</p><ul class="atlas-notes"><li>shcm-E003: ' in html
     # the partial mark right under the summary, its tables linked to the test's page
-    assert ('A planning estimate, not a vendor figure.</p><div class="atlas-partial" data-key="not-sized"><p><strong>Partial '
-            'result: Rhino nodes only.</strong></p><ul><li data-key="not_sized_cassandra">Not sized: the Cassandra database '
-            'the ShCM reads and writes (Cassandra 3.11.2). The guide prints no CPU or memory for Cassandra: its '
+    assert ('A planning estimate, not a vendor figure.</p><div class="admonition warning atlas-partial" data-key="not-sized">'
+            '<p class="admonition-title">Partial result: Rhino nodes only</p><ul><li data-key="not_sized_cassandra">'
+            'Not sized: the Cassandra database the ShCM reads and writes (Cassandra 3.11.2). The guide prints no CPU or memory for Cassandra: its '
             '<a href="../../products/shcm/shcm-test-5/#table-t-server-configs">Server configuration table</a> (section '
             'Benchmark Results) describes config B as ') in html
     assert '<a href="../../products/shcm/shcm-test-5/#table-t-cassandra-disk">Cassandra Disk Usage table</a>' in html

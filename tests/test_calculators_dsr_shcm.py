@@ -487,7 +487,7 @@ def test_shcm_cassandra_is_named_as_not_sized_in_html_csv_and_report(bundle):
         params = {"scenario": sid, "target": "1800", "unit": "RPS"}
         out = shcm.run_web(bundle, params)
         quoted = f"describes config {conf} as &#x27;{text}&#x27;"
-        assert '<p><strong>Partial result: Rhino nodes only.</strong></p>' in out["html"] and quoted in out["html"]
+        assert '<p class="admonition-title">Partial result: Rhino nodes only</p>' in out["html"] and quoted in out["html"]
         assert "Cassandra Disk Usage table</a> (section Benchmark Results) gives only its disk use, which peaked at around " \
                "9GB in each test" in out["html"]
         rows = {r["key"]: r for r in csv.DictReader(io.StringIO(csv_body(out["downloads"]["csv"]["text"]())))}
