@@ -3,7 +3,9 @@
 * ``shcm_tests``: one record per row of T-rhino-performance (SPS, RPS, CPU as
   printed and in cores, heap, server config, client latency p50/p99/max);
 * ``shcm_info``: the node hardware sentence (vCPUs read from it), the server
-  configurations, the load-profile sentences and the errata the calculator cites.
+  configurations, the load-profile sentences, the errata the calculator cites,
+  what the guide prints about Cassandra (its version, the Cassandra Disk Usage
+  rows) and the title and section of every table the result names.
 
 Only rows with status ``ok`` or ``corrected`` are used; nothing is computed here
 except reading the vCPU count out of the printed hardware sentence.
@@ -17,10 +19,15 @@ from .datastore import metric_records, records, usable
 SHCM_METRICS = ("sps", "rps", "cpu_percent", "cpu_cores", "heap_avg", "duration")
 SHCM_TABLE = "T-rhino-performance"
 SHCM_ERRATA = ("shcm-E003", "shcm-E006", "shcm-E008", "shcm-E020")
+SHCM_NAMED_TABLES = ("T-rhino-performance", "T-client-latency", "T-hardware", "T-server-configs", "T-software-versions",
+                     "T-cassandra-disk")
+"""Tables the ShCM result names in words (their title and section go into ``shcm_info["tables"]``)."""
 
 
 def build(atlas) -> dict:
-    """``{"shcm_tests": [...], "shcm_info": {"node", "configs", "load_profile", "errata"}}`` from data/shcm."""
+    """``{"shcm_tests": [...], "shcm_info": {"node", "configs", "load_profile", "errata", "cassandra", "tables"}}`` from
+    data/shcm. ``cassandra``: ``{"version": settings row or None, "disk": {metric: measurement record}}`` (table
+    T-cassandra-disk: ``commitlog_limit``, ``disk_max``); ``tables``: ``{table id: {"title", "section"}}``."""
     meas = usable(atlas.rows("measurements", doc="shcm"))
     sett = usable(atlas.rows("settings", doc="shcm"))
     lat = usable(atlas.rows("latency", doc="shcm"))
@@ -54,4 +61,16 @@ def build(atlas) -> dict:
                for r in records(sett[sett["table_id"] == "T-load-profile"], ["key", "value", "table_id", "row", "line"])}
     errata = {e["id"]: {"problem": e["problem"], "action": e["action"], "reason": e.get("reason")}
               for e in atlas.errata if e["id"] in SHCM_ERRATA}
-    return {"shcm_tests": tests, "shcm_info": {"node": node, "configs": configs, "load_profile": profile, "errata": errata}}
+    version = records(sett[(sett["table_id"] == "T-software-versions") & (sett["key"] == "Cassandra")],
+                      ["value", "table_id", "row", "line"])
+    disk = metric_records(meas[meas["table_id"] == "T-cassandra-disk"], ("commitlog_limit", "disk_max"))
+    tables = {}
+    for tid in SHCM_NAMED_TABLES:
+        try:
+            t = atlas.table("shcm", tid)
+        except KeyError:
+            continue
+        tables[tid] = {"title": t.get("title") or t.get("caption") or tid, "section": t.get("section")}
+    return {"shcm_tests": tests, "shcm_info": {"node": node, "configs": configs, "load_profile": profile, "errata": errata,
+                                               "cassandra": {"version": version[0] if version else None, "disk": disk},
+                                               "tables": tables}}

@@ -232,16 +232,21 @@ def main(argv=None) -> int:
     d.add_argument("--scenario", default=dsr.DEFAULT_SCENARIO, help=f"benchmark run id (default {dsr.DEFAULT_SCENARIO}; see --list)")
     d.add_argument("--target", help="total message rate, MPS (default: the run's own)")
     d.add_argument("--ceiling", help="CPU ceiling per MP, 1 to 100 percent (default: the measured peak, no scaling)")
-    d.add_argument("--spare", default="0", help=f"spare MPs per DSR, 0 to {dsr.MAX_SPARE} (default 0)")
+    d.add_argument("--spare", default="0", help=f"spare MPs per DSR site, 0 to {dsr.MAX_SPARE}; DA-MP spares count within "
+                   f"the {dsr.MAX_DA_MPS_PER_SITE} DA-MPs a site holds (default 0)")
     d.add_argument("--redundancy", default="none", choices=tuple(dsr.REDUNDANCY),
-                   help="none (default) or mated-pair: each DSR carries the whole target when its mate is down")
+                   help=f"none (default) or mated-pair: each DSR site of a pair carries its pair's whole share when its mate "
+                        f"is down; the target is split over as many sites or pairs as {dsr.MAX_DA_MPS_PER_SITE} DA-MPs per "
+                        "site need")
     d.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
     h = sub.add_parser("shcm", help="ShCM Rhino nodes for a target RPS or SPS")
     h.add_argument("--scenario", default=shcm.DEFAULT_SCENARIO, help=f"baseline test id (default {shcm.DEFAULT_SCENARIO}; see --list)")
     h.add_argument("--target", help="target load in --unit (default: the test's own RPS)")
     h.add_argument("--unit", default="RPS", choices=("RPS", "SPS"), help="unit of --target (default RPS)")
     h.add_argument("--ceiling", help="CPU ceiling per Rhino node, 1 to 100 percent of its vCPUs (default: as measured)")
-    h.add_argument("--spare", default="0", help=f"spare Rhino nodes, 0 to {shcm.MAX_SPARE} (default 0)")
+    h.add_argument("--spare", default=str(shcm.DEFAULT_SPARE),
+                   help=f"spare Rhino nodes, 0 to {shcm.MAX_SPARE} (default {shcm.DEFAULT_SPARE}: N+1, the others carry a "
+                        "failed node's load)")
     h.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
     for name, sp in sub.choices.items():
         sp.add_argument("--list", action="store_true", help="list the scenario ids (products for overtarget) with their titles, then exit")

@@ -23,14 +23,25 @@ Method, per run (scenario):
   12-vCPU DA-MP 14-53 %, 18-vCPU DA-MP 28 %, 8-vCPU SS7-MP 2-56 %); beyond it a
   warning and that cap. *engineered*: the rate the DA-MP Profile names
   ('30K_MPS' = 30,000 MPS per DA-MP; alarm 22221 fires when a DA-MP approaches
-  its engineered capacity, seed 002 line 285). A DA-MP is never given more than
+  its engineered capacity: section 3.2.1.3, Table 3-2; seed 002 line 285). A DA-MP is never given more than
   its profile's rated MPS, in either method.
-* **Redundancy**: none, or a mated pair, where "one DSR needs to support full
-  traffic, when one of the DSRs is unavailable" (seed 002 line 28): each DSR is
-  sized for the whole target and two are deployed.
-* **Spares (N+k)**: the user's number of spare MPs per DSR is added; the result
-  shows the expected CPU per MP (linear from the measured point) with all MPs in
-  service and with the spares lost and the mate down.
+* **DSR sites (at most 16 DA-MPs each, spares included)**: a DSR site holds
+  at most MAX_DA_MPS_PER_SITE = 16 DA-MPs (Oracle's DSR Policy and Charging
+  Application documentation, "MP Growth"). The k spare MPs per site count
+  within the 16, so at most 16 - k carry traffic. With the rate r of the
+  headline method (the lower of the two rates: it needs more MPs), the target
+  T takes ceil(T / (r x (16 - k))) DSR sites (no redundancy) or mated pairs,
+  and is split evenly over them: each site (or pair) carries T / that number.
+  SS7-MPs: neither the DSR guide nor the atlas's sizing notes give a per-site
+  limit, so none is applied (one DSR site or pair) and the result says so.
+* **Redundancy**: none, or mated pairs, where "one DSR needs to support full
+  traffic, when one of the DSRs is unavailable" (the guide's planning steps,
+  chapter 3 "Data Usage"; seed 002 line 28): each DSR site of a pair is sized
+  for its pair's whole share, and each pair deploys two sites.
+* **Spares (N+k)**: the user's number of spare MPs per DSR site is added (within
+  the site limit); the result shows the expected CPU per MP (linear from the
+  measured point) with all MPs in service and with the spares lost and the mate
+  down.
 * **vCPU**: total MPs x the flavor's vCPU (``da_mp_vcpu`` / ``ss7_mp_vcpu``).
 
 Runs that print neither a per-MP rate nor an MP count (Table 3-5 FABR-SDS,
@@ -41,7 +52,8 @@ and ``compute`` refuses them with that reason.
 Errors: every bad input raises ``DsrError`` (a ValueError) with a message that
 says what is wrong: unknown or not-sizable scenario; a target that is empty,
 non-numeric, NaN/infinite, zero or negative; a ceiling outside (0, 100]; a spare
-count that is not a whole number from 0 to MAX_SPARE; a result above MAX_MPS.
+count that is not a whole number from 0 to MAX_SPARE, or (DA-MPs) that leaves no
+DA-MP of a site's 16 to carry traffic; a result above MAX_MPS.
 """
 from __future__ import annotations
 
@@ -58,6 +70,37 @@ MAX_MPS = 10000
 """A result above 10,000 MPs is refused: far outside anything the guide measured
 (its largest setup has 16 DA-MPs); a Benchmark Atlas limit, not a vendor figure."""
 DEFAULT_SCENARIO = "dsr-relay-12vcpu"
+
+MAX_DA_MPS_PER_SITE = 16
+"""Most DA-MPs one DSR site holds, spares included (count). Source: "The DSR supports up to 16 DA-MPs per DSR
+site" (Oracle Communications Diameter Signaling Router, Policy and Charging Application, releases 8.2 (E89000) and
+8.4 (F12292), section "MP Growth", docs.oracle.com; its "PCA Scalability" section lists "Sixteen DA-MP servers per
+PCA DSR"). The DSR benchmark guide's largest setups are 16-DA-MP systems: Tables 3-1, 3-3, 3-8 and 3-12 are captioned
+"... on 16 DA-MPs DSR Setup" (Tables 3-15 and 3-24 ran on 2). A spare DA-MP is a DA-MP of the site, so spares count
+within the 16."""
+
+SITE_LIMIT = {"DA-MP": MAX_DA_MPS_PER_SITE, "SS7-MP": None}
+"""Most MPs of each kind per DSR site (count), or None where no source gives one: neither the DSR benchmark guide
+nor the atlas's sizing notes (shared/notes/sizing-engineering.md) give a per-site limit for vSTP SS7-MPs, so none is
+applied to them and the result says so."""
+
+SITE_LIMIT_SOURCE = ("Oracle DSR Policy and Charging Application documentation (releases 8.2 and 8.4), "
+                     "section 'MP Growth': 'The DSR supports up to 16 DA-MPs per DSR site'")
+"""Where MAX_DA_MPS_PER_SITE comes from, as the result and the method page name it."""
+
+NO_SITE_LIMIT = ("Neither the DSR benchmark guide nor the atlas's sizing notes give a per-site limit for SS7-MPs "
+                 "(Oracle's 16 per DSR site is for DA-MPs), so none is applied: one DSR site (or one mated pair) "
+                 "carries the target. Check the vSTP documentation for your release before planning many SS7-MPs "
+                 "at one site.")
+"""What the result says for SS7-MPs instead of a site limit."""
+
+MATED_PAIR_SOURCE = ("the DSR guide's planning steps (chapter 3, 'Data Usage'): mated pair deployments, 'where one DSR "
+                     "needs to support full traffic, when one of the DSRs is unavailable'")
+"""Where the mated-pair rule comes from (the guide's chapter 3 introduction, seed 002 line 28), in readers' words."""
+
+GUIDE_PAGES = "../../products/dsr/"
+"""The atlas's DSR pages, relative to the calculator page (calculators/dsr/): a run's page is ``<id>/``, the
+infrastructure rules ``guidance/`` (each rule's row has its id as anchor, each topic its slug)."""
 
 
 class DsrError(ValueError):
@@ -77,7 +120,11 @@ def _ceiling(value) -> Fraction | None:
 
 
 def _spare(value) -> int:
-    return inputs.spare_count(value, "Spare MPs", MAX_SPARE, DsrError)
+    return inputs.spare_count(value, SPARE_LABEL, MAX_SPARE, DsrError)
+
+
+SPARE_LABEL = "Spare MPs per DSR site"
+"""How refusals name the spare field (``catalogue.field_of`` maps it to the form's ``spare``)."""
 
 
 # ---------------------------------------------------------------- runs
@@ -220,11 +267,17 @@ def defaults(bundle: dict, scenario: str | None = None) -> dict:
 # ---------------------------------------------------------------- compute
 
 
-REDUNDANCY = {"none": "none (one DSR carries the target)",
-              "mated-pair": "mated pair (each DSR carries the whole target when its mate is down)"}
-"""Redundancy choices. Mated pair: 'one DSR needs to support full traffic, when one of the DSRs is
-unavailable' (the guide's planning section, seed 002 line 28), so each of the two DSRs is sized for the
-whole target and the pair deploys twice that."""
+REDUNDANCY = {"none": "none (the target split evenly over as few DSR sites as the site limit allows)",
+              "mated-pair": "mated pairs (each DSR site of a pair carries its pair's whole share when its mate is down)"}
+"""Redundancy choices. Mated pair: 'one DSR needs to support full traffic, when one of the DSRs is unavailable' (the
+guide's planning steps, chapter 3 'Data Usage', seed 002 line 28), so each DSR site of a pair is sized for its pair's
+whole share of the target and each pair deploys two sites."""
+
+
+def site_limit(kind: str) -> int | None:
+    """Most MPs of ``kind`` ('DA-MP' or 'SS7-MP') one DSR site holds, spares included (count; SITE_LIMIT), or None
+    when no source gives a limit (SS7-MPs)."""
+    return SITE_LIMIT.get(kind)
 
 
 def flavour_range(bundle: dict, kind: str, vcpu) -> tuple[Fraction, Fraction] | None:
@@ -237,7 +290,8 @@ def flavour_range(bundle: dict, kind: str, vcpu) -> tuple[Fraction, Fraction] | 
 
 
 def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, spare=0, redundancy="none") -> dict:
-    """Size the MPs of run ``scenario`` for ``target_mps`` by two methods; the more conservative is the headline.
+    """Size the MPs of run ``scenario`` for ``target_mps`` by two methods, over as many DSR sites (or mated pairs) as
+    the per-site limit needs; the more conservative method is the headline.
 
     Arguments:
         bundle: the calculator bundle (needs ``dsr_runs``; ``dsr_notes`` optional).
@@ -245,9 +299,11 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
         target_mps: total message rate to carry, MPS (> 0). For vSTP runs, in the
             guide's weighted messages (MNP = 2, SFAPP = 4 messages, dsr-G24).
         cpu_ceiling_percent: highest CPU per MP you accept when an MP carries the
-            load it is sized for, percent (1 <= C <= 100; with a mated pair, when
-            one DSR carries everything); None sizes at the measured per-MP rate.
-        spare: spare MPs per DSR (N+k), 0..MAX_SPARE.
+            load it is sized for, percent (1 <= C <= 100; with mated pairs, when
+            one DSR site carries its pair's share); None sizes at the measured
+            per-MP rate.
+        spare: spare MPs per DSR site (N+k), 0..MAX_SPARE; for DA-MPs fewer than
+            MAX_DA_MPS_PER_SITE (spares count within the site limit).
         redundancy: 'none' or 'mated-pair' (see REDUNDANCY).
 
     Methods:
@@ -257,26 +313,36 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
             Never above the DA-MP profile's rated MPS.
         engineered: the DA-MP profile's rated MPS (e.g. '30K_MPS' = 30,000 MPS per
             DA-MP; alarm 22221 fires when a DA-MP approaches or exceeds its
-            engineered capacity, seed 002 line 285). None for vSTP runs (no profile).
-        Each method sizes one DSR for the load it must carry (the whole target,
-        with or without a mate); the headline is the method needing more MPs.
+            engineered capacity: section 3.2.1.3, Table 3-2). None for vSTP runs.
+        Sites: with r the lower of the two rates (the method needing more MPs),
+            L the site limit (``site_limit``) and k the spares, the target T takes
+            n = ceil(T / (r x (L - k))) DSR sites (no redundancy) or mated pairs,
+            each carrying T / n (one when there is no limit). Each method then
+            sizes one DSR site for the load it must carry (its share, or with a
+            mated pair its pair's whole share when the mate is down); the headline
+            is the method needing more MPs, at most L - k per site by construction.
 
     Returns a dict: ``inputs``; ``run``; ``kind`` ('DA-MP'/'SS7-MP'); ``figures``
     (measured values used, each cited); ``rate`` (MPS per MP at the measured CPU
     peak), ``how`` ('printed'/'derived'); ``cpu_peak``; ``flavour_range``;
-    ``mps_at_measured`` (MPs per DSR at P); ``rate_at_ceiling`` (P scaled to the
-    ceiling within the flavour's range, before the profile cap; None without a
-    ceiling) and ``mps_at_ceiling``; ``methods``: {"measured": {rate, needed,
-    capped_range, capped_profile}, "engineered": {rate, needed} or None};
-    ``headline`` ('measured'/'engineered'/'both'); ``needed`` (MPs per DSR for the
-    load), ``per_dsr`` (needed + spare), ``dsrs`` (1 or 2), ``total`` (all DSRs),
-    ``vcpu_per_mp``/``vcpu_total``; ``cpu_all`` (expected CPU per MP in normal
-    operation) and ``cpu_after_loss`` (spares lost and, with a mated pair, the mate
-    down), percent, from the measured point (linear); ``profile``; ``extrapolation``;
-    ``warnings``; ``notes``; ``cpu_range``; ``not_sizable``. Fractions are exact.
+    ``mps_at_measured`` (MPs per DSR site at P for its load); ``rate_at_ceiling``
+    (P scaled to the ceiling within the flavour's range, before the profile cap;
+    None without a ceiling) and ``mps_at_ceiling``; ``methods``: {"measured":
+    {rate, needed, capped_range, capped_profile}, "engineered": {rate, needed} or
+    None} (needed: MPs per DSR site); ``headline`` ('measured'/'engineered'/'both');
+    ``site_limit`` (MPs per site, spares included, or None); ``sizing_rate`` (MPS
+    per MP the sites are counted with); ``units`` (DSR sites, or mated pairs);
+    ``share`` (MPS per DSR site, or per mated pair); ``carry`` (MPS one DSR site
+    carries at most: its share, or its pair's with the mate down); ``needed`` (MPs
+    per DSR site for that load), ``per_dsr`` (needed + spare), ``dsrs`` (DSR sites
+    in all), ``total`` (MPs in all), ``vcpu_per_mp``/``vcpu_total``; ``cpu_all``
+    (expected CPU per MP in normal operation) and ``cpu_after_loss`` (spares lost
+    and, with a mated pair, the mate down), percent, from the measured point
+    (linear); ``profile``; ``extrapolation``; ``warnings``; ``notes``;
+    ``cpu_range``; ``not_sizable``. Fractions are exact.
 
-    Raises DsrError for an unknown or not-sizable scenario, an unknown redundancy
-    and any invalid number.
+    Raises DsrError for an unknown or not-sizable scenario, an unknown redundancy,
+    spares that leave a DSR site no DA-MP for traffic and any invalid number.
     """
     run = next((r for r in runs(bundle) if r["id"] == scenario), None)
     if run is None:
@@ -292,15 +358,18 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     ceiling = _ceiling(cpu_ceiling_percent)
     k = _spare(spare)
     kind, rate, c = p["kind"], p["rate"], p["cpu_peak"]
-    dsrs = 2 if redundancy == "mated-pair" else 1
-    carry = target  # the load one DSR must carry: all of it, alone or when its mate is down
+    limit = site_limit(kind)
+    if limit is not None and k >= limit:
+        raise DsrError(f"{SPARE_LABEL} must be a whole number from 0 to {limit - 1} for {kind}s: a DSR site holds at "
+                       f"most {limit} {kind}s, spares included, so {k} spare(s) would leave none to carry traffic; "
+                       f"got {k}.")
+    per_unit = 2 if redundancy == "mated-pair" else 1  # DSR sites per unit: a mated pair deploys two
     warnings: list[str] = []
     rng = flavour_range(bundle, kind, p["vcpu"])
     flavour = f"{fmt(p['vcpu'])}-vCPU {kind}" if p["vcpu"] is not None else kind
 
-    # measured method
-    at_measured = ceil(carry / rate)
-    rate_ceiling = at_ceiling = extrapolation = None
+    # measured method: the rate per MP
+    rate_ceiling = extrapolation = None
     capped_range = False
     if ceiling is not None:
         if c is None or c == 0:
@@ -315,7 +384,6 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
                                 f"only to {fmt(use)}%, not beyond; nothing in the guide shows the rate rising in step with CPU further.")
             extrapolation = use / c
             rate_ceiling = rate * use / c
-            at_ceiling = ceil(carry / rate_ceiling)
             if extrapolation > 1:
                 warnings.append(f"The measured rate is extrapolated linearly from {fmt(rate)} MPS at {fmt(c)}% CPU to "
                                 f"{fmt(rate_ceiling)} MPS at {fmt(use)}% ({fmt(extrapolation, 2)} x): a planning estimate, "
@@ -329,6 +397,15 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
                         f"is never given more than its profile's rated MPS, so {fmt(prof[0])} MPS is used.")
         m_rate = prof[0]
         capped_profile = True
+
+    # DSR sites (or mated pairs): as few as the site limit allows at the lower (more conservative) rate
+    sizing_rate = min(m_rate, prof[0]) if prof is not None else m_rate
+    units = ceil(target / (sizing_rate * (limit - k))) if limit is not None else 1
+    share = target / units  # the load of one DSR site (no redundancy) or of one mated pair
+    carry = share  # the most one DSR site carries: its share, or with a mated pair its pair's whole share (mate down)
+
+    at_measured = ceil(carry / rate)
+    at_ceiling = ceil(carry / rate_ceiling) if rate_ceiling is not None else None
     m_needed = ceil(carry / m_rate)
     measured = {"rate": m_rate, "needed": m_needed, "capped_range": capped_range, "capped_profile": capped_profile}
     engineered = {"rate": prof[0], "needed": ceil(carry / prof[0])} if prof is not None else None
@@ -340,11 +417,12 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
         headline = "both"
     needed = max(m_needed, engineered["needed"] if engineered else 0)
     per_dsr = needed + k
+    dsrs = units * per_unit
     total = per_dsr * dsrs
     if total > MAX_MPS:
         raise DsrError(f"The target needs {total:,} {kind}s, above the {MAX_MPS:,} this calculator accepts: "
                        f"no benchmark supports extrapolating that far. Check the target ({fmt(target)} MPS).")
-    normal = target / dsrs  # load per DSR with every DSR in service
+    normal = share / per_unit  # load per DSR site with every site in service
     cpu_all = normal * c / (per_dsr * rate) if c is not None else None
     cpu_loss = carry * c / (needed * rate) if c is not None else None
     vcpu_total = total * p["vcpu"] if p["vcpu"] is not None else None
@@ -360,7 +438,7 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
         warnings.append(f"The ceiling ({fmt(ceiling)}%) is below the measured CPU peak ({fmt(c)}%): each MP is sized "
                         "for less than the benchmark carried.")
     if cpu_loss is not None and rng is not None and cpu_loss > rng[1]:
-        warnings.append(f"With {'the mate down and ' if dsrs == 2 else ''}{k} spare(s) lost each {kind} would run at about "
+        warnings.append(f"With {'the mate down and ' if per_unit == 2 else ''}{k} spare(s) lost each {kind} would run at about "
                         f"{fmt(cpu_loss, 1)}% CPU (linear from the measured point), above the {fmt(rng[1])}% the guide measured "
                         f"for the {flavour}.")
 
@@ -373,6 +451,7 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
         "kind": kind, "figures": p["figures"], "rate": rate, "how": p["how"], "cpu_peak": c, "flavour": flavour,
         "flavour_range": rng, "mps_at_measured": at_measured, "rate_at_ceiling": rate_ceiling, "mps_at_ceiling": at_ceiling,
         "methods": {"measured": measured, "engineered": engineered}, "headline": headline,
+        "site_limit": limit, "sizing_rate": sizing_rate, "units": units, "share": share, "carry": carry,
         "needed": needed, "per_dsr": per_dsr, "dsrs": dsrs, "total": total, "vcpu_per_mp": p["vcpu"], "vcpu_total": vcpu_total,
         "cpu_all": cpu_all, "cpu_after_loss": cpu_loss, "extrapolation": extrapolation,
         "profile": {"rate": prof[0], "value": prof[1]["value"], "cite": f"Table {prof[1]['table_id']}, row {prof[1]['row']}"} if prof else None,
@@ -380,10 +459,31 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     }
 
 
+PROSE_LINE = re.compile(r"\s*\((?:seed )?lines? \d+(?:\s*[-–,]\s*\d+)*\)")
+"""A seed-line reference in a curated note ('(line 235)'): readers are told the run's section instead."""
+
+
+def _reader_note(note: str, section: str | None) -> str:
+    """A run's curated note as readers see it: 'printed in the prose (line 235)' becomes 'printed in the prose of
+    section 3.2.1' (the run's section, where the curation found it); any other seed-line reference is dropped."""
+    where = f" of section {section}" if section else ""
+    note = re.sub(r"in the prose\s*\((?:seed )?lines? \d+(?:\s*[-–,]\s*\d+)*\)", "in the prose" + where, note)
+    return PROSE_LINE.sub("", note)
+
+
+RULE_TOPICS = (("SS7-MP", None, ("vstp-message-weights", "vstp-timers")), ("DA-MP", "relay", ("da-mp-relay-tuning",)),
+               ("DA-MP", "dsa", ("dsa-comagent",)))
+"""The infrastructure rules (guidance topics) that bear on a run: (MP kind, word in its deployment mode or None,
+topics). Each is printed in the section that benchmarks that kind of run (vSTP 3.2.5.1, relay 3.2.1.1, DSA
+3.2.7.1), which the result names; tests/test_calculators_dsr_shcm.py checks each rule's line against the guide."""
+
+
 def _notes(bundle: dict, run: dict, p: dict) -> list[str]:
-    """Errata cited by the figures used and the run's contradictions, and the sizing rules that apply."""
+    """Errata cited by the figures used and the run's contradictions, the run's own notes, and the infrastructure
+    rules that apply (RULE_TOPICS), each naming the section of the guide it is printed in."""
     info = bundle.get("dsr_notes") or {}
     errata, guidance = info.get("errata") or {}, info.get("guidance") or {}
+    section = run.get("section")
     out = []
     ids = []
     for f in p["figures"]:
@@ -395,37 +495,45 @@ def _notes(bundle: dict, run: dict, p: dict) -> list[str]:
         if e in errata:
             out.append(f"{e}: {errata[e]['problem']}")
     for n in run.get("notes") or []:
-        out.append(n)
-
-    def rule(topic):
-        for gid, g in guidance.items():
-            if g["topic"] == topic:
-                out.append(f"{gid} (infrastructure rule, seed line {g['line']}): {g['setting']}")
-
+        out.append(_reader_note(n, section))
     mode = (run.get("deployment_mode") or "").lower()
-    if p["kind"] == "SS7-MP":
-        rule("vstp-message-weights")
-        rule("vstp-timers")
-    if "relay" in mode:
-        rule("da-mp-relay-tuning")
-    if "dsa" in mode:
-        rule("dsa-comagent")
+    where = f"stated in section {section} of the guide" if section else "stated in the guide"
+    for kind, word, topics in RULE_TOPICS:
+        if p["kind"] != kind or (word is not None and word not in mode):
+            continue
+        for topic in topics:
+            for gid, g in guidance.items():
+                if g["topic"] == topic:
+                    out.append(f"{gid} (DSR infrastructure rule, {where}): {g['setting']}")
     return out
 
 
 # ---------------------------------------------------------------- output
 
 
+def _unit_words(res: dict) -> tuple[str, str]:
+    """('DSR site', 'DSR sites') or ('mated pair', 'mated pairs'): what the target is split over."""
+    return ("mated pair", "mated pairs") if res["inputs"]["redundancy"] == "mated-pair" else ("DSR site", "DSR sites")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
+
+
 def _rows(res: dict) -> list[tuple]:
     """(section, key, label, value, unit, source) for HTML and CSV alike."""
     i, kind = res["inputs"], res["kind"]
+    k, limit, units = i["spare"], res["site_limit"], res["units"]
+    mated = i["redundancy"] == "mated-pair"
+    one, many = _unit_words(res)
     out = [
         ("input", "scenario", "Benchmark run", f"{res['run']['section']} {res['run']['short_title']} ({res['run']['id']})", "", ""),
         ("input", "target_mps", "Target traffic", i["target_mps"], "MPS", "your input"),
         ("input", "cpu_ceiling_percent", "CPU ceiling per MP", i["cpu_ceiling_percent"], "percent",
          "your input" if i["cpu_ceiling_percent"] is not None else "none: sized at the measured CPU peak"),
-        ("input", "spare", f"Spare {kind}s per DSR (N+k)", i["spare"], "count", "your input"),
-        ("input", "redundancy", "Redundancy", REDUNDANCY[i["redundancy"]], "", "your input; mated pair: seed 002, line 28"),
+        ("input", "spare", f"Spare {kind}s per DSR site (N+k)", k, "count",
+         "your input; counted within the site limit" if limit is not None else "your input"),
+        ("input", "redundancy", "Redundancy", REDUNDANCY[i["redundancy"]], "", "your input; mated pairs: " + MATED_PAIR_SOURCE),
     ]
     if res["run"].get("call_mix"):
         out.append(("measured", "call_mix", "Call model", res["run"]["call_mix"], "", res["run"].get("call_mix_where") or ""))
@@ -448,34 +556,101 @@ def _rows(res: dict) -> list[tuple]:
                     + (f"; capped at the {fmt(use)}% the guide measured for the {res['flavour']})" if m["capped_range"] else ")")))
     out.append(("computed", "rate_measured", f"Measured method: MPS per {kind}", m["rate"], "MPS",
                 f"capped at the profile's rated {fmt(m['rate'])} MPS" if m["capped_profile"] else "as above"))
-    out.append(("result", "needed_measured", f"Measured method: {kind}s per DSR", m["needed"], "count",
-                f"ceil({fmt(i['target_mps'])} / {fmt(m['rate'])})"))
     if e is not None:
         out.append(("measured", "rate_engineered", f"Engineered method: rated MPS per {kind}", e["rate"], "MPS",
                     f"DA-MP Profile '{res['profile']['value']}', {res['profile']['cite']}"))
-        out.append(("result", "needed_engineered", f"Engineered method: {kind}s per DSR", e["needed"], "count",
-                    f"ceil({fmt(i['target_mps'])} / {fmt(e['rate'])})"))
+    if limit is not None:
+        out.append(("measured", "site_limit", f"{kind}s per DSR site, at most (spares included)", limit, "count", SITE_LIMIT_SOURCE))
+        room = f"({limit} - {k} spare)" if k else f"{limit}"
+        key = "mated_pairs" if mated else "dsr_sites"
+        out.append(("result", key, "Mated pairs" if mated else "DSR sites", units, "count",
+                    f"ceil({fmt(i['target_mps'])} / ({fmt(res['sizing_rate'])} x {room})): at most {limit - k} "
+                    f"{kind}s carrying traffic per site, at the "
+                    + ("more conservative method's" if e is not None else "measured method's")
+                    + f" {fmt(res['sizing_rate'])} MPS per {kind}"))
+    else:
+        out.append(("measured", "site_limit", f"{kind}s per DSR site, at most", "no limit known", "", NO_SITE_LIMIT))
+        out.append(("result", "mated_pairs" if mated else "dsr_sites", "Mated pairs" if mated else "DSR sites", units, "count",
+                    "one: no per-site limit applied"))
+    if mated:
+        out.append(("result", "dsr_sites", "DSR sites", res["dsrs"], "count", f"{_count(units, one, many)} x 2"))
+    out.append(("computed", "share", f"Traffic per {one}", res["share"], "MPS",
+                f"{fmt(i['target_mps'])} / {_count(units, one, many)}, split evenly" if units > 1
+                else f"the whole target (one {one})"))
+    if mated:
+        out.append(("computed", "carry", "Traffic one DSR site carries with its mate down", res["carry"], "MPS",
+                    "its pair's whole share"))
+    load = fmt(res["carry"])
+    out.append(("result", "needed_measured", f"Measured method: {kind}s per DSR site", m["needed"], "count",
+                f"ceil({load} / {fmt(m['rate'])})"))
+    if e is not None:
+        out.append(("result", "needed_engineered", f"Engineered method: {kind}s per DSR site", e["needed"], "count",
+                    f"ceil({load} / {fmt(e['rate'])})"))
     else:
         out.append(("result", "needed_engineered", "Engineered method", "not available", "",
                     "no DA-MP Profile rate printed for this run"))
-    out.append(("result", "needed", f"{kind}s per DSR for the load (headline)", res["needed"], "count",
+    out.append(("result", "needed", f"{kind}s per DSR site for the load (headline)", res["needed"], "count",
                 {"measured": "measured method (more conservative)", "engineered": "engineered method (more conservative)",
                  "both": "both methods agree"}[res["headline"]]))
-    out.append(("result", "per_dsr", f"{kind}s per DSR", res["per_dsr"], "count", f"{res['needed']:,} + {i['spare']} spare"))
+    out.append(("result", "per_dsr", f"{kind}s per DSR site", res["per_dsr"], "count",
+                f"{res['needed']:,} + {k} spare" + (f" (at most {limit})" if limit is not None else "")))
     out.append(("result", "total", f"{kind}s to deploy", res["total"], "count",
-                f"{res['per_dsr']:,} per DSR x {res['dsrs']} DSR(s), redundancy {i['redundancy']}"))
+                f"{res['per_dsr']:,} per DSR site x {_count(res['dsrs'], 'DSR site', 'DSR sites')}"
+                + (f" ({_count(units, one, many)})" if mated else "")))
     if res["vcpu_total"] is not None:
         out.append(("result", "vcpu_total", f"vCPU for these {kind}s", res["vcpu_total"], "vCPU",
                     f"{res['total']:,} x {fmt(res['vcpu_per_mp'])} vCPU"))
     if res["cpu_all"] is not None:
         out.append(("result", "cpu_all", f"Expected CPU per {kind}, all in service", res["cpu_all"], "percent",
-                    f"{fmt(i['target_mps'] / res['dsrs'])} x {fmt(res['cpu_peak'])} / ({res['per_dsr']:,} x {fmt(res['rate'])}), "
+                    f"{fmt(res['share'] / (2 if mated else 1))} x {fmt(res['cpu_peak'])} / ({res['per_dsr']:,} x {fmt(res['rate'])}), "
                     "linear from the measured point"))
-        if i["spare"] or res["dsrs"] > 1:
-            lost = " and ".join(x for x in ((f"{i['spare']} spare(s) lost" if i["spare"] else ""),
-                                            ("the mate down" if res["dsrs"] > 1 else "")) if x)
+        if k or mated:
+            lost = " and ".join(x for x in ((f"{k} spare(s) lost" if k else ""), ("the mate down" if mated else "")) if x)
             out.append(("result", "cpu_after_loss", f"Expected CPU per {kind} with {lost}", res["cpu_after_loss"],
-                        "percent", f"{fmt(i['target_mps'])} x {fmt(res['cpu_peak'])} / ({res['needed']:,} x {fmt(res['rate'])})"))
+                        "percent", f"{load} x {fmt(res['cpu_peak'])} / ({res['needed']:,} x {fmt(res['rate'])})"))
+    return out
+
+
+def summary(res: dict) -> str:
+    """The result in one paragraph of plain text (the HTML summary's words): MPs in all, over how many DSR sites or
+    mated pairs, per site for which load by which method, spares, vCPU and the site limit."""
+    kind, i = res["kind"], res["inputs"]
+    one, many = _unit_words(res)
+    mated = i["redundancy"] == "mated-pair"
+    how = {"measured": "the measured method, the more conservative", "engineered": "the engineered method, the more conservative",
+           "both": "both methods"}[res["headline"]]
+    where = (f"{_count(res['units'], one, many)} ({_count(res['dsrs'], 'DSR site', 'DSR sites')})" if mated
+             else _count(res["units"], one, many))
+    load = (f"its pair's whole {fmt(res['carry'])} MPS when its mate is down ({fmt(res['share'] / 2)} MPS normally)" if mated
+            else f"its {fmt(res['carry'])} MPS")
+    if res["dsrs"] == 1:
+        load = f"{fmt(res['carry'])} MPS"
+    detail = f"{res['needed']:,} by {how}, for {load}, + {i['spare']} spare"
+    if res["dsrs"] == 1:
+        parts = [f"{res['total']:,} {kind}s in {where} ({detail})"]
+    else:
+        parts = [f"{res['total']:,} {kind}s in {where}: {res['per_dsr']:,} per DSR site ({detail})"]
+    if res["units"] > 1:
+        parts.append(f"{fmt(i['target_mps'])} MPS split evenly over the {res['units']:,} {many}")
+    if res["vcpu_total"] is not None:
+        parts.append(f"{fmt(res['vcpu_total'])} vCPU")
+    text = "; ".join(parts) + ". "
+    if res["site_limit"] is not None:
+        text += f"At most {res['site_limit']} {kind}s per DSR site, spares included. "
+    else:
+        text += f"No per-site limit on {kind}s is applied: none is known (see below). "
+    return text
+
+
+def _linked(text: str, res: dict) -> str:
+    """Escaped ``text`` with the DSR infrastructure rules it names (dsr-G22) linked to their rows on the rules page and
+    the run's section ('section 3.2.1') linked to the run's page, which shows its tables."""
+    out = escape(text)
+    out = re.sub(r"\b(dsr-G\d+)\b", lambda m: f'<a href="{GUIDE_PAGES}guidance/#{m.group(1)}">{m.group(1)}</a>', out)
+    sec = res["run"].get("section")
+    if sec:
+        out = re.sub(r"\bsection " + re.escape(escape(sec)) + r"(?![0-9]|\.[0-9])",
+                     lambda m: f'<a href="{GUIDE_PAGES}{escape(res["run"]["id"])}/">{m.group(0)}</a>', out)
     return out
 
 
@@ -484,16 +659,13 @@ def result_html(res: dict) -> str:
     kind, i = res["kind"], res["inputs"]
     parts = [f'<div class="atlas-result" data-scenario="{escape(res["run"]["id"])}" data-kind="{escape(kind)}">']
     m, e = res["methods"]["measured"], res["methods"]["engineered"]
-    how = {"measured": "the measured method, the more conservative", "engineered": "the engineered method, the more conservative",
-           "both": "both methods"}[res["headline"]]
-    pair = f" per DSR, x {res['dsrs']} DSRs (mated pair)" if res["dsrs"] > 1 else ""
-    parts.append(f'<p class="atlas-summary"><strong data-key="total">{res["total"]:,} {escape(kind)}s</strong> '
-                 f'({res["needed"]:,} for {fmt(i["target_mps"])} MPS by {escape(how)}, + {i["spare"]} spare{escape(pair)})'
-                 + (f', {fmt(res["vcpu_total"])} vCPU' if res["vcpu_total"] is not None else "")
-                 + f'. Baseline: {escape(res["run"]["section"] or "")} {escape(res["run"]["short_title"])}. '
+    text = summary(res)
+    head = f"{res['total']:,} {kind}s"
+    parts.append(f'<p class="atlas-summary"><strong data-key="total">{escape(head)}</strong>{escape(text[len(head):])}'
+                 f'Baseline: {escape(res["run"]["section"] or "")} {escape(res["run"]["short_title"])}. '
                  'A planning estimate, not a vendor figure.</p>')
     parts.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-dsr-methods"><thead><tr><th>Method</th>'
-                 f'<th>MPS per {escape(kind)}</th><th>{escape(kind)}s per DSR</th><th>Basis</th></tr></thead><tbody>'
+                 f'<th>MPS per {escape(kind)}</th><th>{escape(kind)}s per DSR site</th><th>Basis</th></tr></thead><tbody>'
                  f'<tr data-method="measured"><td>Measured</td><td class="atlas-num">{fmt(m["rate"])}</td><td class="atlas-num">{m["needed"]:,}</td>'
                  f'<td>{fmt(res["rate"])} MPS at {fmt(res["cpu_peak"])}% CPU as benchmarked'
                  + (", scaled to the ceiling within the CPU range measured for the flavour" if res["rate_at_ceiling"] is not None else "")
@@ -505,7 +677,17 @@ def result_html(res: dict) -> str:
                  + '</tbody></table></div>')
     parts.append(list_html(res["warnings"], "atlas-warnings"))
     parts.append(steps_html(_rows(res), "atlas-dsr"))
-    parts.append(list_html(res["notes"], "atlas-notes", "Notes from the guide and its errata that bear on this run:"))
+    run = res["run"]
+    sources = [f'the run: <a href="{GUIDE_PAGES}{escape(run["id"])}/">section {escape(run["section"] or "")} of the DSR guide</a> '
+               "(its tables, figures and errata on the run's page)",
+               f'mated pairs: {escape(MATED_PAIR_SOURCE)} (the guide\'s <a href="{GUIDE_PAGES}guidance/#planning-procedure">'
+               "planning procedure</a> on the DSR infrastructure rules page)"]
+    sources.append(f"{escape(kind)}s per DSR site: " + (escape(SITE_LIMIT_SOURCE) + " (Oracle's DSR documentation, not the benchmark guide)"
+                                                       if res["site_limit"] is not None else escape(NO_SITE_LIMIT)))
+    parts.append('<p>Where the rules come from:</p><ul class="atlas-sources">' + "".join(f"<li>{x}</li>" for x in sources) + "</ul>")
+    if res["notes"]:
+        parts.append('<p>Notes from the guide and its errata that bear on this run:</p><ul class="atlas-notes">'
+                     + "".join(f"<li>{_linked(x, res)}</li>" for x in res["notes"]) + "</ul>")
     ns = res["not_sizable"]
     if ns:
         parts.append(f'<details class="atlas-not-sizable"><summary>{len(ns)} benchmark run(s) cannot be sized from the guide</summary><ul>'
@@ -521,8 +703,9 @@ def result_csv(res: dict) -> str:
 
 
 def result_chart(res: dict) -> dict:
-    """Vega-Lite spec: MPS capacity against the number of MPs (at the measured rate and at the ceiling), with the target."""
-    kind, target = res["kind"], float(res["inputs"]["target_mps"])
+    """Vega-Lite spec: the MPS capacity of one DSR site against its number of MPs (at the measured rate and at the
+    ceiling), with the load that site must carry (the target, or its share of it) as the rule."""
+    kind, carry = res["kind"], res["carry"]
     m, e = res["methods"]["measured"], res["methods"]["engineered"]
     top = max(res["per_dsr"], res["mps_at_measured"], m["needed"])
     counts = sorted({0, res["needed"], res["per_dsr"], res["mps_at_measured"], m["needed"], top})
@@ -531,8 +714,14 @@ def result_chart(res: dict) -> dict:
         series.append(("measured method (scaled" + (", capped at the profile)" if m["capped_profile"] else ")"), m["rate"]))
     if e is not None and e["rate"] != m["rate"]:
         series.append((f"engineered (profile {res['profile']['value']})", e["rate"]))
-    return capacity_chart(description=f"MPS capacity of one DSR against its number of {kind}s, with the load it must carry", x_field="mps_count",
-                          x_title=f"{kind}s", unit="MPS", series=series, counts=counts, target=target)
+    label = None
+    if carry != res["inputs"]["target_mps"]:
+        one, many = _unit_words(res)
+        label = (f"one DSR site's load {fmt(carry)} MPS (the {fmt(res['inputs']['target_mps'])} MPS target over "
+                 f"{_count(res['units'], one, many)})")
+    return capacity_chart(description=f"MPS capacity of one DSR site against its number of {kind}s, with the load it must carry",
+                          x_field="mps_count", x_title=f"{kind}s", unit="MPS", series=series, counts=counts, target=carry,
+                          target_label=label)
 
 
 def compute_web(bundle: dict, params: dict) -> dict:
@@ -559,4 +748,6 @@ def report_web(bundle: dict, params: dict) -> dict:
     return report.dsr(compute_web(bundle, params), bundle)
 
 
-catalogue.register("dsr", run_web, DsrError, report_web)
+catalogue.register("dsr", run_web, DsrError, report_web,
+                   fields={"Target traffic": "target", "CPU ceiling": "ceiling", SPARE_LABEL: "spare", "Redundancy": "redundancy",
+                           "Unknown scenario": "scenario"})

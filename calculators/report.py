@@ -243,36 +243,54 @@ def _steps(calculator: str, res: dict, steps: list[tuple], figures: list[dict], 
 def dsr(res: dict, bundle: dict) -> dict:
     """The report of a ``calculators.dsr.compute`` result."""
     from . import dsr as calc
+    from .formatting import fmt
     run, kind = res["run"], res["kind"]
+    limit = res["site_limit"]
     method = [["Methods", "Measured: the per-MP rate as benchmarked (with a CPU ceiling, scaled linearly within the CPU range "
                "the guide measured for the flavour); engineered: the rate the DA-MP Profile names. A DA-MP is never given "
                "more than its profile's rated MPS; the method needing more MPs is the headline."],
-              ["Redundancy", calc.REDUNDANCY[res["inputs"]["redundancy"]]],
-              ["Spares", f"{res['inputs']['spare']} spare {kind}(s) per DSR added (N+k)."],
+              ["DSR sites", (f"At most {limit} {kind}s per DSR site, spares included ({calc.SITE_LIMIT_SOURCE}); the target is "
+                             "split evenly over as few DSR sites (or mated pairs) as that allows, at the more conservative "
+                             "method's rate." if limit is not None else calc.NO_SITE_LIMIT)],
+              ["Redundancy", calc.REDUNDANCY[res["inputs"]["redundancy"]] + "; mated pairs as in " + calc.MATED_PAIR_SOURCE],
+              ["Spares", f"{res['inputs']['spare']} spare {kind}(s) per DSR site added (N+k)"
+               + (", counted within the site limit." if limit is not None else ".")],
               ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
     method += [["Note from the guide", n] for n in res["notes"]]
     extra = [(f"Setting: {label}", s["table_id"], s["row"], s["value"]) for label, s in (run["settings"] or {}).items()]
     return _steps("dsr", res, calc._rows(res), res["figures"], "dsr", run.get("section"), bundle,
                   f"DSR {kind} sizing: {run['short_title']}",
-                  f"{res['total']:,} {kind}s for {float(res['inputs']['target_mps']):g} MPS; baseline {run.get('section') or ''} "
+                  f"{res['total']:,} {kind}s in {res['dsrs']:,} DSR site(s) for {fmt(res['inputs']['target_mps'])} MPS; "
+                  f"baseline {run.get('section') or ''} "
                   f"{run['short_title']} ({run['id']})", f"dsr-{run['id']}.xlsx", method, extra)
 
 
 def shcm(res: dict, bundle: dict) -> dict:
     """The report of a ``calculators.shcm.compute`` result."""
     from . import shcm as calc
+    from .formatting import fmt
     t, n, u = res["test"], res["node"], res["inputs"]["unit"]
     method = [["Method", f"Rhino nodes = ceil(target / load per node): the load one node carried in test {t['test']}, or with a "
                "CPU ceiling that load scaled linearly to the ceiling's share of the node's vCPUs; spares added (N+k)."],
+              ["Spares", f"{res['inputs']['spare']} spare node(s) added (N+k); the default is {calc.DEFAULT_SPARE} (N+1): with a "
+               "node down the others must carry its load."],
+              ["Not sized", "; ".join(x["item"] for x in res["not_sized"]) or "nothing"],
               ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
     method += [["Note from the guide", x] for x in res["notes"]]
     extra = [("Rhino node (vCPUs read from the sentence)", n["table_id"], n["row"], n["text"])]
     if t.get("config_table"):
         extra.append(("Server config", t["config_table"], t["config_row"], t["config"]))
-    return _steps("shcm", res, calc._rows(res), res["figures"], "shcm", None, bundle,
-                  f"ShCM Rhino nodes: test {t['test']}",
-                  f"{res['total']:,} Rhino node(s) for {float(res['inputs']['target']):g} {u}; baseline test {t['test']} ({t['id']})",
-                  f"shcm-{t['id']}.xlsx", method, extra)
+    partial = " (partial: Rhino nodes only, Cassandra not sized)" if res["partial"] else ""
+    rep = _steps("shcm", res, calc._rows(res), res["figures"], "shcm", None, bundle,
+                 f"ShCM Rhino nodes: test {t['test']}",
+                 f"{res['total']:,} Rhino node(s) for {fmt(res['inputs']['target'])} {u}; baseline test {t['test']} "
+                 f"({t['id']}){partial}", f"shcm-{t['id']}.xlsx", method, extra)
+    warnings = sheet_named(rep, "Warnings")
+    lines = [["not sized (partial: Rhino nodes only)", x["text"]] for x in res["not_sized"]]
+    if lines:
+        kept = [r for r in warnings["rows"] if r[0] != "none"]
+        warnings["rows"] = [[cell(v) for v in r] for r in lines] + kept
+    return rep
 
 
 # ---------------------------------------------------------------- ASM

@@ -27,19 +27,25 @@ Method:
   result tables print both SPS and RPS with RPS = 1.8 x SPS. The calculator scales
   the target against the figure printed *in the same unit*, so the ratio never
   enters the result; the RPS figure is only as right as the printed RPS.
-* **Spares (N+k)**: added on top, as a user input.
+* **Spares (N+k)**: added on top; one by default (DEFAULT_SPARE, N+1), so that
+  with one node down the others still carry its SPS. The user may set 0.
 
 Limits the result states: the CPU is the ShCM JVM's only, not the host's; in
 configurations A and C Cassandra runs on the same server, so its CPU is not in
-the figure and the ceiling leaves it unaccounted; configuration B puts Cassandra
-on three other servers that are not sized here; config A's latency collapsed at
+the figure and the ceiling leaves it unaccounted; config A's latency collapsed at
 1200 SPS (test 3) at 330 % CPU, so CPU is not the only limit (shcm-E020).
+**Cassandra is not sized** (``not_sized``, every result): the guide prints no CPU
+or memory for it, only where it ran (table T-server-configs: one node on the
+Rhino server in configs A and C, a replicated 3-node cluster on three servers
+of their own in config B) and its disk use (table T-cassandra-disk), so every
+result is marked partial: Rhino nodes only.
 
 Errors: every bad input raises ``ShcmError`` (a ValueError) with a message that
 says what is wrong: unknown test; a target that is empty, non-numeric,
 NaN/infinite, zero or negative; an unknown unit; a ceiling outside (0, 100]; a
-spare count that is not a whole number from 0 to MAX_SPARE; a result above
-MAX_NODES; a test or node whose needed figures are missing from the data.
+spare count that is not a whole number from 0 to MAX_SPARE (empty means
+DEFAULT_SPARE); a result above MAX_NODES; a test or node whose needed figures
+are missing from the data.
 """
 from __future__ import annotations
 
@@ -55,6 +61,13 @@ MAX_NODES = 10000
 """A result above 10,000 nodes is refused: the guide tested one Rhino node; a
 Benchmark Atlas limit, not a vendor figure."""
 DEFAULT_SCENARIO = "shcm-test-1"
+DEFAULT_SPARE = 1
+"""Spare Rhino nodes by default (count): N+1. With a node down the others must carry its SPS, so one node more than
+the load needs is deployed; the convention telecom planners engineer to (losing one unit, the rest carry its load
+within their ceiling: the atlas's sizing notes, "Telecom engineering conventions"). The guide benchmarks one node and
+says nothing about a cluster's failover; the user may set 0."""
+SPARE_LABEL = "Spare nodes"
+"""How refusals name the spare field (``catalogue.field_of`` maps it to the form's ``spare``)."""
 UNITS = {"RPS": ("rps", "requests per second"), "SPS": ("sps", "sessions per second")}
 COLOCATED = ("A", "C")
 
@@ -74,7 +87,10 @@ def _ceiling(value) -> Fraction | None:
 
 
 def _spare(value) -> int:
-    return inputs.spare_count(value, "Spare nodes", MAX_SPARE, ShcmError)
+    """Spare nodes as typed: a whole number from 0 to MAX_SPARE; empty (or None) means DEFAULT_SPARE."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return DEFAULT_SPARE
+    return inputs.spare_count(value, SPARE_LABEL, MAX_SPARE, ShcmError)
 
 
 
@@ -86,7 +102,8 @@ def tests(bundle: dict) -> list[dict]:
 
 def defaults(bundle: dict, scenario: str | None = None) -> dict:
     """Default inputs (strings, as the page's fields hold them): test ``scenario`` at its own measured RPS, no
-    ceiling, no spare. Without ``scenario``, test 1 (config A). Raises KeyError for an unknown ``scenario``."""
+    ceiling, DEFAULT_SPARE (1) spare node. Without ``scenario``, test 1 (config A). Raises KeyError for an unknown
+    ``scenario``."""
     ts = tests(bundle)
     if scenario is not None:
         t = next((x for x in ts if x["id"] == scenario), None)
@@ -96,10 +113,10 @@ def defaults(bundle: dict, scenario: str | None = None) -> dict:
         t = next((x for x in ts if x["id"] == DEFAULT_SCENARIO), ts[0])
     rps = t["metrics"].get("rps")
     return {"scenario": t["id"], "target": fmt(frac(rps["value"])).replace(",", "") if rps else "", "unit": "RPS",
-            "ceiling": "", "spare": "0"}
+            "ceiling": "", "spare": str(DEFAULT_SPARE)}
 
 
-def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_percent=None, spare=0) -> dict:
+def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_percent=None, spare=DEFAULT_SPARE) -> dict:
     """Size the Rhino nodes for ``target`` from benchmark test ``scenario``.
 
     Arguments:
@@ -109,7 +126,8 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
         unit: 'RPS' (requests per second) or 'SPS' (sessions per second).
         cpu_ceiling_percent: highest ShCM JVM CPU per node you accept, percent of
             the node's vCPUs (0 < C <= 100); None sizes at the measured load.
-        spare: spare nodes added on top (N+k), 0..MAX_SPARE.
+        spare: spare nodes added on top (N+k), 0..MAX_SPARE; DEFAULT_SPARE (1, N+1)
+            when not given or empty.
 
     Returns a dict: ``inputs``; ``test`` (id, number, titles, config letter and
     description with cites); ``node`` (hardware text, instance, vcpu, cite);
@@ -120,7 +138,9 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
     ``nodes_at_ceiling`` (None without a ceiling); ``needed``, ``total`` (+ spare);
     ``cpu_all``/``cpu_after_loss`` (expected JVM CPU per node, percent of vCPUs);
     ``config_max`` (the highest load tested on the same configuration, with its
-    latency); ``warnings``; ``notes``.
+    latency); ``not_sized`` (what the result leaves out, each ``{"key", "item",
+    "text", "source"}``: the Cassandra database, always) and ``partial`` (True when
+    ``not_sized`` is not empty); ``warnings``; ``notes``.
 
     Raises ShcmError for an unknown test or unit, missing figures and any invalid number.
     """
@@ -197,11 +217,10 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
     if conf in COLOCATED:
         warnings.append(f"Server config {conf} colocates Cassandra with Rhino on the same server: the CPU figure is the ShCM JVM's "
                         "only, so Cassandra's CPU on the same vCPUs is not counted and the ceiling leaves it unaccounted.")
-    elif conf:
-        notes.append(f"Server config {conf} runs Cassandra on separate servers; only the Rhino nodes are sized here, not the Cassandra cluster.")
     for eid in ("shcm-E003", "shcm-E006", "shcm-E020"):
         if eid in errata:
             notes.append(f"{eid}: {errata[eid]['problem']}")
+    cassandra = cassandra_not_sized(info, conf)
     return {
         "inputs": {"scenario": scenario, "target": value, "unit": u, "cpu_ceiling_percent": ceiling, "spare": k},
         "test": {"id": t["id"], "test": t["test"], "title": t["title"], "short_title": t["short_title"], "config": conf,
@@ -217,8 +236,50 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
         "rate_at_ceiling": rate_ceiling, "nodes_at_ceiling": at_ceiling, "needed": needed, "total": total,
         "cpu_all": cpu_all, "cpu_after_loss": cpu_loss,
         "config_max": {"test": top["test"], "load": frac(top["metrics"][metric]["value"])} if top else None,
-        "warnings": warnings, "notes": notes,
+        "not_sized": [cassandra], "partial": True, "warnings": warnings, "notes": notes,
     }
+
+
+def _table_words(info: dict, tid: str) -> str:
+    """A table as readers know it: "its Server configuration table (section Benchmark Results)"; the atlas id when
+    the bundle does not name it."""
+    t = (info.get("tables") or {}).get(tid) or {}
+    title = t.get("title") or tid
+    return f"its {title} table" + (f" (section {t['section']})" if t.get("section") else "")
+
+
+def cassandra_not_sized(info: dict, conf: str | None) -> dict:
+    """The line every result carries for the Cassandra database the ShCM runs against, which this calculator does not
+    size: ``{"key": "cassandra", "item", "text", "source"}``. ``text`` says what the guide prints about Cassandra for
+    server config ``conf`` (its description in T-server-configs, its disk use in T-cassandra-disk, its version in
+    T-software-versions), read from ``info`` (bundle ``shcm_info``); a figure missing there is left out, not guessed."""
+    configs = info.get("configs") or {}
+    cas = info.get("cassandra") or {}
+    disk = cas.get("disk") or {}
+    facts = []
+    c = configs.get(conf) if conf else None
+    if c:
+        facts.append(f"{_table_words(info, 'T-server-configs')} describes config {conf} as '{c['value']}'")
+    if "disk_max" in disk:
+        d = (f"{_table_words(info, 'T-cassandra-disk')} gives only its disk use, which peaked at {disk['disk_max']['raw']} in "
+             "each test, the same on each node of a cluster")
+        if "commitlog_limit" in disk:
+            d += f", the commitlog growing to {disk['commitlog_limit']['raw']} before clean-up (Cassandra's default)"
+        facts.append(d)
+    version = cas.get("version")
+    text = ("Not sized: the Cassandra database the ShCM reads and writes" + (f" (Cassandra {version['value']})" if version else "")
+            + ". The guide prints no CPU or memory for Cassandra" + (": " + "; ".join(facts) if facts else "")
+            + ". Size Cassandra separately: this result counts Rhino nodes only.")
+    cites = []
+    if c:
+        cites.append(f"Table {c['table_id']}, row {c['row']}")
+    for key in ("disk_max", "commitlog_limit"):
+        if key in disk:
+            cites.append(cite(disk[key], column=False))
+    if version:
+        cites.append(f"Table {version['table_id']}, row {version['row']}")
+    return {"key": "cassandra", "item": "Cassandra database", "text": text,
+            "source": "not sized here; what the guide prints: " + ("; ".join(cites) if cites else "nothing")}
 
 
 def _rows(res: dict) -> list[tuple]:
@@ -229,7 +290,7 @@ def _rows(res: dict) -> list[tuple]:
         ("input", "target", "Target load", i["target"], u, "your input"),
         ("input", "cpu_ceiling_percent", "CPU ceiling per node", i["cpu_ceiling_percent"], "percent of vCPUs",
          "your input" if i["cpu_ceiling_percent"] is not None else "none: sized at the measured load"),
-        ("input", "spare", "Spare nodes (N+k)", i["spare"], "count", "your input"),
+        ("input", "spare", "Spare nodes (N+k)", i["spare"], "count", f"your input (default {DEFAULT_SPARE}: N+1)"),
         ("measured", "node", "Rhino node", n["text"], "", n["cite"]),
         ("measured", "vcpu", "vCPUs per node", n["vcpu"], "vCPU", n["cite"] + " (read from the sentence)"),
     ]
@@ -254,6 +315,8 @@ def _rows(res: dict) -> list[tuple]:
     if i["spare"]:
         out.append(("result", "cpu_after_loss", f"Expected JVM CPU per node with {i['spare']} lost", res["cpu_after_loss"],
                     "percent of vCPUs", f"{fmt(i['target'])} / ({res['needed']:,} x {fmt(res['load'])}) x {fmt(res['node_percent'], 2)}%"))
+    for x in res["not_sized"]:
+        out.append(("result", "not_sized_" + x["key"], x["item"], "not sized", "", f"{x['text']} ({x['source']})"))
     return out
 
 
@@ -268,11 +331,30 @@ def result_html(res: dict) -> str:
              f'({res["needed"]:,} for {fmt(i["target"])} {escape(u)} {escape(how)}, + {i["spare"]} spare), each a '
              f'{escape(res["node"]["instance"] or "node")} of {fmt(res["node"]["vcpu"])} vCPU. Baseline: test {t["test"]}, '
              f'server config {escape(t["config"] or "—")}. A planning estimate, not a vendor figure.</p>']
+    if res["not_sized"]:
+        parts.append('<div class="admonition warning atlas-partial" data-key="not-sized"><p class="admonition-title">Partial '
+                     'result: Rhino nodes only</p><ul>'
+                     + "".join(f'<li data-key="not_sized_{escape(x["key"])}">{_linked(x["text"], t["id"])}</li>'
+                               for x in res["not_sized"]) + "</ul></div>")
     parts.append(list_html(res["warnings"], "atlas-warnings"))
     parts.append(steps_html(_rows(res), "atlas-shcm"))
     parts.append(list_html(res["notes"], "atlas-notes", "Notes from the guide and its errata:"))
     parts.append("</div>")
     return "".join(parts)
+
+
+TEST_PAGES = "../../products/shcm/"
+"""The atlas's ShCM pages, relative to the calculator page (calculators/shcm/): a test's page is ``<id>/``, each of
+its tables anchored ``table-<id>`` (atlas.html.anchor)."""
+
+
+def _linked(text: str, test_id: str) -> str:
+    """Escaped ``text`` with the Server configuration and Cassandra Disk Usage tables it names linked to those tables
+    on the test's page."""
+    out = escape(text)
+    for title, tid in (("Server configuration table", "T-server-configs"), ("Cassandra Disk Usage table", "T-cassandra-disk")):
+        out = out.replace(title, f'<a href="{TEST_PAGES}{escape(test_id)}/#table-{tid.lower()}">{title}</a>', 1)
+    return out
 
 
 def result_csv(res: dict) -> str:
@@ -294,7 +376,7 @@ def result_chart(res: dict) -> dict:
 def compute_web(bundle: dict, params: dict) -> dict:
     """``compute`` of the form's strings (``params``). Raises ShcmError."""
     return compute(bundle, params.get("scenario") or "", params.get("target"), unit=params.get("unit") or "RPS",
-                   cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare") or 0)
+                   cpu_ceiling_percent=params.get("ceiling") or None, spare=params.get("spare"))
 
 
 def run_web(bundle: dict, params: dict) -> dict:
@@ -314,4 +396,6 @@ def report_web(bundle: dict, params: dict) -> dict:
     return report.shcm(compute_web(bundle, params), bundle)
 
 
-catalogue.register("shcm", run_web, ShcmError, report_web)
+catalogue.register("shcm", run_web, ShcmError, report_web,
+                   fields={"Target load": "target", "CPU ceiling": "ceiling", SPARE_LABEL: "spare", "Unknown unit": "unit",
+                           "Unknown scenario": "scenario"})

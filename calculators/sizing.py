@@ -65,9 +65,10 @@ def steps_csv(scenario_id: str, steps: list[tuple], warnings: list[str]) -> str:
 
 
 def capacity_chart(*, description: str, x_field: str, x_title: str, unit: str, series: list[tuple],
-                   counts, target) -> dict:
+                   counts, target, target_label: str | None = None) -> dict:
     """Vega-Lite spec: capacity (``unit``) = count x rate for each (name, rate) series over
-    ``counts``, with a dashed rule at ``target``."""
+    ``counts``, with a dashed rule at ``target`` whose tooltip is ``target_label`` (default
+    'target <target> <unit>')."""
     values = [{x_field: n, "capacity": float(n * rate), "series": name} for name, rate in series for n in sorted(counts)]
     target = float(target)
     return {
@@ -79,7 +80,7 @@ def capacity_chart(*, description: str, x_field: str, x_title: str, unit: str, s
              "encoding": {"x": {"field": x_field, "type": "quantitative", "title": x_title, "axis": {"tickMinStep": 1}},
                           "y": {"field": "capacity", "type": "quantitative", "title": f"Capacity ({unit})"},
                           "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}},
-            {"data": {"values": [{"target": target, "label": f"target {fmt(target)} {unit}"}]},
+            {"data": {"values": [{"target": target, "label": target_label or f"target {fmt(target)} {unit}"}]},
              "mark": {"type": "rule", "strokeDash": [4, 4], "tooltip": True},
              "encoding": {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}},
         ],

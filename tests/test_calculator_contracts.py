@@ -78,7 +78,7 @@ SHCM_T5_ROWS = [
     ["input", "scenario", "Baseline test", "Test 5 (shcm-test-5)", "", ""],
     ["input", "target", "Target load", "21600", "RPS", "your input"],
     ["input", "cpu_ceiling_percent", "CPU ceiling per node", "80", "percent of vCPUs", "your input"],
-    ["input", "spare", "Spare nodes (N+k)", "1", "count", "your input"],
+    ["input", "spare", "Spare nodes (N+k)", "1", "count", "your input (default 1: N+1)"],
     ["measured", "node", "Rhino node", "Amazon ec2 using c5.2xlarge servers (8 vCPUs, 16gb RAM)", "", "Table T-hardware, row 1"],
     ["measured", "vcpu", "vCPUs per node", "8", "vCPU", "Table T-hardware, row 1 (read from the sentence)"],
     ["measured", "config", "Server config", "B: 6 c5.2xlarge servers. 1 server for Rhino. 3 servers for Cassandra. "
@@ -106,6 +106,19 @@ SHCM_T5_ROWS = [
     ["result", "cpu_all", "Expected JVM CPU per node, all in service", "66.666667", "percent of vCPUs",
      "21,600 / (6 x 2,160) x 40%"],
     ["result", "cpu_after_loss", "Expected JVM CPU per node with 1 lost", "80", "percent of vCPUs", "21,600 / (5 x 2,160) x 40%"],
+    # what the guide prints about Cassandra, none of it CPU or memory: T-software-versions row 3 'Cassandra - 3.11.2';
+    # T-server-configs row 2 (config B, as above); T-cassandra-disk row 2 'around 9GB' (disk usage, every test and
+    # node) and row 1 '8GB' (the default commitlog limit); all in the guide's section Benchmark Results except the
+    # versions (Hardware and Software)
+    ["result", "not_sized_cassandra", "Cassandra database", "not sized", "",
+     "Not sized: the Cassandra database the ShCM reads and writes (Cassandra 3.11.2). The guide prints no CPU or memory "
+     "for Cassandra: its Server configuration table (section Benchmark Results) describes config B as '6 c5.2xlarge "
+     "servers. 1 server for Rhino. 3 servers for Cassandra. Replicated 3-node Cassandra cluster. 2 servers for client "
+     "simulator.'; its Cassandra Disk Usage table (section Benchmark Results) gives only its disk use, which peaked at "
+     "around 9GB in each test, the same on each node of a cluster, the commitlog growing to 8GB before clean-up "
+     "(Cassandra's default). Size Cassandra separately: this result counts Rhino nodes only. (not sized here; what the "
+     "guide prints: Table T-server-configs, row 2; Table T-cassandra-disk, row 2; Table T-cassandra-disk, row 1; "
+     "Table T-software-versions, row 3)"],
 ]
 SHCM_T5_WARNINGS = [
     # 80 / 40 = 2 x the measured share; 2160 -> 4320 RPS per node
@@ -133,23 +146,24 @@ def test_shcm_csv_every_line_test_5_at_80_percent_with_a_spare(bundle):
 
 
 def test_shcm_notes_for_a_separate_cassandra_and_the_errata(bundle):
-    """Config B (T-server-configs row 2) runs Cassandra on its own servers: a note, no colocation warning; then the
-    three errata that bear on every sizing (shcm-E003 CPU above 100 %, shcm-E006 the 1.8 ratio, shcm-E020 the
-    counter-intuitive results), each as 'id: problem'."""
+    """Config B (T-server-configs row 2) runs Cassandra on its own servers: no colocation warning, and its cluster is
+    the result's not-sized line (the result partial); the notes are the three errata that bear on every sizing
+    (shcm-E003 CPU above 100 %, shcm-E006 the 1.8 ratio, shcm-E020 the counter-intuitive results), each as
+    'id: problem'."""
     res = shcm.compute(bundle, "shcm-test-5", 21600, cpu_ceiling_percent=80, spare=1)
     errata = bundle["shcm_info"]["errata"]
     assert res["notes"] == [
-        "Server config B runs Cassandra on separate servers; only the Rhino nodes are sized here, not the Cassandra cluster.",
         f"shcm-E003: {errata['shcm-E003']['problem']}", f"shcm-E006: {errata['shcm-E006']['problem']}",
         f"shcm-E020: {errata['shcm-E020']['problem']}"]
+    assert res["partial"] is True and [x["item"] for x in res["not_sized"]] == ["Cassandra database"]
     assert res["test"]["config_text_cite"] == "Table T-server-configs, row 2"
 
 
 def test_shcm_config_a_colocation_warning_and_no_ceiling(bundle):
     """Test 1 (T-rhino-performance row 1, config A: Rhino and Cassandra on one server) at its own 1800 RPS, no
     ceiling, no spare: 1 node at 35 % (2.8 cores / 8 vCPU), exactly the measured load, so no extrapolation warning
-    and no 'with k lost' line; the colocation warning is the only one."""
-    res = shcm.compute(bundle, "shcm-test-1", 1800)
+    and no 'with k lost' line; the colocation warning is the only one. Spares set to 0 (the default is 1): the user may."""
+    res = shcm.compute(bundle, "shcm-test-1", 1800, spare=0)
     assert res["warnings"] == [
         "Server config A colocates Cassandra with Rhino on the same server: the CPU figure is the ShCM JVM's only, so "
         "Cassandra's CPU on the same vCPUs is not counted and the ceiling leaves it unaccounted."]
@@ -174,7 +188,14 @@ def test_shcm_page_summary_steps_table_and_chart(bundle):
     assert {r[0] for r in steps[1:]} == {"Input", "Measured (source)", "Computed", "Result"}
     assert ["Result", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"] in steps
     assert '<ul class="atlas-warnings"><li>The ceiling of 80% is 2 x' in html
-    assert '<p>Notes from the guide and its errata:</p><ul class="atlas-notes"><li>Server config B runs Cassandra' in html
+    assert '<p>Notes from the guide and its errata:</p><ul class="atlas-notes"><li>shcm-E003: ' in html
+    # the partial mark right under the summary, its tables linked to the test's page
+    assert ('A planning estimate, not a vendor figure.</p><div class="admonition warning atlas-partial" data-key="not-sized">'
+            '<p class="admonition-title">Partial result: Rhino nodes only</p><ul><li data-key="not_sized_cassandra">'
+            'Not sized: the Cassandra database the ShCM reads and writes (Cassandra 3.11.2). The guide prints no CPU or memory for Cassandra: its '
+            '<a href="../../products/shcm/shcm-test-5/#table-t-server-configs">Server configuration table</a> (section '
+            'Benchmark Results) describes config B as ') in html
+    assert '<a href="../../products/shcm/shcm-test-5/#table-t-cassandra-disk">Cassandra Disk Usage table</a>' in html
     chart = out["chart"]
     line, rule = chart["layer"]
     series = {(v["series"], v["nodes"]): v["capacity"] for v in line["data"]["values"]}
@@ -203,22 +224,31 @@ def test_shcm_page_summary_steps_table_and_chart(bundle):
 
 
 def test_shcm_defaults_are_test_1_at_its_own_rps(bundle):
-    """Default inputs: test 1 at its measured 1800 RPS (T-rhino-performance row 1), no ceiling, no spare."""
-    assert shcm.defaults(bundle) == {"scenario": "shcm-test-1", "target": "1800", "unit": "RPS", "ceiling": "", "spare": "0"}
+    """Default inputs: test 1 at its measured 1800 RPS (T-rhino-performance row 1), no ceiling, one spare node (N+1:
+    with a node down the others carry its load). An empty spare field means that default too."""
+    assert shcm.defaults(bundle) == {"scenario": "shcm-test-1", "target": "1800", "unit": "RPS", "ceiling": "", "spare": "1"}
+    assert shcm.compute(bundle, "shcm-test-1", 1800, spare="")["inputs"]["spare"] == 1
+    assert shcm.compute(bundle, "shcm-test-1", 1800, spare="0")["inputs"]["spare"] == 0
 
 
 # ------------------------------------------------------------------ DSR
 
 T31 = "Table 3-1, row 1"
+MATED_PAIR_SOURCE = ("your input; mated pairs: the DSR guide's planning steps (chapter 3, 'Data Usage'): mated pair "
+                     "deployments, 'where one DSR needs to support full traffic, when one of the DSRs is unavailable'")
+"""The redundancy row's source: the guide's chapter 3 introduction (seed 002 line 28), named by its heading."""
+SITE_LIMIT_SOURCE = ("Oracle DSR Policy and Charging Application documentation (releases 8.2 and 8.4), section 'MP Growth': "
+                     "'The DSR supports up to 16 DA-MPs per DSR site'")
+"""The site limit's source row (docs.oracle.com, DSR 8.2 and 8.4 PCA, "MP Growth")."""
 DSR_RELAY_ROWS = [
     # Table 3-1 row 1 (3.2.1 Relay, 12 vCPU (Regular), profile 30K_MPS, 100% Relay): 288K MPS on 16 DA-MPs (caption),
     # CPU peak 19 %, RAM 35 %. Target 240,000 MPS, 40 % ceiling, 1 spare, mated pair.
     ["input", "scenario", "Benchmark run", "3.2.1 Relay | 12 vCPU (Regular) | 30K_MPS (dsr-relay-12vcpu)", "", ""],
     ["input", "target_mps", "Target traffic", "240000", "MPS", "your input"],
     ["input", "cpu_ceiling_percent", "CPU ceiling per MP", "40", "percent", "your input"],
-    ["input", "spare", "Spare DA-MPs per DSR (N+k)", "1", "count", "your input"],
-    ["input", "redundancy", "Redundancy", "mated pair (each DSR carries the whole target when its mate is down)", "",
-     "your input; mated pair: seed 002, line 28"],
+    ["input", "spare", "Spare DA-MPs per DSR site (N+k)", "1", "count", "your input; counted within the site limit"],
+    ["input", "redundancy", "Redundancy", "mated pairs (each DSR site of a pair carries its pair's whole share when its "
+     "mate is down)", "", MATED_PAIR_SOURCE],
     ["measured", "call_mix", "Call model", "100% Relay", "", f"{T31}, column 'Call Flow Model'"],
     ["measured", "setting:DA-MP Flavor", "DA-MP Flavor", "12 vCPU (Regular)", "", T31],
     ["measured", "setting:DA-MP Profile", "DA-MP Profile", "30K_MPS", "", T31],
@@ -233,13 +263,21 @@ DSR_RELAY_ROWS = [
     # 18000 x 40 / 19 = 720000/19 = 37,894.736842 (40 % is inside the 14-53 % measured for 12-vCPU DA-MPs)
     ["computed", "rate_at_ceiling", "MPS per DA-MP scaled to the ceiling", "37894.736842", "MPS", "18,000 x 40 / 19 (linear)"],
     ["computed", "rate_measured", "Measured method: MPS per DA-MP", "30000", "MPS", "capped at the profile's rated 30,000 MPS"],
-    # 240000 / 30000 = 8 by both methods
-    ["result", "needed_measured", "Measured method: DA-MPs per DSR", "8", "count", "ceil(240,000 / 30,000)"],
     ["measured", "rate_engineered", "Engineered method: rated MPS per DA-MP", "30000", "MPS", f"DA-MP Profile '30K_MPS', {T31}"],
-    ["result", "needed_engineered", "Engineered method: DA-MPs per DSR", "8", "count", "ceil(240,000 / 30,000)"],
-    ["result", "needed", "DA-MPs per DSR for the load (headline)", "8", "count", "both methods agree"],
-    ["result", "per_dsr", "DA-MPs per DSR", "9", "count", "8 + 1 spare"],
-    ["result", "total", "DA-MPs to deploy", "18", "count", "9 per DSR x 2 DSR(s), redundancy mated-pair"],
+    # Oracle's DSR PCA documentation, "MP Growth": up to 16 DA-MPs per DSR site; 1 spare leaves 15 for traffic:
+    # ceil(240,000 / (30,000 x 15)) = ceil(0.53) = 1 mated pair, 2 DSR sites, each carrying the whole 240,000 alone
+    ["measured", "site_limit", "DA-MPs per DSR site, at most (spares included)", "16", "count", SITE_LIMIT_SOURCE],
+    ["result", "mated_pairs", "Mated pairs", "1", "count", "ceil(240,000 / (30,000 x (16 - 1 spare))): at most 15 DA-MPs "
+     "carrying traffic per site, at the more conservative method's 30,000 MPS per DA-MP"],
+    ["result", "dsr_sites", "DSR sites", "2", "count", "1 mated pair x 2"],
+    ["computed", "share", "Traffic per mated pair", "240000", "MPS", "the whole target (one mated pair)"],
+    ["computed", "carry", "Traffic one DSR site carries with its mate down", "240000", "MPS", "its pair's whole share"],
+    # 240000 / 30000 = 8 by both methods
+    ["result", "needed_measured", "Measured method: DA-MPs per DSR site", "8", "count", "ceil(240,000 / 30,000)"],
+    ["result", "needed_engineered", "Engineered method: DA-MPs per DSR site", "8", "count", "ceil(240,000 / 30,000)"],
+    ["result", "needed", "DA-MPs per DSR site for the load (headline)", "8", "count", "both methods agree"],
+    ["result", "per_dsr", "DA-MPs per DSR site", "9", "count", "8 + 1 spare (at most 16)"],
+    ["result", "total", "DA-MPs to deploy", "18", "count", "9 per DSR site x 2 DSR sites (1 mated pair)"],
     ["result", "vcpu_total", "vCPU for these DA-MPs", "216", "vCPU", "18 x 12 vCPU"],
     # all in service: each DSR carries 120,000: 120000 x 19 / (9 x 18000) = 380/27 = 14.074074 %;
     # spare lost and mate down: 240000 x 19 / (8 x 18000) = 95/3 = 31.666667 %
@@ -276,30 +314,38 @@ def test_dsr_csv_every_line_relay_mated_pair_at_40_percent(bundle):
 
 
 def test_dsr_relay_notes_cite_the_contradiction_the_prose_and_the_relay_rule(bundle):
-    """Notes of Table 3-1 row 1: the run's contradiction (dsr-E036, the 'overload' at 19 % CPU), its prose note, and
-    the relay tuning rule dsr-G22 (seed line 242), in that order."""
+    """Notes of Table 3-1 row 1: the run's contradiction (dsr-E036, the 'overload' at 19 % CPU), its prose note (the
+    curated note's 'line 235' is in section 3.2.1, which readers are told instead), and the relay tuning rule dsr-G22
+    (printed in section 3.2.1.1, seed line 242), in that order."""
     res = relay_case(bundle)
     e036 = bundle["dsr_notes"]["errata"]["dsr-E036"]["problem"]
     g22 = bundle["dsr_notes"]["guidance"]["dsr-G22"]["setting"]
-    assert res["notes"] == [f"dsr-E036: {e036}", "Parameter 'Traffic generation' is printed in the prose (line 235), not in a table.",
-                            f"dsr-G22 (infrastructure rule, seed line 242): {g22}"]
+    assert res["notes"] == [f"dsr-E036: {e036}", "Parameter 'Traffic generation' is printed in the prose of section 3.2.1, not "
+                            "in a table.", f"dsr-G22 (DSR infrastructure rule, stated in section 3.2.1 of the guide): {g22}"]
+    html = dsr.result_html(res)
+    # in the page, the rule links to its row on the DSR infrastructure rules page and the section to the run's page
+    assert ('<li><a href="../../products/dsr/guidance/#dsr-G22">dsr-G22</a> (DSR infrastructure rule, stated in '
+            '<a href="../../products/dsr/dsr-relay-12vcpu/">section 3.2.1</a> of the guide): ') in html
 
 
 def test_dsr_page_summary_methods_table_and_not_sizable_list(bundle):
     """The page's result for the relay case: summary, the two methods side by side, the steps table, and the three runs
     that cannot be sized (Table 3-5 FABR-SDS without a DA-MP count, dsr-E037; Table 3-12's two PDRA runs, dsr-E049)."""
     html = dsr.result_html(relay_case(bundle))
-    assert ('<p class="atlas-summary"><strong data-key="total">18 DA-MPs</strong> (8 for 240,000 MPS by both methods, + 1 spare '
-            "per DSR, x 2 DSRs (mated pair)), 216 vCPU. Baseline: 3.2.1 Relay | 12 vCPU (Regular) | 30K_MPS. "
-            "A planning estimate, not a vendor figure.</p>") in html
+    # one mated pair (2 DSR sites): 8 + 1 spare = 9 per site, 18 DA-MPs x 12 vCPU = 216; each site carries the pair's
+    # 240,000 MPS with its mate down, 240,000 / 2 = 120,000 normally
+    assert ('<p class="atlas-summary"><strong data-key="total">18 DA-MPs</strong> in 1 mated pair (2 DSR sites): 9 per DSR '
+            "site (8 by both methods, for its pair&#x27;s whole 240,000 MPS when its mate is down (120,000 MPS normally), "
+            "+ 1 spare); 216 vCPU. At most 16 DA-MPs per DSR site, spares included. Baseline: 3.2.1 Relay | 12 vCPU "
+            "(Regular) | 30K_MPS. A planning estimate, not a vendor figure.</p>") in html
     methods, steps = html_tables(html)
     assert methods == [
-        ["Method", "MPS per DA-MP", "DA-MPs per DSR", "Basis"],
+        ["Method", "MPS per DA-MP", "DA-MPs per DSR site", "Basis"],
         ["Measured", "30,000", "8", "18,000 MPS at 19% CPU as benchmarked, scaled to the ceiling within the CPU range measured "
                                     "for the flavour; capped at the profile's rated MPS"],
         ["Engineered", "30,000", "8", "DA-MP Profile 30K_MPS (Table 3-1, row 1): the rated MPS per DA-MP"]]
     assert steps[0] == STEP_HEADER
-    assert ["Result", "DA-MPs to deploy", "18", "count", "9 per DSR x 2 DSR(s), redundancy mated-pair"] in steps
+    assert ["Result", "DA-MPs to deploy", "18", "count", "9 per DSR site x 2 DSR sites (1 mated pair)"] in steps
     assert ["Measured (source)", "CPU peak per MP", "19", "percent", f"{T31}, column &#x27;CPU Peak&#x27; (printed &#x27;19%&#x27;)"
             .replace("&#x27;", "'")] in steps
     assert "<summary>3 benchmark run(s) cannot be sized from the guide</summary>" in html
@@ -324,7 +370,7 @@ def test_dsr_chart_relay_case(bundle):
     assert values[("at the measured CPU peak (19%)", 14)] == 252000.0 and values[("measured method (scaled, capped at the profile)", 8)] == 240000.0
     assert rule["data"]["values"] == [{"target": 240000.0, "label": "target 240,000 MPS"}]
     assert line["encoding"]["x"]["title"] == "DA-MPs" and line["encoding"]["y"]["title"] == "Capacity (MPS)"
-    assert chart["description"] == "MPS capacity of one DSR against its number of DA-MPs, with the load it must carry"
+    assert chart["description"] == "MPS capacity of one DSR site against its number of DA-MPs, with the load it must carry"
 
 
 T310 = "Table 3-10, row 1"
@@ -335,8 +381,9 @@ DSR_VSTP_ROWS = [
     ["input", "scenario", "Benchmark run", "3.2.5 SFAPP + MNP + GTT | 8 vCPU (dsr-vstp-sfapp-mnp-gtt)", "", ""],
     ["input", "target_mps", "Target traffic", "100000", "MPS", "your input"],
     ["input", "cpu_ceiling_percent", "CPU ceiling per MP", "80", "percent", "your input"],
-    ["input", "spare", "Spare SS7-MPs per DSR (N+k)", "0", "count", "your input"],
-    ["input", "redundancy", "Redundancy", "none (one DSR carries the target)", "", "your input; mated pair: seed 002, line 28"],
+    ["input", "spare", "Spare SS7-MPs per DSR site (N+k)", "0", "count", "your input"],
+    ["input", "redundancy", "Redundancy", "none (the target split evenly over as few DSR sites as the site limit allows)", "",
+     MATED_PAIR_SOURCE],
     ["measured", "call_mix", "Call model", "2K MNP + 2K SFAPP + 6K GTT", "", f"{T310}, column 'Call Flow Model'"],
     ["measured", "setting:SS7-MP Flavor", "SS7-MP Flavor", "8 vCPU", "", T310],
     ["measured", "mps_achieved_per_ss7_mp", "MPS achieved per SS7-MP (printed)", "18000", "MPS",
@@ -348,11 +395,18 @@ DSR_VSTP_ROWS = [
     ["computed", "rate_at_ceiling", "MPS per SS7-MP scaled to the ceiling", "45818.181818", "MPS",
      "18,000 x 56 / 22 (linear; capped at the 56% the guide measured for the 8-vCPU SS7-MP)"],
     ["computed", "rate_measured", "Measured method: MPS per SS7-MP", "45818.181818", "MPS", "as above"],
-    ["result", "needed_measured", "Measured method: SS7-MPs per DSR", "3", "count", "ceil(100,000 / 45,818.182)"],
+    # neither the DSR guide nor the sizing notes give a per-site limit for SS7-MPs: none applied, one DSR site
+    ["measured", "site_limit", "SS7-MPs per DSR site, at most", "no limit known", "",
+     "Neither the DSR benchmark guide nor the atlas's sizing notes give a per-site limit for SS7-MPs (Oracle's 16 per DSR "
+     "site is for DA-MPs), so none is applied: one DSR site (or one mated pair) carries the target. Check the vSTP "
+     "documentation for your release before planning many SS7-MPs at one site."],
+    ["result", "dsr_sites", "DSR sites", "1", "count", "one: no per-site limit applied"],
+    ["computed", "share", "Traffic per DSR site", "100000", "MPS", "the whole target (one DSR site)"],
+    ["result", "needed_measured", "Measured method: SS7-MPs per DSR site", "3", "count", "ceil(100,000 / 45,818.182)"],
     ["result", "needed_engineered", "Engineered method", "not available", "", "no DA-MP Profile rate printed for this run"],
-    ["result", "needed", "SS7-MPs per DSR for the load (headline)", "3", "count", "measured method (more conservative)"],
-    ["result", "per_dsr", "SS7-MPs per DSR", "3", "count", "3 + 0 spare"],
-    ["result", "total", "SS7-MPs to deploy", "3", "count", "3 per DSR x 1 DSR(s), redundancy none"],
+    ["result", "needed", "SS7-MPs per DSR site for the load (headline)", "3", "count", "measured method (more conservative)"],
+    ["result", "per_dsr", "SS7-MPs per DSR site", "3", "count", "3 + 0 spare"],
+    ["result", "total", "SS7-MPs to deploy", "3", "count", "3 per DSR site x 1 DSR site"],
     ["result", "vcpu_total", "vCPU for these SS7-MPs", "24", "vCPU", "3 x 8 vCPU"],
     # 100000 x 22 / (3 x 18000) = 1100/27 = 40.740741 %; no spare and no mate: no 'after loss' line
     ["result", "cpu_all", "Expected CPU per SS7-MP, all in service", "40.740741", "percent",
@@ -380,12 +434,16 @@ def test_dsr_csv_every_line_vstp_capped_at_the_measured_range(bundle):
     assert res["flavour"] == "8-vCPU SS7-MP" and res["flavour_range"] == (2, 56) and res["cpu_range"] == (2, 56)
     e039 = bundle["dsr_notes"]["errata"]["dsr-E039"]["problem"]
     g = bundle["dsr_notes"]["guidance"]
+    # dsr-G24 and dsr-G23 are printed in the notes under Table 3-10 (section 3.2.5.1; seed lines 485 and 484)
     assert res["notes"] == [f"dsr-E039: {e039}", "Load is printed per MP only ('18K/MP'); no total is printed.",
-                            f"dsr-G24 (infrastructure rule, seed line 485): {g['dsr-G24']['setting']}",
-                            f"dsr-G23 (infrastructure rule, seed line 484): {g['dsr-G23']['setting']}"]
+                            f"dsr-G24 (DSR infrastructure rule, stated in section 3.2.5 of the guide): {g['dsr-G24']['setting']}",
+                            f"dsr-G23 (DSR infrastructure rule, stated in section 3.2.5 of the guide): {g['dsr-G23']['setting']}"]
     html = dsr.result_html(res)
     methods = html_tables(html)[0]
-    assert methods[0] == ["Method", "MPS per SS7-MP", "SS7-MPs per DSR", "Basis"]
+    assert methods[0] == ["Method", "MPS per SS7-MP", "SS7-MPs per DSR site", "Basis"]
+    # 3 SS7-MPs x 8 vCPU = 24; no limit is known, and the summary says so
+    assert ("<strong data-key=\"total\">3 SS7-MPs</strong> in 1 DSR site (3 by the measured method, the more conservative, "
+            "for 100,000 MPS, + 0 spare); 24 vCPU. No per-site limit on SS7-MPs is applied: none is known (see below).") in html
     assert methods[2] == ["Engineered", "—", "—", "no DA-MP Profile rate printed for this run"]
     assert methods[1][3] == "18,000 MPS at 22% CPU as benchmarked, scaled to the ceiling within the CPU range measured for the flavour"
     chart = dsr.result_chart(res)
@@ -402,7 +460,8 @@ def test_dsr_no_ceiling_the_measured_method_is_the_headline(bundle):
     assert rows["needed"][4:] == ["14", "count", "measured method (more conservative)"]
     assert "rate_at_ceiling" not in rows and "cpu_after_loss" not in rows
     html = dsr.result_html(res)
-    assert "(14 for 240,000 MPS by the measured method, the more conservative, + 0 spare), 168 vCPU." in html
+    # 240,000 / (18,000 x 16) = 0.83 -> one DSR site; 14 x 12 vCPU = 168
+    assert "in 1 DSR site (14 by the measured method, the more conservative, for 240,000 MPS, + 0 spare); 168 vCPU." in html
     assert html_tables(html)[0][1][3] == "18,000 MPS at 19% CPU as benchmarked"
     assert res["warnings"] == [] and res["extrapolation"] is None and res["rate_at_ceiling"] is None
 
@@ -411,16 +470,19 @@ def test_dsr_measured_headline_and_a_ceiling_below_the_peak(bundle):
     """Table 3-15 row 4 (DSA Source_Host_Validation_Mme: 10K per DA-MP printed, CPU 33 %, profile 30K_MPS) at 100,000 MPS
     and a 50 % ceiling (inside the 14-53 % of 12-vCPU DA-MPs): 10000 x 50 / 33 = 15,151.5 -> 6.6 -> 7 DA-MPs; the
     profile's 30,000 -> 4. The measured 7 is the headline. At a 20 % ceiling (below the measured 33 %):
-    10000 x 20 / 33 = 6,060.6 -> 16.5 -> 17, with the 'below' warning and no extrapolation warning."""
+    10000 x 20 / 33 = 6,060.6 -> 16.5 -> 17, more than the 16 DA-MPs a DSR site holds: ceil(100,000 / (6,060.6 x 16))
+    = ceil(1.03) = 2 DSR sites of 50,000 MPS, ceil(50,000 / 6,060.6) = ceil(8.25) = 9 each, 18 in all; with the 'below'
+    warning and no extrapolation warning. The DSA rule dsr-G25 is printed in section 3.2.7.1 (seed line 626)."""
     res = dsr.compute(bundle, "dsr-dsa-source-host-validation-mme", 100000, cpu_ceiling_percent=50)
     assert res["methods"]["measured"] == {"rate": Fraction(500000, 33), "needed": 7, "capped_range": False, "capped_profile": False}
     assert res["methods"]["engineered"] == {"rate": 30000, "needed": 4} and res["headline"] == "measured"
     low = dsr.compute(bundle, "dsr-dsa-source-host-validation-mme", 100000, cpu_ceiling_percent=20)
-    assert low["needed"] == 17 and low["rate_at_ceiling"] == Fraction(200000, 33)
+    assert low["rate_at_ceiling"] == Fraction(200000, 33)
+    assert (low["units"], low["share"], low["needed"], low["total"]) == (2, 50000, 9, 18)
     assert low["warnings"] == [
         "The ceiling (20%) is below the measured CPU peak (33%): each MP is sized for less than the benchmark carried."]
     g25 = bundle["dsr_notes"]["guidance"]["dsr-G25"]
-    assert f"dsr-G25 (infrastructure rule, seed line 626): {g25['setting']}" in low["notes"]
+    assert f"dsr-G25 (DSR infrastructure rule, stated in section 3.2.7 of the guide): {g25['setting']}" in low["notes"]
     assert "dsr-E034: " + bundle["dsr_notes"]["errata"]["dsr-E034"]["problem"] in low["notes"]
 
 
@@ -436,7 +498,7 @@ def test_dsr_profile_with_a_suffix_names_its_rate(bundle):
     assert a["warnings"] == []
     b = dsr.compute(bundle, "dsr-relay-18vcpu", 350000)
     assert (b["methods"]["measured"]["needed"], b["methods"]["engineered"]["needed"], b["headline"]) == (10, 10, "both")
-    assert "(10 for 350,000 MPS by both methods, + 0 spare), 180 vCPU." in dsr.result_html(b)
+    assert "in 1 DSR site (10 by both methods, for 350,000 MPS, + 0 spare); 180 vCPU." in dsr.result_html(b)
 
 
 def test_dsr_profile_rate_reads_the_name_only():
@@ -787,15 +849,18 @@ def test_cli_dsr_and_shcm_pass_every_option(cli_run):
     rc, out, err = cli_run("dsr", "--scenario", "dsr-rbar")
     assert rc == 2 and err == "error: --target is needed for dsr-rbar (the default target is that of dsr-relay-12vcpu).\n"
     rc, out, err = cli_run("dsr", "--scenario", "dsr-relay-12vcpu", "--target", "240000", "--ceiling", "40", "--format", "csv")
+    # 240,000 / (30,000 x 16) = 0.5 -> one DSR site of 240,000 / 30,000 = 8 DA-MPs
     assert rc == 0 and csv_header(out) == CSV_COLUMNS and ["dsr-relay-12vcpu", "result", "total", "DA-MPs to deploy", "8", "count",
-                                                           "8 per DSR x 1 DSR(s), redundancy none"] in csv_rows(out)
+                                                           "8 per DSR site x 1 DSR site"] in csv_rows(out)
     rc, out, err = cli_run("shcm", "--scenario", "shcm-test-5", "--target", "1200", "--unit", "SPS", "--ceiling", "80",
                            "--spare", "2", "--format", "json")
     res = json.loads(out)
     assert res["inputs"] == {"scenario": "shcm-test-5", "target": 1200.0, "unit": "SPS", "cpu_ceiling_percent": 80.0, "spare": 2}
     assert (res["rate_at_ceiling"], res["needed"], res["total"]) == (2400.0, 1, 3)
     rc, out, err = cli_run("shcm", "--format", "json")
-    assert json.loads(out)["inputs"]["target"] == 1800 and json.loads(out)["total"] == 1  # test 1 at its own 1800 RPS
+    # test 1 at its own 1800 RPS: 1 node, + the default spare (N+1) = 2
+    assert json.loads(out)["inputs"]["target"] == 1800 and json.loads(out)["inputs"]["spare"] == 1
+    assert json.loads(out)["total"] == 2
 
 
 def test_cli_steps_table_warnings_rows_and_notes(cli_run):
@@ -807,8 +872,7 @@ def test_cli_steps_table_warnings_rows_and_notes(cli_run):
     assert _cells(lines[2]) == ["section", "item", "value", "unit", "source"]
     assert _cells(lines[4]) == ["input", "Baseline test", "Test 5 (shcm-test-5)"]
     assert ["result", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"] in [_cells(x) for x in lines]
-    assert lines[-4] == ("note: Server config B runs Cassandra on separate servers; only the Rhino nodes are sized here, "
-                         "not the Cassandra cluster.")
+    assert _cells(lines[-4])[:3] == ["result", "Cassandra database", "not sized"]
     assert lines[-3].startswith("note: shcm-E003: ") and lines[-1].startswith("note: shcm-E020: ")
 
 

@@ -76,17 +76,18 @@ def test_dsr_json_and_csv(bfile, capsys):
     assert res["total"] == 14 and res["headline"] == "measured"  # 240000 / 18000 = 13.3 -> 14 (Table 3-1 row 1)
     assert cli(["--bundle", bfile, "shcm", "--scenario", "shcm-test-5", "--target", "21600", "--ceiling", "80", "--format", "csv"]) == 0
     total = next(x for x in capsys.readouterr().out.splitlines() if ",result,total," in x)
-    assert total.startswith("shcm-test-5,result,total,") and ",5," in total
+    # T-rhino-performance row 5 at 80 %: 5 nodes, + the default spare (N+1) = 6
+    assert total.startswith("shcm-test-5,result,total,") and ",6,count,5 for the load + 1 spare" in total
 
 
 def test_shcm_table(bfile, capsys):
-    """T-rhino-performance row 5: 21,600 RPS at 80 % = 5 Rhino nodes (as the page)."""
+    """T-rhino-performance row 5: 21,600 RPS at 80 % = 5 Rhino nodes, + the default spare = 6 (as the page)."""
     assert cli(["--bundle", bfile, "shcm", "--scenario", "shcm-test-5", "--target", "21600", "--ceiling", "80"]) == 0
     out = capsys.readouterr().out
     assert "Rhino node" in out
     total = [x for x in out.splitlines() if x.startswith("result") and "to deploy" in x.lower()] or \
         [x for x in out.splitlines() if x.startswith("result")]
-    assert any(" 5 " in x for x in total), total
+    assert any(" 6 " in x and "5 for the load + 1 spare" in x for x in total), total
 
 
 def test_asm_table_marks_partial_and_not_comparable(bfile, capsys):

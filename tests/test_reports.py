@@ -114,12 +114,34 @@ def test_dsr_report(bundle):
     assert any("profile" in w["Text"] for w in rows_of(r, "Warnings"))
 
 
+def test_dsr_report_names_the_sites_the_limit_needs(bundle):
+    """The case of tests/test_calculators_dsr_shcm.py (Table 3-1 row 1, 18,000 MPS per DA-MP): 1,000,000 MPS with mated
+    pairs at most 16 DA-MPs per site = ceil(1,000,000 / (18,000 x 16)) = 4 pairs, 8 DSR sites of
+    ceil(250,000 / 18,000) = 14 DA-MPs, 112 in all; the Method sheet says where the limit comes from."""
+    r = rep(bundle, calc="dsr", scenario="dsr-relay-12vcpu", target="1000000", redundancy="mated-pair")
+    totals = {x["Item"]: x["Value"] for x in rows_of(r, "Totals")}
+    assert (totals["Mated pairs"], totals["DSR sites"], totals["DA-MPs per DSR site"], totals["DA-MPs to deploy"]) == (4, 8, 14, 112)
+    method = {x["Topic"]: x["Text"] for x in rows_of(r, "Method")}
+    assert method["DSR sites"].startswith("At most 16 DA-MPs per DSR site, spares included (Oracle DSR Policy and Charging "
+                                          "Application documentation (releases 8.2 and 8.4), section 'MP Growth'")
+    assert method["Spares"] == "0 spare DA-MP(s) per DSR site added (N+k), counted within the site limit."
+    assert r["subtitle"].startswith("112 DA-MPs in 8 DSR site(s) for 1,000,000 MPS; baseline 3.2.1 ")
+
+
 def test_shcm_report(bundle):
     """Test 5 (Table T-rhino-performance row 5): 2,160 RPS at 3.2 cores of a c5.2xlarge's 8 vCPUs (Table T-hardware
-    row 1). At an 80 % ceiling: 2,160 x (8 x 0.8) / 3.2 = 4,320 RPS per node; 21,600 / 4,320 = 5 nodes."""
+    row 1). At an 80 % ceiling: 2,160 x (8 x 0.8) / 3.2 = 4,320 RPS per node; 21,600 / 4,320 = 5 nodes, + the default
+    spare (N+1) = 6. Cassandra is not sized: the report says so in its Totals, its Warnings (first) and its Method."""
     r = rep(bundle, calc="shcm", scenario="shcm-test-5", target="21600", unit="RPS", ceiling="80")
     totals = {x["Item"]: x["Value"] for x in rows_of(r, "Totals")}
-    assert totals["Rhino nodes to deploy"] == 5
+    assert totals["Rhino nodes to deploy"] == 6 and totals["Cassandra database"] == "not sized"
+    warnings = rows_of(r, "Warnings")
+    assert warnings[0]["Kind"] == "not sized (partial: Rhino nodes only)"
+    assert warnings[0]["Text"].startswith("Not sized: the Cassandra database the ShCM reads and writes (Cassandra 3.11.2).")
+    assert "config B as '6 c5.2xlarge servers. 1 server for Rhino. 3 servers for Cassandra." in warnings[0]["Text"]
+    method = {x["Topic"]: x["Text"] for x in rows_of(r, "Method")}
+    assert method["Not sized"] == "Cassandra database" and method["Spares"].startswith("1 spare node(s) added (N+k)")
+    assert r["subtitle"].endswith("(partial: Rhino nodes only, Cassandra not sized)")
     assert {x["Key"]: x["Value"] for x in rows_of(r, "Results")}["rate_at_ceiling"] == 4320
     src = {x["Item"]: x for x in rows_of(r, "Sources")}
     assert (src["ShCM JVM CPU (average), cores"]["Table"], src["ShCM JVM CPU (average), cores"]["Row"],

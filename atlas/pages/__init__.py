@@ -32,6 +32,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "overtarget_calculator": calc_overtarget.page,     # docs/calculators/over-target.md
     "dsr_calculator": calc_dsr.page,                   # docs/calculators/dsr.md
     "dsr_example": calc_dsr.example,                   # docs/calculators/dsr.md (worked example)
+    "dsr_site_example": calc_dsr.site_example,         # docs/calculators/dsr.md (site-limit example)
     "shcm_calculator": calc_shcm.page,                 # docs/calculators/shcm.md
     "shcm_cpu_reading": calc_shcm.cpu_reading,         # docs/calculators/shcm.md (method step 3)
     "shcm_extrapolation": calc_shcm.extrapolation,     # docs/calculators/shcm.md (limits)

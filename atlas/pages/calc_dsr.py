@@ -5,6 +5,7 @@ from html import escape
 
 from calculators import dsr as dsr_calc
 from calculators.formatting import fmt
+from calculators.sizing import ceil
 
 from . import calculator_shell
 
@@ -19,14 +20,15 @@ def page(r) -> str:
     opts = calculator_shell.scenario_options(b, runs, d["scenario"], lambda s: (
         f' data-unit="{escape(dsr_calc.mp_kind(s))}"'))
     kind = next(dsr_calc.mp_kind(s) for s in runs if s["id"] == d["scenario"])
+    limit = dsr_calc.MAX_DA_MPS_PER_SITE
     red = "".join(f'<option value="{escape(k)}"{" selected" if k == d["redundancy"] else ""}>{escape(v)}</option>'
                   for k, v in dsr_calc.REDUNDANCY.items())
     form = f"""
   <label>Benchmark run (sets the MP flavor, profile and call model) <select name="scenario" id="calc-scenario" data-sets-load="target">{opts}</select></label>
   <label><span>Target traffic (MPS, total)</span> <input name="target" id="calc-target" type="text" inputmode="decimal" value="{escape(d['target'])}" required></label>
-  <label>CPU ceiling per MP (1-100 %; with a mated pair, when one DSR carries everything; empty = the measured CPU peak, no extrapolation) <input name="ceiling" id="calc-ceiling" type="text" inputmode="decimal" value="{escape(d['ceiling'])}" placeholder="e.g. 60"></label>
-  <label>Redundancy <select name="redundancy" id="calc-redundancy">{red}</select></label>
-  <label><span>Spare <span class="atlas-unit">{escape(kind)}</span>s per DSR (N+k; 0 = none)</span> <input name="spare" id="calc-spare" type="number" min="0" max="{dsr_calc.MAX_SPARE}" step="1" value="{escape(d['spare'])}"></label>"""
+  <label>CPU ceiling per MP (1-100 %; with mated pairs, when one DSR site carries its pair's share; empty = the measured CPU peak, no extrapolation) <input name="ceiling" id="calc-ceiling" type="text" inputmode="decimal" value="{escape(d['ceiling'])}" placeholder="e.g. 60"></label>
+  <label>Redundancy (the target is split over as many DSR sites or mated pairs as {limit} DA-MPs per site need) <select name="redundancy" id="calc-redundancy">{red}</select></label>
+  <label><span>Spare <span class="atlas-unit">{escape(kind)}</span>s per DSR site (N+k; 0 = none; DA-MP spares count within the {limit} DA-MPs a site holds)</span> <input name="spare" id="calc-spare" type="number" min="0" max="{dsr_calc.MAX_SPARE}" step="1" value="{escape(d['spare'])}"></label>"""
     return calculator_shell.shell(r, "dsr", form, d)
 
 
@@ -59,3 +61,27 @@ def example(r) -> str:
             f"{capped}: {m['needed']} DA-MPs; the engineered method gives {e['needed']}. Without a ceiling the measured "
             f"method gives {bare['methods']['measured']['needed']}"
             + (" and is the headline" if bare["headline"] == "measured" else "") + ". (Computed when this site was built.)")
+
+
+SITE_EXAMPLE = {"scenario": "dsr-relay-12vcpu", "target": 1000000, "redundancy": "mated-pair"}
+"""The method page's site-limit example: the 12-vCPU relay run, 1,000,000 MPS, mated pairs, no ceiling, no spare."""
+
+
+def site_example(r) -> str:
+    """The DSR method page's site-limit example (``{{ dsr_site_example() }}``): how many mated pairs 1,000,000 MPS
+    takes at most 16 DA-MPs per DSR site, every figure computed by ``calculators.dsr.compute`` now. Raises KeyError if
+    the example run is not curated."""
+    b = r.bundle
+    sid, target = SITE_EXAMPLE["scenario"], SITE_EXAMPLE["target"]
+    res = dsr_calc.compute(b, sid, target, redundancy=SITE_EXAMPLE["redundancy"])
+    m, e = res["methods"]["measured"], res["methods"]["engineered"]
+    one_dsr = ceil(target / res["sizing_rate"])
+    limit = res["site_limit"]
+    return (f"Example: {fmt(target)} MPS with mated pairs, from the same relay run ({fmt(res['rate'])} MPS per DA-MP "
+            f"measured, {fmt(e['rate'])} by its profile; no ceiling, no spare). One DSR would need "
+            f"ceil({fmt(target)} / {fmt(res['sizing_rate'])}) = {fmt(one_dsr)} DA-MPs, more than the {limit} a site holds. "
+            f"At {limit} per site the target takes ceil({fmt(target)} / ({fmt(res['sizing_rate'])} x {limit})) = "
+            f"{res['units']} mated pairs of {fmt(res['share'])} MPS each. Each DSR site carries its pair's "
+            f"{fmt(res['carry'])} MPS when its mate is down: ceil({fmt(res['carry'])} / {fmt(m['rate'])}) = {m['needed']} "
+            f"DA-MPs (the engineered method: {e['needed']}), so {res['per_dsr']} per site x {res['dsrs']} sites = "
+            f"{res['total']} DA-MPs, {fmt(res['vcpu_total'])} vCPU. (Computed when this site was built.)")

@@ -145,7 +145,7 @@ def shcm_table(r, doc: str) -> str:
             '<p class="atlas-note">As printed in the Rhino Performance and client latency tables (hover a figure for its '
             "table and row). ShCM runs on Rhino nodes, not Kubernetes pods: the guide gives no CPU or memory requests. "
             "JVM CPU is printed in percent of one core. The calculator link sizes Rhino nodes from the test at its own "
-            "measured RPS.</p>")
+            f"measured RPS, with the calculator's default of {shcm_calc.DEFAULT_SPARE} spare node (N+1).</p>")
 
 
 TABLES = {"dsr": dsr_table, "shcm": shcm_table}
