@@ -892,6 +892,20 @@ def test_cli_overtarget_own_file_and_formats(cli_run, tmp_path):
     i = lines.index("") if "" in lines else None
     assert i is not None and _cells(lines[i + 1]) == ["status", "scenario", "service", "container", "site", "observed", "table_id", "row"]
     assert ["memory", "policy-3-4-4", "ndbmtd", "mysqlndbcluster", "site1", "93.1", "3-235", "10"] == _cells(lines[i + 3])
+    # the v1.32 controller: Policy 3.3.1 Table 3-188 row 1 at Site1, 88 % of 80 % with 5 replicas (Table 3-186 row 1):
+    # |1.0 - 1.1| = 0.10000000000000009 > 0.1, ceil(5 x 1.1) = 6, critical; v1.33 would keep 5 (said on its own line);
+    # Policy 3.2.2 ue-service at its max of 16 asks ceil(16 x 54 / 30) = ceil(28.8) = 29 on either version
+    rc, out, err = cli_run("overtarget", "--product", "policy", "--kubernetes", "1.32")
+    lines = out.splitlines()
+    assert rc == 0 and lines[0] == "inputs: product policy, memory threshold 80 %, HPA controller of Kubernetes v1.32 or earlier"
+    assert ["critical", "over", "policy-3-3-1", "ndbappmysqld", "—", "site1", "88", "80", "5", "6", "3-188", "1"] in [
+        _cells(x) for x in lines]
+    assert ("other Kubernetes version: Policy 3.3.1, Table 3-188 row 1: ndbappmysqld at site1: Kubernetes v1.33 or later: "
+            "5 replicas (warning): 88/80 = 1.1 in float64, within (1 - 0.1) <= ratio <= (1 + 0.1) = 1.1") in lines
+    assert any(x.startswith("HPA max too low: Policy 3.2.2, Table 3-83 row 16: ue-service at site1") and
+               x.endswith("the HPA max must rise to 29 for the service to reach its target.") for x in lines)
+    rc, out, err = cli_run("overtarget", "--kubernetes", "1.31")
+    assert rc == 2 and "invalid choice: '1.31'" in err
 
 
 def test_cli_listings(cli_run):

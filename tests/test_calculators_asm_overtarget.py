@@ -593,3 +593,25 @@ def test_own_row_with_an_hpa_max_says_to_what_it_must_rise():
     assert ("<li>Your CSV, line 2: gw reads 90 % against its 60 % target; at 10 replicas the HPA asks for 15, above its max of "
             "12: the HPA max must rise to 15 for the service to reach its target.</li>") in html
     assert "Severity: <strong>2</strong> critical, <strong>0</strong> warning, 0 ok." in html
+
+
+def test_a_max_below_the_current_count_blocks_a_service_inside_its_band(bundle):
+    """What if Policy 3.3.1's ndbappmysqld HPA (5 replicas, Table 3-186 row 1, no site: all four sites) had a max of 4?
+    The controller takes a count above the max down to the max without reading the metric. Site2 reads 87 % of 80 %:
+    1.0875, inside the band, so the metric asks for the current 5, above the max: the max must rise to 5, critical
+    although the ratio alone is a warning, and the row is listed with the critical rows, before every warning.
+    Site3 (89 %): ceil(5 x 1.1125) = ceil(5.5625) = 6 > 4: must rise to 6."""
+    import copy
+    b = copy.deepcopy(bundle)
+    rep = next(r for r in b["resources"] if (r["scenario"], r["table_id"], r["row"], r["service"], r["container"])
+               == ("policy-3-3-1", "3-186", 1, "ndbappmysqld", "app"))
+    rep["replicas_min"], rep["replicas_max"] = 1, 4
+    res = ot.compute(b, "policy")
+    site2, site3 = _row(res, "policy-3-3-1", "ndbappmysqld", "site2"), _row(res, "policy-3-3-1", "ndbappmysqld", "site3")
+    assert (site2["within_tolerance"], site2["desired"], site2["reason"], site2["max_must_rise_to"], site2["severity"]) == (
+        True, 4, "current above max", 5, "critical")
+    assert (site3["desired"], site3["max_must_rise_to"]) == (4, 6)
+    order = [(e["scenario"], e["site"], e["severity"]) for e in res["cpu"]]
+    first_warning = next(i for i, x in enumerate(order) if x[2] == "warning")
+    assert order.index(("policy-3-3-1", "site2", "critical")) < first_warning
+    assert ot._desired_text(site2) == "4 (current 5 is above max 4: the HPA scales to its max): the HPA max must rise to 5"
