@@ -722,13 +722,14 @@ def to_html(res: dict, own=None, problems=None) -> str:
                 p.append(f'<p class="atlas-own-more">The first {SHOWN_ROWS:,} of your {len(own):,} rows are shown here; '
                          f'the CSV download has all of them, with their flags.</p>')
             p.append('<div class="atlas-table-wrap"><table class="atlas-rows atlas-own"><thead><tr><th>Severity</th><th>Line</th>'
-                     '<th>Service</th><th>Replicas</th><th>HPA min / max</th><th>Observed CPU (%)</th><th>Target (%)</th>'
+                     '<th>Service</th><th>Replicas (HPA min / max)</th><th>Observed CPU (%)</th><th>Target (%)</th>'
                      '<th>Flag</th><th>HPA desired replicas</th></tr></thead><tbody>')
             for e in own[:SHOWN_ROWS]:
-                rng = "—" if e["hpa_min"] is None and e["hpa_max"] is None else f'{fmt(e["hpa_min"])} / {fmt(e["hpa_max"])}'
+                rng = ("" if e["hpa_min"] is None and e["hpa_max"] is None else
+                       f' <small>({fmt(e["hpa_min"])} / {fmt(e["hpa_max"])})</small>')
                 p.append(f'<tr data-service="{escape(e["name"])}" data-status="{e["status"]}" data-severity="{e["severity"]}"'
                          f'{_rise_attr(e)}><td>{_severity_cell(e["severity"])}</td><td>{e["line"]}</td><td>{escape(e["name"])}</td>'
-                         f'<td>{e["replicas"]}</td><td>{rng}</td><td title="{escape(e["observed_how"])}">{fmt(round(e["observed"], 3))}</td>'
+                         f'<td>{e["replicas"]}{rng}</td><td title="{escape(e["observed_how"])}">{fmt(round(e["observed"], 3))}</td>'
                          f'<td>{fmt(e["target"])}</td><td>{e["status"]}</td><td>{_desired_cell(e)}</td></tr>')
             p.append("</tbody></table></div>")
     p.append(f'<p class="atlas-note">{escape(HPA_RULE)} Applied here: {escape(CONTROLLERS[ctl])}.</p>')

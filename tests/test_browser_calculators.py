@@ -71,7 +71,7 @@ def test_overtarget_calculator(page, site_url):
     # in flight or waiting and the newest result is at least the second
     page.wait_for_function("""() => { const c = document.getElementById('atlas-calculator');
         return !c.hasAttribute('data-busy') && Number(c.getAttribute('data-result-seq') || 0) >= 2; }""", timeout=BOOT_LIMIT_MS)
-    assert page.locator('table.atlas-own tr[data-service="gw"] td').nth(8).inner_text() == "60"
+    assert page.locator('table.atlas-own tr[data-service="gw"] td').nth(7).inner_text() == "60"
     assert page.inner_text('#atlas-own-problems li[data-line="3"]').startswith("Line 3: replicas")
     rows = download_csv(page)
     assert sum(r[0] == "cpu" for r in rows) == shown_cpu and sum(r[0] == "memory" for r in rows) == shown_mem

@@ -187,7 +187,7 @@ def test_overtarget_own_row_in_percent_to_three_decimals_and_its_hpa_count(bundl
     from calculators import overtarget
     html = overtarget.run_web(bundle, {"product": "policy", "csv": "name,replicas,cpu_request,observed,target\nsvc,7,0.3,3.5 cores,70\n"})["html"]
     row = next(r for r in _rows(html) if r[2:3] == ["svc"])
-    assert row == ["critical", "2", "svc", "7", "—", "166.667", "70", "over", "17"]
+    assert row == ["critical", "2", "svc", "7", "166.667", "70", "over", "17"]
 
 
 def test_overtarget_rows_of_a_partial_scenario_say_so(bundle):

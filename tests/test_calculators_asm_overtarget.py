@@ -593,6 +593,8 @@ def test_own_row_with_an_hpa_max_says_to_what_it_must_rise():
     assert ("<li>Your CSV, line 2: gw reads 90 % against its 60 % target; at 10 replicas the HPA asks for 15, above its max of "
             "12: the HPA max must rise to 15 for the service to reach its target.</li>") in html
     assert "Severity: <strong>2</strong> critical, <strong>0</strong> warning, 0 ok." in html
+    assert '<tr data-service="gw" data-status="over" data-severity="critical" data-max-must-rise="15">' in html
+    assert "<td>10 <small>(2 / 12)</small></td>" in html
 
 
 def test_a_max_below_the_current_count_blocks_a_service_inside_its_band(bundle):
