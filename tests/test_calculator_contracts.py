@@ -908,6 +908,23 @@ def test_cli_overtarget_own_file_and_formats(cli_run, tmp_path):
     assert rc == 2 and "invalid choice: '1.31'" in err
 
 
+def test_cli_overtarget_csv_is_the_pages_csv(cli_run, bundle, tmp_path):
+    """The command line and the page agree: for the same product, threshold, Kubernetes version and own file, the
+    CLI's CSV is the page's CSV download line for line (the page's starts with its inputs as comment lines)."""
+    from calculators import catalogue
+    from conftest import csv_body
+    text = "name,replicas,cpu_request,observed,target,max_replicas\ngw,10,2,90%,60,12\nedge,5,1,88%,80,\nbad,x,1,50%,80,\n"
+    own = tmp_path / "own.csv"
+    own.write_text(text, encoding="utf-8")
+    for k8s in ("1.33", "1.32"):
+        rc, out, err = cli_run("overtarget", "--product", "policy", "--mem-threshold", "90", "--kubernetes", k8s, "--own", str(own),
+                               "--format", "csv")
+        page = catalogue.run(bundle, {"calc": "overtarget", "product": "policy", "mem_threshold": "90", "kubernetes": k8s,
+                                      "csv": text})
+        assert rc == 0 and page["ok"] and out == csv_body(page["downloads"]["csv"]["text"])
+        assert f"# kubernetes: {k8s}" in page["downloads"]["csv"]["text"]
+
+
 def test_cli_listings(cli_run):
     """--list: ids with titles; over-target lists the products by short name;
     --list without a calculator is refused; --bundle=FILE works before --list too."""
