@@ -3,7 +3,8 @@
     python -m calculators footprint --call-model policy:pcf-sm --load 50000 --sites 2 --redundancy n+1 [--format table|csv|helm|json]
     python -m calculators footprint --scenario bsf-3-3 --load 80000 [--target 70]   (one run instead of the comparable runs)
     python -m calculators asm --on bsf-3-2 --off bsf-3-1 [--load 60000] [--format table|csv|json]
-    python -m calculators overtarget [--product policy] [--mem-threshold 80] [--own my.csv] [--format table|csv|json]
+    python -m calculators overtarget [--product policy] [--mem-threshold 80] [--kubernetes 1.33|1.32] [--own my.csv]
+                                     [--format table|csv|json]
     python -m calculators dsr --scenario dsr-relay-12vcpu --target 240000 [--ceiling 40] [--redundancy mated-pair]
     python -m calculators shcm --scenario shcm-test-5 --target 21600 [--unit RPS] [--ceiling 80]
     python -m calculators <calculator> --list      (the scenario ids, or products, with their titles)
@@ -226,7 +227,11 @@ def main(argv=None) -> int:
     o.add_argument("--product", help="one product id (see --list; default: all)")
     o.add_argument("--mem-threshold", default=overtarget.DEFAULT_MEM_THRESHOLD,
                    help="flag memory at or above this percent, 1 to 100 (default 80)")
-    o.add_argument("--own", help="CSV of your own services (name,replicas,cpu_request,observed,target)")
+    o.add_argument("--kubernetes", default=overtarget.DEFAULT_CONTROLLER, choices=tuple(overtarget.CONTROLLERS),
+                   help="the HPA controller's Kubernetes version: 1.33 (v1.33 or later, default) or 1.32 (v1.32 or earlier); "
+                        "their tolerance tests differ at a ratio of exactly 1.1")
+    o.add_argument("--own", help="CSV of your own services (name,replicas,cpu_request,observed,target"
+                                 "[,observed_unit,min_replicas,max_replicas])")
     o.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
     d = sub.add_parser("dsr", help="DSR DA-MPs (or vSTP SS7-MPs) for a target MPS: measured and engineered methods")
     d.add_argument("--scenario", default=dsr.DEFAULT_SCENARIO, help=f"benchmark run id (default {dsr.DEFAULT_SCENARIO}; see --list)")
@@ -312,10 +317,10 @@ def main(argv=None) -> int:
             else:
                 print(_steps_table(res, mod._rows(res)))
         else:
-            res = overtarget.compute(bundle, args.product, args.mem_threshold)
+            res = overtarget.compute(bundle, args.product, args.mem_threshold, args.kubernetes)
             own = problems = None
             if args.own:
-                own, problems = overtarget.parse_own(Path(args.own).read_text(encoding="utf-8", errors="replace"))
+                own, problems = overtarget.parse_own(Path(args.own).read_text(encoding="utf-8", errors="replace"), args.kubernetes)
                 for x in problems:
                     print(f"{args.own}:{x['line']}: {x['message']}", file=sys.stderr)
             if args.format == "json":
@@ -323,15 +328,31 @@ def main(argv=None) -> int:
             elif args.format == "csv":
                 sys.stdout.write(overtarget.to_csv(res, own))
             else:
-                print(f"inputs: product {res['inputs']['product'] or 'all'}, memory threshold {footprint_report.fmt(res['inputs']['mem_threshold'])} %")
-                print(f"{res['counts']['over']} over, {res['counts']['near']} near (observed >= 0.9 x target), "
-                      f"{res['counts']['memory']} memory rows at or above the threshold.")
+                c = res["counts"]
+                print(f"inputs: product {res['inputs']['product'] or 'all'}, memory threshold {footprint_report.fmt(res['inputs']['mem_threshold'])} %, "
+                      f"HPA controller of {overtarget.CONTROLLERS[res['inputs']['kubernetes']]}")
+                print(f"{c['over']} over, {c['near']} near (observed >= 0.9 x target), "
+                      f"{c['memory']} memory rows at or above the threshold.")
+                print(f"severity: {c['critical']} critical (the HPA would scale up, or its max stops it), "
+                      f"{c['warning']} warning (inside its tolerance band), {c['ok']} ok.")
                 print("rule:", overtarget.HPA_RULE)
+                for x in res["max_blocked"]:
+                    print("HPA max too low:", x["text"])
+                for e in own or []:
+                    if e["max_must_rise_to"] is not None:
+                        print("HPA max too low:", overtarget.max_blocked_text(e, f"{args.own}, line {e['line']}"))
+                for e in res["cpu"] + (own or []):
+                    if e["controller_note"]:
+                        where = (f"{e['where']}, Table {e['table_id']} row {e['row']}: {e['service']}"
+                                 + (f" at {e['site']}" if e["site"] else "") if "scenario" in e
+                                 else f"{args.own}, line {e['line']}, {e['name']}")
+                        print(f"other Kubernetes version: {where}: {e['controller_note']}")
                 for sid, t in res["partial"].items():
                     print(f"partial: {sid}: {t}")
                 rows = [{**e, "desired": overtarget._desired_text(e), "partial": "partial" if e["partial"] else ""} for e in res["cpu"]]
-                print(_table(rows + (own or []), ["status", "scenario", "service", "name", "site", "observed", "target",
-                                                  "replicas", "desired", "table_id", "row", "partial"]))
+                rows += [{**e, "desired": overtarget._desired_text(e)} for e in own or []]
+                print(_table(rows, ["severity", "status", "scenario", "service", "name", "site", "observed", "target",
+                                    "replicas", "desired", "table_id", "row", "partial"]))
                 if res["memory"]:
                     print()
                     print(_table(res["memory"], ["status", "scenario", "service", "container", "site", "observed", "table_id", "row"]))

@@ -52,11 +52,13 @@ def test_asm_calculator(page, site_url):
 
 def test_overtarget_calculator(page, site_url):
     """Policy only, memory at 90 %: Policy 3.3.1 Table 3-188 row 1, ndbappmysqld site3 89%/80% with 5 replicas
-    -> HPA asks 6. Your CSV: 50 replicas at 90 % of 75 % -> 60; a bad line 3 is reported."""
+    -> HPA asks ceil(5 x 1.1125) = 6, critical. Your CSV: 50 replicas at 90 % of 75 % -> 60; a bad line 3 is reported.
+    The v1.32 controller from the page's select: Site1's 88 % of 80 % scales to ceil(5 x 1.1) = 6 (|1 - 1.1| =
+    0.10000000000000009 > 0.1), where v1.33 keeps 5."""
     page.goto(site_url + "/calculators/over-target/?product=policy&mem_threshold=90", wait_until="load")
     computed(page, 1)
     sel = '#atlas-calc-result tr[data-scenario="policy-3-3-1"][data-service="ndbappmysqld"][data-site="site3"] td'
-    assert page.locator(sel).nth(9).inner_text() == "6"
+    assert page.locator(sel).nth(10).inner_text() == "6" and page.locator(sel).nth(0).inner_text() == "critical"
     assert page.locator('#atlas-calc-result tr[data-scenario^="nef-"]').count() == 0
     shown_cpu = page.locator("table.atlas-cpu-flags tbody tr").count()
     shown_mem = page.locator("table.atlas-mem-flags tbody tr").count()
@@ -69,19 +71,26 @@ def test_overtarget_calculator(page, site_url):
     # in flight or waiting and the newest result is at least the second
     page.wait_for_function("""() => { const c = document.getElementById('atlas-calculator');
         return !c.hasAttribute('data-busy') && Number(c.getAttribute('data-result-seq') || 0) >= 2; }""", timeout=BOOT_LIMIT_MS)
-    assert page.locator('table.atlas-own tr[data-service="gw"] td').nth(6).inner_text() == "60"
+    assert page.locator('table.atlas-own tr[data-service="gw"] td').nth(7).inner_text() == "60"
     assert page.inner_text('#atlas-own-problems li[data-line="3"]').startswith("Line 3: replicas")
     rows = download_csv(page)
     assert sum(r[0] == "cpu" for r in rows) == shown_cpu and sum(r[0] == "memory" for r in rows) == shown_mem
     assert ["cpu", "over", "policy", "policy-3-3-1", "3-188", "1"] == next(
         r for r in rows if r[3] == "policy-3-3-1" and r[7] == "site3")[:6]
-    assert any(r[0] == "own-cpu" and r[6] == "gw" and r[-1] == "60" for r in rows)
+    assert any(r[0] == "own-cpu" and r[6] == "gw" and r[20] == "60" and r[21] == "critical" for r in rows)
     link = page.get_attribute("#calc-permalink", "href")
     assert "product=policy" in link and "mem_threshold=90" in link and "csv" not in link
     page.goto(site_url + "/calculators/over-target/" + link, wait_until="load")
     computed(page, 1)
-    assert page.locator(sel).nth(9).inner_text() == "6"
+    assert page.locator(sel).nth(10).inner_text() == "6"
     assert page.locator("table.atlas-cpu-flags tbody tr").count() == shown_cpu
+    site1 = sel.replace('"site3"', '"site1"')
+    assert page.locator(site1).nth(10).inner_text().startswith("5")
+    page.select_option("#calc-kubernetes", "1.32")
+    page.wait_for_function("() => document.querySelector('#atlas-calc-result .atlas-note').textContent.includes('v1.32 or earlier.')",
+                           timeout=BOOT_LIMIT_MS)
+    assert page.locator(site1).nth(10).inner_text().startswith("6") and page.locator(site1).nth(0).inner_text() == "critical"
+    assert "kubernetes=1.32" in page.get_attribute("#calc-permalink", "href")
     assert page.js_errors == []
 
 

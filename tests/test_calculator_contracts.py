@@ -529,7 +529,8 @@ def test_dsr_cpu_after_loss_above_the_measured_range_is_warned(bundle):
 
 OVERTARGET_COLUMNS = ["kind", "status", "doc", "scenario", "table_id", "row", "row_label", "site", "service", "container",
                       "observed_percent", "target_percent", "threshold_percent", "replicas", "replicas_table", "replicas_row",
-                      "hpa_reads_percent", "hpa_min_replicas", "hpa_max_replicas", "partial", "hpa_desired_replicas"]
+                      "hpa_reads_percent", "hpa_min_replicas", "hpa_max_replicas", "partial", "hpa_desired_replicas", "severity",
+                      "hpa_unclamped_replicas", "hpa_max_must_rise_to", "kubernetes_version_note"]
 
 
 @pytest.fixture(scope="module")
@@ -541,10 +542,11 @@ def flags(bundle):
 def test_overtarget_csv_lines_for_a_service_a_scenario_and_memory(flags):
     """Whole CSV lines, by hand from the guides:
     - Policy 3.4.2, Table 3-214 row 1 ndbappmysqld site3: 92 % of an 80 % target, 5 replicas (Table 3-212 row 1, no
-      site): 92 / 80 = 1.15, outside the HPA's 0.1 tolerance -> ceil(5 x 1.15) = ceil(5.75) = 6. Site4 (88 %): 1.1, within
-      the tolerance -> stays 5.
+      site): 92 / 80 = 1.15, outside the HPA's 0.1 tolerance -> ceil(5 x 1.15) = ceil(5.75) = 6, critical. Site4 (88 %):
+      1.1, within the tolerance of the default controller (v1.33 or later: 1.1 <= 1.0 + 0.1) -> stays 5, warning; the
+      v1.32 controller scales it (|1.0 - 1.1| = 0.10000000000000009 > 0.1: ceil(5 x 1.1) = 6), which the note says.
     - NEF TI-1, Table 3-21 row 1: '~69%' scenario-wide against the 70 % 'Target CPU' (Table 3-19 row 5): near
-      (69 >= 0.9 x 70 = 63), no pods stated so no replicas.
+      (69 >= 0.9 x 70 = 63), inside the tolerance band (69 / 70 = 0.986): warning; no pods stated so no replicas.
     - Policy 3.4.4, Table 3-235 row 10 ndbmtd/mysqlndbcluster site1: memory 93.1 % >= 80 %, the scenario partial
       (12 rows of Table 3-235 printed without a value, policy-E308)."""
     from calculators import overtarget
@@ -552,15 +554,17 @@ def test_overtarget_csv_lines_for_a_service_a_scenario_and_memory(flags):
     assert csv_header(text) == OVERTARGET_COLUMNS
     rows = csv_rows(text)
     assert ["cpu", "over", "policy", "policy-3-4-2", "3-214", "1", "ndbappmysqld", "site3", "ndbappmysqld", "app", "92.0", "80.0",
-            "", "5", "3-212", "1", "92", "", "", "", "6"] in rows
+            "", "5", "3-212", "1", "92", "", "", "", "6", "critical", "6", "", ""] in rows
     assert ["cpu", "over", "policy", "policy-3-4-2", "3-214", "1", "ndbappmysqld", "site4", "ndbappmysqld", "app", "88.0", "80.0",
-            "", "5", "3-212", "1", "88", "", "", "", "5"] in rows
+            "", "5", "3-212", "1", "88", "", "", "", "5", "warning", "5", "",
+            "Kubernetes v1.32 or earlier: 6 replicas (critical): |1 - 88/80| = 0.10000000000000009 in float64, above the 0.1 "
+            "tolerance"] in rows
     assert ["cpu", "near", "nef", "nef-ti-1", "3-21", "1", "Average CPU, Total", "", "(scenario-wide; pods not stated)", "", "69.0",
-            "70.0", "", "", "", "", "69", "", "", "", ""] in rows
+            "70.0", "", "", "", "", "69", "", "", "", "", "warning", "", "", ""] in rows
     e308 = ("12 rows of Table 3-235 could not be used (missing; policy-E308): mysql-cluster-site1-site2-replication-svc, "
             "ndbappmysqld, mysql-cluster-site2-site1-replication-svc.")
     assert ["memory", "memory", "policy", "policy-3-4-4", "3-235", "10", "ndbmtd/mysqlndbcluster", "site1", "ndbmtd",
-            "mysqlndbcluster", "93.1", "", "80.0", "", "", "", "", "", "", e308, ""] in rows
+            "mysqlndbcluster", "93.1", "", "80.0", "", "", "", "", "", "", e308, "", "", "", "", ""] in rows
     nef = next(e for e in flags["cpu"] if e["scenario"] == "nef-ti-1")
     assert (nef["percent_basis"], nef["target_table"], nef["target_row"], nef["observed"]) == ("unstated", "3-19", 5, 69.0)
 
@@ -573,7 +577,8 @@ def test_overtarget_partial_scenarios_are_named(flags):
     html = overtarget.to_html(flags)
     assert ('<li data-scenario="policy-3-3-2">policy-3-3-2: 2 rows of Table 3-196 could not be used (flagged; policy-E053): '
             "ndbmtd.</li>") in html
-    assert 'data-scenario="policy-3-3-2" data-service="ndbappmysqld" data-site="site3" data-status="over" data-partial>' in html
+    assert ('data-scenario="policy-3-3-2" data-service="ndbappmysqld" data-site="site3" data-status="over" data-severity="critical" '
+            'data-partial>') in html
 
 
 def test_overtarget_page_rule_tables_and_rows(flags):
@@ -581,16 +586,27 @@ def test_overtarget_page_rule_tables_and_rows(flags):
     to the table on the scenario's page."""
     from calculators import overtarget
     html = overtarget.to_html(flags)
-    assert ('<p class="atlas-note">HPA desired replicas as the Kubernetes controller computes them (kubernetes.io, Horizontal '
-            "Pod Autoscaling, &#x27;Algorithm details&#x27;): utilization is read as a whole percent of the request, truncated "
-            "(29.9 % reads 29 %); desired = ceil(current x reading / target), unchanged while |reading / target - 1| &lt;= 0.1") in html
+    assert ('<p class="atlas-note">HPA desired replicas as the Kubernetes HPA controller computes them (kubernetes/kubernetes, '
+            "pkg/controller/podautoscaler: GetResourceUtilizationRatio, GetResourceReplicas, normalizeDesiredReplicas): "
+            "utilization is read as a whole percent of the request, truncated (29.9 % reads 29 %); the usage ratio is "
+            "reading / target in float64; the count stays while the ratio is within the tolerance of 0.1") in html
+    assert "Applied here: Kubernetes v1.33 or later.</p>" in html
+    # critical, by hand: the rows reading above 1.1 x target: 92/80 (Policy 3.4.2 Site3, 3.4.3 Site2), 91/80 (3.4.2 Site1),
+    # 89/80 (3.3.1 and 3.3.2 Site3), 58/30 (3.2.7 ue-service), 54/30 (3.2.2 ue-service): 7. The other 25 of the 32 rows
+    # flagged over or near print whole percents from 0.9 x target to 1.1 x target (88/80, 33/30 included): warning.
+    assert ('<p class="atlas-severity-counts">Severity, as the HPA controller of Kubernetes v1.33 or later decides: '
+            "<strong>7</strong> critical (it would scale up, or its max stops it), <strong>25</strong> warning (inside its "
+            "tolerance band: it holds still), 0 ok.</p>") in html
     cpu, mem = html_tables(html)
-    assert cpu[0] == ["Flag", "Scenario", "Service", "Container", "Site", "Observed CPU (%)", "Target (%)", "Observed / target",
-                      "Replicas (printed)", "HPA desired replicas", "Source", "HPA reads (whole %)", "Scenario partial"]
-    assert ["over", "policy-3-4-2", "ndbappmysqld", "app", "site3", "92", "80", "1.150", "5 (Table 3-212, row 1)", "6",
+    assert cpu[0] == ["Severity", "Flag", "Scenario", "Service", "Container", "Site", "Observed CPU (%)", "Target (%)",
+                      "Observed / target", "Replicas (printed)", "HPA desired replicas", "Source", "HPA reads (whole %)",
+                      "Scenario partial"]
+    assert ["critical", "over", "policy-3-4-2", "ndbappmysqld", "app", "site3", "92", "80", "1.150", "5 (Table 3-212, row 1)", "6",
             "Table 3-214, row 1", "92", ""] in cpu
-    assert ["near", "nef-ti-1", "(scenario-wide; pods not stated)", "", "—", "69", "70", "0.986", "—", "—", "Table 3-21, row 1",
-            "69", ""] in cpu
+    assert ["warning", "near", "nef-ti-1", "(scenario-wide; pods not stated)", "", "—", "69", "70", "0.986", "—", "—",
+            "Table 3-21, row 1", "69", ""] in cpu
+    # most severe first: the 7 critical rows, then the 25 warnings
+    assert [r[0] for r in cpu[1:]] == ["critical"] * 7 + ["warning"] * 25
     assert mem[0] == ["Scenario", "Service", "Container", "Site", "Observed memory (%)", "Of", "Source"]
     assert ["policy-3-4-4", "ndbmtd", "mysqlndbcluster", "site1", "93.1", "unstated", "Table 3-235, row 10"] in mem
     assert '<a href="../../products/nef/nef-ti-1/#table-3-21">Table 3-21, row 1</a>' in html
@@ -599,11 +615,11 @@ def test_overtarget_page_rule_tables_and_rows(flags):
 
 
 OWN = ("name,replicas,cpu_request,observed,target\n"
-       "svc-a,10,2,90%,75\n"          # 90 / 75 = 1.2 -> ceil(10 x 1.2) = 12, over
-       "svc-b,4,500m,1.8 cores,80\n"  # 1.8 cores / (4 x 0.5) = 90 % of 80 %: 1.125 -> ceil(4 x 1.125) = ceil(4.5) = 5, over
+       "svc-a,10,2,90%,75\n"          # 90 / 75 = 1.2 -> ceil(10 x 1.2) = 12, over, critical (scales up)
+       "svc-b,4,500m,1.8 cores,80\n"  # 1.8 cores / (4 x 0.5) = 90 % of 80 %: 1.125 -> ceil(4 x 1.125) = ceil(4.5) = 5, over, critical
        ",3,1,50%,70\n"                # no name
        "svc-d,2,1,4000000 cores,70\n"  # 4,000,000 / (2 x 1) x 100 = 200,000,000 % > 100,000 %
-       "svc-e,3,,60%,70\n")           # no request needed for a percent: 60 / 70 = 0.857, ok; outside the 0.1 tolerance -> ceil(3 x 0.857) = ceil(2.57) = 3
+       "svc-e,3,,60%,70\n")           # no request needed for a percent: 60 / 70 = 0.857, ok; below the band -> ceil(3 x 0.857) = ceil(2.57) = 3, severity ok
 
 
 def test_own_csv_rows_problems_and_csv_lines():
@@ -611,8 +627,8 @@ def test_own_csv_rows_problems_and_csv_lines():
     lines by number with their message, and the 'own-cpu' CSV lines."""
     from calculators import overtarget
     own, problems = overtarget.parse_own(OWN)
-    assert [(e["line"], e["name"], e["status"], e["desired"]) for e in own] == [
-        (2, "svc-a", "over", 12), (3, "svc-b", "over", 5), (6, "svc-e", "ok", 3)]
+    assert [(e["line"], e["name"], e["status"], e["desired"], e["severity"]) for e in own] == [
+        (2, "svc-a", "over", 12, "critical"), (3, "svc-b", "over", 5, "critical"), (6, "svc-e", "ok", 3, "ok")]
     assert own[1]["observed"] == 90.0 and own[1]["observed_how"] == "1.8 cores / (4 x 0.5)" and own[1]["cpu_request"] == 0.5
     assert own[2]["cpu_request"] is None and own[2]["observed_how"] == "percent"
     assert problems == [
@@ -620,9 +636,12 @@ def test_own_csv_rows_problems_and_csv_lines():
         {"line": 5, "message": "observed works out at 200000000 % of the request, above 100,000 %: check the value and its unit."}]
     text = overtarget.to_csv({"cpu": [], "memory": []}, own)
     assert csv_rows(text) == [
-        ["own-cpu", "over", "", "", "", "2", "svc-a", "", "svc-a", "", "90.0", "75.0", "", "10", "", "", "90", "", "", "", "12"],
-        ["own-cpu", "over", "", "", "", "3", "svc-b", "", "svc-b", "", "90.0", "80.0", "", "4", "", "", "90", "", "", "", "5"],
-        ["own-cpu", "ok", "", "", "", "6", "svc-e", "", "svc-e", "", "60.0", "70.0", "", "3", "", "", "60", "", "", "", "3"]]
+        ["own-cpu", "over", "", "", "", "2", "svc-a", "", "svc-a", "", "90.0", "75.0", "", "10", "", "", "90", "", "", "", "12",
+         "critical", "12", "", ""],
+        ["own-cpu", "over", "", "", "", "3", "svc-b", "", "svc-b", "", "90.0", "80.0", "", "4", "", "", "90", "", "", "", "5",
+         "critical", "5", "", ""],
+        ["own-cpu", "ok", "", "", "", "6", "svc-e", "", "svc-e", "", "60.0", "70.0", "", "3", "", "", "60", "", "", "", "3",
+         "ok", "3", "", ""]]
 
 
 def test_own_csv_page_counts_and_table(bundle):
@@ -631,12 +650,14 @@ def test_own_csv_page_counts_and_table(bundle):
     out = overtarget.run_web(bundle, {"product": "nef", "mem_threshold": "80", "csv": OWN})
     html = out["html"]
     assert ('<p class="atlas-own-counts">3 rows evaluated: <strong>2</strong> over, <strong>0</strong> near, 1 ok; '
-            "2 not evaluated (below).</p>") in html
+            "2 not evaluated (below). Severity: <strong>2</strong> critical, <strong>0</strong> warning, 1 ok.</p>") in html
     assert '<li data-line="4">Line 4: name is empty.</li>' in html
     own = html_tables(html)[0]
-    assert own[0] == ["Line", "Service", "Replicas", "Observed CPU (%)", "Target (%)", "Flag", "HPA desired replicas"]
-    assert own[1:] == [["2", "svc-a", "10", "90", "75", "over", "12"], ["3", "svc-b", "4", "90", "80", "over", "5"],
-                       ["6", "svc-e", "3", "60", "70", "ok", "3"]]
+    assert own[0] == ["Severity", "Line", "Service", "Replicas (HPA min / max)", "Observed CPU (%)", "Target (%)", "Flag",
+                      "HPA desired replicas"]
+    assert own[1:] == [["critical", "2", "svc-a", "10", "90", "75", "over", "12"],
+                       ["critical", "3", "svc-b", "4", "90", "80", "over", "5"],
+                       ["ok", "6", "svc-e", "3", "60", "70", "ok", "3"]]
     assert " memory rows at or above 80 % for nef.</p>" in html
     assert out["downloads"]["csv"]["filename"] == "over-target.csv"
 
@@ -661,8 +682,10 @@ def test_classify_and_hpa_steps():
     from calculators import overtarget
     assert [overtarget.classify(o, 30) for o in (30, 31, 27, 26.9)] == ["over", "over", "near", None]
     assert overtarget.hpa_desired(50, 90, 75) == 60
-    assert overtarget.hpa(50, 90, 75) == {"reads": 90, "ratio": Fraction(6, 5), "within_tolerance": False, "unclamped": 60,
-                                          "desired": 60, "bound": None}
+    # every step of the controller: 90 / 75 = 1.2 in float64, outside the band, ceil(1.2 x 50) = ceil(60.0) = 60
+    assert overtarget.hpa(50, 90, 75) == {"reads": 90, "target": 75, "ratio": 1.2, "within_tolerance": False,
+                                          "severity": "critical", "controller": "1.33", "unclamped": 60, "desired": 60,
+                                          "bound": None, "reason": None, "max_must_rise_to": None}
 
 
 # ------------------------------------------------------------------ footprint: the page's form reaches the calculator
@@ -911,20 +934,25 @@ def test_cli_overtarget_own_file_and_formats(cli_run, tmp_path):
     rc, out, err = cli_run("overtarget", "--product", "nef", "--own", str(own))
     assert rc == 0 and err == f"{own}:3: name is empty.\n"
     lines = out.splitlines()
-    assert lines[:2] == ["inputs: product nef, memory threshold 80 %",
-                         "0 over, 7 near (observed >= 0.9 x target), 0 memory rows at or above the threshold."]
-    assert _cells(lines[3]) == ["status", "scenario", "service", "name", "site", "observed", "target", "replicas", "desired",
-                                "table_id", "row", "partial"]
-    assert ["near", "nef-ti-1", "(scenario-wide; pods not stated)", "—", "69", "70", "—", "3-21", "1"] in [_cells(x) for x in lines]
+    # the seven NEF rows at 64 % to 69 % of 70 % are inside the band (0.914 to 0.986): warnings
+    assert lines[:3] == ["inputs: product nef, memory threshold 80 %, HPA controller of Kubernetes v1.33 or later",
+                         "0 over, 7 near (observed >= 0.9 x target), 0 memory rows at or above the threshold.",
+                         "severity: 0 critical (the HPA would scale up, or its max stops it), 7 warning (inside its tolerance "
+                         "band), 0 ok."]
+    head = next(i for i, x in enumerate(lines) if x.startswith("severity  status"))
+    assert _cells(lines[head]) == ["severity", "status", "scenario", "service", "name", "site", "observed", "target", "replicas",
+                                   "desired", "table_id", "row", "partial"]
+    assert ["warning", "near", "nef-ti-1", "(scenario-wide; pods not stated)", "—", "69", "70", "—", "3-21", "1"] in [_cells(x) for x in lines]
     # your rows have no scenario, service, site, table or row: dashes
-    assert ["over", "—", "—", "svc-a", "—", "90", "75", "10", "12", "—", "—", "—"] in [_cells(x) for x in lines]
+    assert ["critical", "over", "—", "—", "svc-a", "—", "90", "75", "10", "12", "—", "—", "—"] in [_cells(x) for x in lines]
     rc, out, err = cli_run("overtarget", "--product", "nef", "--own", str(own), "--format", "csv")
-    assert ["own-cpu", "over", "", "", "", "2", "svc-a", "", "svc-a", "", "90.0", "75.0", "", "10", "", "", "90", "", "", "", "12"] in csv_rows(out)
+    assert ["own-cpu", "over", "", "", "", "2", "svc-a", "", "svc-a", "", "90.0", "75.0", "", "10", "", "", "90", "", "", "", "12",
+            "critical", "12", "", ""] in csv_rows(out)
     rc, out, err = cli_run("overtarget", "--product", "policy", "--mem-threshold", "93", "--format", "json")
     import json
     res = json.loads(out)
     # policy memory rows at or above 93 %: Table 3-235 row 10 ndbmtd at site1 (93.1 %) and site2 (93.08 %)
-    assert res["inputs"] == {"product": "policy", "mem_threshold": 93.0}
+    assert res["inputs"] == {"product": "policy", "mem_threshold": 93.0, "kubernetes": "1.33"}
     assert [(m["scenario"], m["site"], m["observed"]) for m in res["memory"]] == [("policy-3-4-4", "site1", 93.1), ("policy-3-4-4", "site2", 93.08)]
     assert res["own"] is None and res["own_problems"] is None
     rc, out, err = cli_run("overtarget", "--product", "policy", "--mem-threshold", "93")
@@ -932,6 +960,37 @@ def test_cli_overtarget_own_file_and_formats(cli_run, tmp_path):
     i = lines.index("") if "" in lines else None
     assert i is not None and _cells(lines[i + 1]) == ["status", "scenario", "service", "container", "site", "observed", "table_id", "row"]
     assert ["memory", "policy-3-4-4", "ndbmtd", "mysqlndbcluster", "site1", "93.1", "3-235", "10"] == _cells(lines[i + 3])
+    # the v1.32 controller: Policy 3.3.1 Table 3-188 row 1 at Site1, 88 % of 80 % with 5 replicas (Table 3-186 row 1):
+    # |1.0 - 1.1| = 0.10000000000000009 > 0.1, ceil(5 x 1.1) = 6, critical; v1.33 would keep 5 (said on its own line);
+    # Policy 3.2.2 ue-service at its max of 16 asks ceil(16 x 54 / 30) = ceil(28.8) = 29 on either version
+    rc, out, err = cli_run("overtarget", "--product", "policy", "--kubernetes", "1.32")
+    lines = out.splitlines()
+    assert rc == 0 and lines[0] == "inputs: product policy, memory threshold 80 %, HPA controller of Kubernetes v1.32 or earlier"
+    assert ["critical", "over", "policy-3-3-1", "ndbappmysqld", "—", "site1", "88", "80", "5", "6", "3-188", "1"] in [
+        _cells(x) for x in lines]
+    assert ("other Kubernetes version: Policy 3.3.1, Table 3-188 row 1: ndbappmysqld at site1: Kubernetes v1.33 or later: "
+            "5 replicas (warning): 88/80 = 1.1 in float64, within (1 - 0.1) <= ratio <= (1 + 0.1) = 1.1") in lines
+    assert any(x.startswith("HPA max too low: Policy 3.2.2, Table 3-83 row 16: ue-service at site1") and
+               x.endswith("the HPA max must rise to 29 for the service to reach its target.") for x in lines)
+    rc, out, err = cli_run("overtarget", "--kubernetes", "1.31")
+    assert rc == 2 and "invalid choice: '1.31'" in err
+
+
+def test_cli_overtarget_csv_is_the_pages_csv(cli_run, bundle, tmp_path):
+    """The command line and the page agree: for the same product, threshold, Kubernetes version and own file, the
+    CLI's CSV is the page's CSV download line for line (the page's starts with its inputs as comment lines)."""
+    from calculators import catalogue
+    from conftest import csv_body
+    text = "name,replicas,cpu_request,observed,target,max_replicas\ngw,10,2,90%,60,12\nedge,5,1,88%,80,\nbad,x,1,50%,80,\n"
+    own = tmp_path / "own.csv"
+    own.write_text(text, encoding="utf-8")
+    for k8s in ("1.33", "1.32"):
+        rc, out, err = cli_run("overtarget", "--product", "policy", "--mem-threshold", "90", "--kubernetes", k8s, "--own", str(own),
+                               "--format", "csv")
+        page = catalogue.run(bundle, {"calc": "overtarget", "product": "policy", "mem_threshold": "90", "kubernetes": k8s,
+                                      "csv": text})
+        assert rc == 0 and page["ok"] and out == csv_body(page["downloads"]["csv"]["text"])
+        assert f"# kubernetes: {k8s}" in page["downloads"]["csv"]["text"]
 
 
 def test_cli_listings(cli_run):

@@ -103,12 +103,14 @@ def test_overtarget_and_shcm_refusals_name_their_field(bundle):
 
 def test_overtarget_hpa_row_gives_the_controllers_unclamped_and_desired_counts(bundle):
     """Policy 3.4.2, Table 3-214 row 1, Site3: ndbappmysqld at 92 % against its 80 % target, 5 replicas (Table 3-212
-    row 1), no HPA bounds printed. By hand: 92 / 80 = 1.15, beyond the 0.1 tolerance: ceil(5 x 1.15) = 6."""
+    row 1), no HPA bounds printed. By hand: 92 / 80 = 1.15, beyond the 0.1 tolerance: ceil(5 x 1.15) = ceil(5.75) = 6,
+    critical; no max, so nothing for it to rise to; both Kubernetes versions agree (no note)."""
     from calculators import overtarget
     row = next(r for r in overtarget.compute(bundle, "policy")["cpu"]
                if (r["scenario"], r["table_id"], r["row"], r["site"]) == ("policy-3-4-2", "3-214", 1, "site3"))
     assert (row["observed"], row["target"], row["replicas"], row["replicas_table"], row["replicas_row"]) == (92, 80, 5, "3-212", 1)
     assert (row["hpa_reads"], row["unclamped"], row["desired"], row["bound"]) == (92, 6, 6, None)
+    assert (row["severity"], row["max_must_rise_to"], row["controller_note"]) == ("critical", None, None)
 
 
 def test_packing_names_memory_as_the_binding_resource_by_hand():
@@ -184,20 +186,20 @@ def test_helm_values_list_what_could_not_be_sized(bundle):
 
 def test_overtarget_own_row_in_percent_to_three_decimals_and_its_hpa_count(bundle):
     """Own CSV: 7 replicas of 0.3 cores used 3.5 cores together: 3.5 / (7 x 0.3) = 166.667 % against a 70 % target;
-    the HPA reads 166 %, 166 / 70 = 2.371, ceil(7 x 2.371) = 17."""
+    the HPA reads 166 %, 166 / 70 = 2.371, ceil(7 x 2.371) = ceil(16.6) = 17, critical (it scales up); no HPA bounds."""
     from calculators import overtarget
     html = overtarget.run_web(bundle, {"product": "policy", "csv": "name,replicas,cpu_request,observed,target\nsvc,7,0.3,3.5 cores,70\n"})["html"]
-    row = next(r for r in _rows(html) if r[1:2] == ["svc"])
-    assert row == ["2", "svc", "7", "166.667", "70", "over", "17"]
+    row = next(r for r in _rows(html) if r[2:3] == ["svc"])
+    assert row == ["critical", "2", "svc", "7", "166.667", "70", "over", "17"]
 
 
 def test_overtarget_rows_of_a_partial_scenario_say_so(bundle):
     """Policy 3.3.2 is partial (Table 3-196: two ndbmtd rows flagged, policy-E053); its ndbappmysqld at Site3, 89 %
-    against 80 % (Table 3-196 row 1) with 5 replicas (Table 3-194 row 1): 89 / 80 = 1.1125, ceil(5 x 1.1125) = 6."""
+    against 80 % (Table 3-196 row 1) with 5 replicas (Table 3-194 row 1): 89 / 80 = 1.1125, ceil(5 x 1.1125) = 6, critical."""
     from calculators import overtarget
     html = overtarget.run_web(bundle, {"product": "policy"})["html"]
-    row = next(r for r in _rows(html) if r[1:5] == ["policy-3-3-2", "ndbappmysqld", "app", "site3"])
-    assert row == ["over", "policy-3-3-2", "ndbappmysqld", "app", "site3", "89", "80", "1.113", "5 (Table 3-194, row 1)", "6",
+    row = next(r for r in _rows(html) if r[2:6] == ["policy-3-3-2", "ndbappmysqld", "app", "site3"])
+    assert row == ["critical", "over", "policy-3-3-2", "ndbappmysqld", "app", "site3", "89", "80", "1.113", "5 (Table 3-194, row 1)", "6",
                    "Table 3-196, row 1", "89", "partial"]
 
 

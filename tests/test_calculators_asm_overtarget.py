@@ -2,6 +2,8 @@
 hand-computed expectations from real scenarios (scenario, table and row named in each test)."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -223,7 +225,8 @@ def test_nef_scenario_wide_cpu(bundle):
 # ------------------------------------------------------------------ over-target
 
 def test_hpa_formula_example():
-    """Kubernetes HPA: 50 replicas at 90 % against 75 %: ceil(50 x 1.2) = 60; 1.1 is inside the 0.1 tolerance."""
+    """Kubernetes HPA: 50 replicas at 90 % against 75 %: ceil(50 x 1.2) = 60; 88 / 80 = 1.1 is inside the 0.1 tolerance
+    of the default controller (Kubernetes v1.33 or later: 1.1 <= 1.0 + 0.1)."""
     assert ot.hpa_desired(50, 90, 75) == 60
     assert ot.hpa_desired(5, 88, 80) == 5
     assert ot.hpa_desired(10, 50, 80) == 7  # ceil(10 x 0.625)
@@ -233,12 +236,13 @@ def test_hpa_formula_example():
 
 def test_policy_rows_over_target(bundle):
     """Policy 3.3.1 Table 3-188 row 1, ndbappmysqld: 89%/80% at site3 and 88%/80% at site1, 5 replicas
-    (Table 3-186 row 1). Site3: 89/80 = 1.1125 -> ceil(5 x 1.1125) = 6. Site1: 88/80 = 1.1, inside the 0.1
-    tolerance: stays 5."""
+    (Table 3-186 row 1). Site3: 89/80 = 1.1125 -> ceil(5 x 1.1125) = ceil(5.5625) = 6, critical. Site1: 88/80 = 1.1,
+    inside the 0.1 tolerance of the default controller (v1.33 or later): stays 5, warning."""
     res = ot.compute(bundle)
     by = {(e["scenario"], e["service"], e["site"]): e for e in res["cpu"]}
     s3 = by[("policy-3-3-1", "ndbappmysqld", "site3")]
     assert (s3["status"], s3["replicas"], s3["replicas_table"], s3["replicas_row"], s3["desired"]) == ("over", 5, "3-186", 1, 6)
+    assert s3["severity"] == "critical" and by[("policy-3-3-1", "ndbappmysqld", "site1")]["severity"] == "warning"
     assert (s3["table_id"], s3["row"]) == ("3-188", 1)
     assert by[("policy-3-3-1", "ndbappmysqld", "site1")]["desired"] == 5
     # Policy 3.2.7 Table 3-142 row 16: ue-service 58%/30%; its resource row (Table 3-140 row 10) is flagged: no count
@@ -246,7 +250,7 @@ def test_policy_rows_over_target(bundle):
     assert ue["status"] == "over" and ue["replicas"] is None and ue["desired"] is None
     # near, relative: Policy 3.2.1 Table 3-70 row 11, udr-connector 46%/50% (0.92 >= 0.9), 7 replicas stay 7
     near = by[("policy-3-2-1", "udr-connector", "site1")]
-    assert near["status"] == "near" and near["desired"] == 7
+    assert near["status"] == "near" and near["desired"] == 7 and near["severity"] == "warning"
     # NEF TI 1: ~69 % against 70 % (Table 3-21 row 1), scenario-wide
     assert by[("nef-ti-1", "(scenario-wide; pods not stated)", "")]["status"] == "near"
 
@@ -305,7 +309,7 @@ def test_overtarget_web(bundle):
     assert out["ok"], out
     assert "Line 3:" in out["html"] and 'href="../../products/policy/policy-3-3-1/#table-3-188"' in out["html"]
     lines = out["downloads"]["csv"]["text"].splitlines()
-    assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,90,,,,60" in lines
+    assert "own-cpu,over,,,,2,gw,,gw,,90.0,75.0,,50,,,90,,,,60,critical,60,," in lines
     assert catalogue.run(bundle, {"calc": "overtarget", "mem_threshold": "x"})["ok"] is False
 
 
@@ -338,7 +342,8 @@ def test_near_band_boundary_27_of_30():
 
 def test_hpa_reads_whole_percent():
     """The controller truncates utilization to a whole percent: 33.9 % against 30 % reads 33, ratio 1.1, inside the
-    0.1 tolerance: 10 replicas stay 10 (read as 33.9 it would be ceil(10 x 1.13) = 12). 29.9 % reads 29."""
+    0.1 tolerance of the default controller (v1.33 or later): 10 replicas stay 10 (read as 33.9 it would be
+    ceil(10 x 1.13) = 12). 29.9 % reads 29."""
     h = ot.hpa(10, "33.9", 30)
     assert h["reads"] == 33 and h["within_tolerance"] and h["desired"] == 10
     assert ot.hpa_desired(10, "34.0", 30) == 12  # 34 / 30 = 1.133 -> ceil(11.33) = 12
@@ -363,10 +368,12 @@ def test_policy_3_2_2_range_printed_hpa_from_either_end(bundle):
     ue = next(e for e in res["cpu"] if e["scenario"] == "policy-3-2-2" and e["service"] == "ue-service")
     assert (ue["hpa_min"], ue["hpa_max"], ue["replicas"], ue["desired"]) == (2, 16, None, None)
     ends = ue["desired_from_ends"]
-    assert ends["min"] == {"desired": 4, "unclamped": 4, "bound": None}
-    assert ends["max"] == {"desired": 16, "unclamped": 29, "bound": "max"}
+    assert ends["min"] == {"desired": 4, "unclamped": 4, "bound": None, "max_must_rise_to": None}
+    assert ends["max"] == {"desired": 16, "unclamped": 29, "bound": "max", "max_must_rise_to": 29}
+    assert (ue["max_must_rise_to"], ue["severity"]) == (29, "critical")
     html = ot.to_html(res)
-    assert "from max 16: 16 (asks 29, clamped at max)" in html and "KEP-4951" in html and "v1.33" in html
+    assert "from max 16: 16 (asks 29, clamped at max): the HPA max must rise to 29" in html
+    assert "KEP-4951" in html and "v1.33" in html
 
 
 def test_overtarget_marks_partial_scenarios(bundle):
@@ -404,3 +411,210 @@ def test_asm_csv_lists_the_scenario_without_sidecar_rows(bundle):
     rows = list(_csv.reader(_io.StringIO(csv_body(out["downloads"]["overview"]["text"]))))
     line = next(r for r in rows if r[0] == "policy-3-2-1")
     assert line[2] == "TOTAL" and line[3] == "" and "no sidecar rows" in line[-1] and len(line) == len(rows[0])
+
+
+# ------------------------------------------------------------------ over-target: the HPA controller's float64 arithmetic
+# kubernetes/kubernetes pkg/controller/podautoscaler: GetResourceUtilizationRatio (metrics/utilization.go) reads a whole
+# percent and divides in float64; GetResourceReplicas (replica_calculator.go) keeps the count while
+# math.Abs(1.0-usageRatio) <= 0.1 up to v1.32, (1.0-0.1) <= usageRatio <= (1.0+0.1) since v1.33 (Tolerances.isWithin,
+# KEP-4951), else int32(math.Ceil(usageRatio * float64(readyPodCount))).
+
+def _row(res, scenario, service, site):
+    return next(e for e in res["cpu"] if (e["scenario"], e["service"], e["site"]) == (scenario, service, site))
+
+
+def test_88_of_80_scales_on_the_v1_32_controller_and_holds_on_v1_33(bundle):
+    """Policy 3.3.1 Table 3-188 row 1: ndbappmysqld at Site1, 88 % against its 80 % target, 5 replicas (Table 3-186
+    row 1). By hand, in float64: 88.0 / 80.0 = 1.1 (the double nearest 1.1).
+    v1.32: 1.0 - 1.1 = -0.10000000000000009, |.| = 0.10000000000000009 > 0.1, so it scales: ceil(5 x 1.1) = ceil(5.5)
+    = 6, critical. v1.33: 1.0 + 0.1 is that same double 1.1, and 1.1 <= 1.1: no change, 5, warning.
+    The exact rule (|88/80 - 1| = 1/10 <= 1/10) gives 5 for both."""
+    assert 1.0 - 88.0 / 80.0 == -0.10000000000000009 and 88.0 / 80.0 == 1.0 + 0.1
+    old = _row(ot.compute(bundle, "policy", kubernetes="1.32"), "policy-3-3-1", "ndbappmysqld", "site1")
+    assert (old["replicas"], old["replicas_table"], old["table_id"], old["row"]) == (5, "3-186", "3-188", 1)
+    assert (old["hpa_reads"], old["within_tolerance"], old["unclamped"], old["desired"], old["severity"]) == (88, False, 6, 6, "critical")
+    assert old["controller_note"] == ("Kubernetes v1.33 or later: 5 replicas (warning): 88/80 = 1.1 in float64, within "
+                                      "(1 - 0.1) <= ratio <= (1 + 0.1) = 1.1")
+    new = _row(ot.compute(bundle, "policy"), "policy-3-3-1", "ndbappmysqld", "site1")
+    assert (new["within_tolerance"], new["unclamped"], new["desired"], new["severity"]) == (True, 5, 5, "warning")
+    assert new["controller_note"] == ("Kubernetes v1.32 or earlier: 6 replicas (critical): |1 - 88/80| = "
+                                      "0.10000000000000009 in float64, above the 0.1 tolerance")
+    assert ot.hpa_desired(5, 88, 80, controller="1.32") == 6 and ot.hpa_desired(5, 88, 80, controller="1.33") == 5
+    html = ot.to_html(ot.compute(bundle, "policy", kubernetes="1.32"))
+    assert "Applied here: Kubernetes v1.32 or earlier." in html
+    assert ('<small class="atlas-k8s-note" title="Kubernetes v1.33 or later: 5 replicas (warning): 88/80 = 1.1 in float64, '
+            'within (1 - 0.1) &lt;= ratio &lt;= (1 + 0.1) = 1.1">v1.33 or later: 5</small>') in html
+    # the four rows at exactly 1.1 x target (Policy 3.2.1 ue-service 33/30; 88/80 at Policy 3.3.1 Site1 and Site4, 3.4.2 Site4)
+    assert "<summary>4 rows the HPA controller of Kubernetes v1.33 or later decides differently</summary>" in html
+    assert ("<li>Policy 3.3.1, Table 3-188 row 1: ndbappmysqld at site1: Kubernetes v1.33 or later: 5 replicas (warning): "
+            "88/80 = 1.1 in float64, within (1 - 0.1) &lt;= ratio &lt;= (1 + 0.1) = 1.1</li>") in html
+
+
+@pytest.mark.parametrize("controller", ["1.32", "1.33"])
+def test_just_inside_the_tolerance_both_controllers_hold_still(bundle, controller):
+    """Policy 3.3.1 Table 3-188 row 1, ndbappmysqld at Site2: 87 % of 80 %, 5 replicas (Table 3-186 row 1):
+    87.0 / 80.0 = 1.0875, |1 - 1.0875| = 0.0875 <= 0.1 and 1.0875 <= 1.1: stays 5, warning (over its target but
+    inside the band). 72 % of 80 %: 0.9, the band's lower edge; in float64 1.0 - 0.1 == 72.0 / 80.0 (0.9) and
+    |1 - 0.9| = 0.09999999999999998 <= 0.1: 10 replicas stay 10, warning. 71 %: 0.8875, below the band:
+    ceil(10 x 0.8875) = ceil(8.875) = 9, ok."""
+    row = _row(ot.compute(bundle, "policy", kubernetes=controller), "policy-3-3-1", "ndbappmysqld", "site2")
+    assert (row["observed"], row["target"], row["replicas"]) == (87, 80, 5)
+    assert (row["within_tolerance"], row["desired"], row["severity"], row["controller_note"]) == (True, 5, "warning", None)
+    edge = ot.hpa(10, 72, 80, controller=controller)
+    assert (edge["ratio"], edge["within_tolerance"], edge["desired"], edge["severity"]) == (0.9, True, 10, "warning")
+    below = ot.hpa(10, 71, 80, controller=controller)
+    assert (below["within_tolerance"], below["desired"], below["severity"]) == (False, 9, "ok")
+
+
+def test_the_controllers_float64_ceiling_below_and_above_the_target():
+    """ceil(ratio x current) as the controller computes it, in float64, against the exact count:
+    - below the target: 42 replicas at 45 % of 70 %: 45.0 / 70.0 = 0.6428571428571429, x 42 = 27.000000000000004,
+      ceil 28 (exact 45 x 42 / 70 = 27); 50 replicas at 7 % of 50 %: 0.14 x 50 = 7.000000000000001, ceil 8 (exact 7);
+    - above it: 21 replicas at 90 % of 70 %: 1.2857142857142858 x 21 = 27.000000000000004, ceil 28 (exact 27).
+    The same from the reader's CSV: the rows' desired counts and severities (ok below the band, critical above)."""
+    assert 45.0 / 70.0 * 42 == 27.000000000000004 and 7.0 / 50.0 * 50 == 7.000000000000001
+    assert ot.hpa_desired(42, 45, 70) == 28 and ot.hpa_desired(50, 7, 50) == 8 and ot.hpa_desired(21, 90, 70) == 28
+    own, problems = ot.parse_own("name,replicas,cpu_request,observed,target\n"
+                                 "low,42,1,45%,70\nidle,50,1,7%,50\nhot,21,1,90%,70\n")
+    assert problems == []
+    assert [(e["name"], e["desired"], e["severity"]) for e in own] == [("low", 28, "ok"), ("idle", 8, "ok"), ("hot", 28, "critical")]
+
+
+def test_the_v1_33_tolerance_test_is_the_exact_one_for_whole_percents_and_v1_32_differs_only_at_1_1():
+    """For every reading 0-200 % and target 1-100 % (both whole, as the controller holds them): the v1.33 test
+    (1.0 - 0.1) <= r <= (1.0 + 0.1) in float64 answers as the exact |reading / target - 1| <= 1/10; the v1.32 test
+    |1.0 - r| <= 0.1 differs from it exactly where reading / target = 11/10 (88/80, 33/30, 110/100 ...)."""
+    from fractions import Fraction
+    differ = []
+    for target in range(1, 101):
+        for reading in range(0, 201):
+            exact = abs(Fraction(reading, target) - 1) <= Fraction(1, 10)
+            r = reading / target
+            assert ot.within_tolerance(r, "1.33") == exact, (reading, target)
+            if ot.within_tolerance(r, "1.32") != exact:
+                differ.append((reading, target))
+    assert differ == [(11 * k, 10 * k) for k in range(1, 11)]
+
+
+def test_per_direction_tolerances_kep_4951():
+    """KEP-4951's own example: 100 replicas at a usage ratio of 1.07 stay at 100 with the default tolerance (0.1),
+    and go to 107 with a 5 % scale-up tolerance (1.07 x 100 = 107.0 in float64). A 25 % scale-down tolerance holds
+    80 % of 100 % still (0.75 <= 0.8); the v1.32 controller has one tolerance for both directions."""
+    assert ot.hpa_desired(100, 107, 100) == 100
+    assert ot.hpa_desired(100, 107, 100, tolerance_up=0.05) == 107
+    assert ot.hpa(10, 80, 100, tolerance_down=0.25)["desired"] == 10 and ot.hpa_desired(10, 80, 100) == 8
+    with pytest.raises(OverTargetError, match="Kubernetes v1.33 or later"):
+        ot.hpa(10, 80, 100, controller="1.32", tolerance_down=0.25)
+    with pytest.raises(OverTargetError, match="0 or more"):
+        ot.within_tolerance(1.0, tolerance_up=-0.1)
+
+
+def test_the_controllers_own_bounds_before_any_metric():
+    """horizontal.go reconcileAutoscaler: a current count of 0 is not scaled (ScalingDisabled); above maxReplicas the
+    count goes to the max, below minReplicas to the min, without reading the metric. 14 replicas at 40 % of 80 %
+    (metric: ceil(14 x 0.5) = 7) with max 12: 12. 1 replica at 300 % of 50 % (metric: 6) with min 2: 2. 0 replicas
+    at 300 %: 0."""
+    h = ot.hpa(14, 40, 80, min_replicas=2, max_replicas=12)
+    assert (h["unclamped"], h["desired"], h["reason"], h["max_must_rise_to"], h["severity"]) == (7, 12, "current above max", None, "ok")
+    h = ot.hpa(1, 300, 50, min_replicas=2, max_replicas=10)
+    assert (h["unclamped"], h["desired"], h["reason"], h["severity"]) == (6, 2, "current below min", "critical")
+    h = ot.hpa(0, 300, 50)
+    assert (h["desired"], h["reason"]) == (0, "scaling disabled")
+
+
+def test_severity_boundaries_follow_the_controllers_reading():
+    """Severity from the whole-percent reading against an 80 % target (band 72..88 %): 89 % critical (1.1125),
+    88 % warning (v1.33) or critical (v1.32), 80 % warning, 72 % warning, 71 % ok (0.8875). 67.6 % of a 75 % target is
+    'near' by the flag (67.6 >= 0.9 x 75 = 67.5) but reads 67: 67 / 75 = 0.8933 < 0.9, ok."""
+    sev = lambda o, t=80, c="1.33": ot.hpa_usage(o, t, c)["severity"]
+    assert [sev(o) for o in (89, 88, 80, 72, 71)] == ["critical", "warning", "warning", "warning", "ok"]
+    assert sev(88, c="1.32") == "critical"
+    assert ot.classify("67.6", 75) == "near" and sev("67.6", 75) == "ok"
+
+
+def test_targets_must_be_whole_percents_as_the_hpa_holds_them():
+    """An HPA's averageUtilization is an int32: a target of 72.5 % cannot be computed the controller's way."""
+    with pytest.raises(OverTargetError, match="whole percent"):
+        ot.hpa(10, 80, "72.5")
+    own, problems = ot.parse_own("name,replicas,cpu_request,observed,target\na,5,4,50%,72.5\nb,5,4,50%,72.0\n")
+    assert problems == [{"line": 2, "message": "target must be a whole percent (an HPA's averageUtilization is an integer), "
+                                               "not '72.5'."}]
+    assert [e["name"] for e in own] == ["b"]
+
+
+def test_an_unknown_kubernetes_version_is_refused_naming_its_field(bundle):
+    """The page's select offers 1.33 and 1.32; a link with another value is refused with the choices, the field marked."""
+    with pytest.raises(OverTargetError, match="Kubernetes version must be one of 1.33, 1.32"):
+        ot.compute(bundle, kubernetes="1.31")
+    out = catalogue.run(bundle, {"calc": "overtarget", "kubernetes": "2"})
+    assert out["ok"] is False and out["field"] == "kubernetes" and "not '2'" in out["error"]
+    assert catalogue.run(bundle, {"calc": "overtarget", "mem_threshold": "0"})["field"] == "mem_threshold"
+
+
+# ------------------------------------------------------------------ over-target: an HPA max too low
+
+def test_policy_3_2_2_ue_service_max_must_rise_to_29(bundle):
+    """The guides' one row whose HPA max stops the count asked for: Policy 3.2.2, Table 3-83 row 16, ue-service at
+    Site1 reads 54 % against its 30 % target; Table 3-81 row 11 prints Min/Max Replicas 2 / 16 and no current count.
+    From the max: 54.0 / 30.0 = 1.8, x 16 = 28.8, ceil 29 > 16: the HPA max must rise to 29 (critical). From the min:
+    ceil(2 x 1.8) = ceil(3.6) = 4, within the max. Same for both Kubernetes versions."""
+    for controller in ("1.33", "1.32"):
+        res = ot.compute(bundle, kubernetes=controller)
+        assert [(x["scenario"], x["table_id"], x["row"], x["max_must_rise_to"], x["hpa_max"]) for x in res["max_blocked"]] == [
+            ("policy-3-2-2", "3-83", 16, 29, 16)]
+    text = res["max_blocked"][0]["text"]
+    assert text == ("Policy 3.2.2, Table 3-83 row 16: ue-service at site1 reads 54 % against its 30 % target; started from "
+                    "its max of 16 replicas the HPA asks for 29, above its max of 16 (Table 3-81, row 11): the HPA max must "
+                    "rise to 29 for the service to reach its target.")
+    out = catalogue.run(bundle, {"calc": "overtarget", "product": "policy"})
+    assert f"<li>{text}</li>" in out["html"] and '<strong>HPA max too low:</strong>' in out["html"]
+    assert 'data-service="ue-service" data-site="site1" data-status="over" data-severity="critical" data-max-must-rise="29"' in out["html"]
+    rows = list(csv.reader(io.StringIO(csv_body(out["downloads"]["csv"]["text"]))))
+    head = rows[0]
+    ue = next(r for r in rows if r[3] == "policy-3-2-2" and r[8] == "ue-service")
+    assert (ue[head.index("severity")], ue[head.index("hpa_max_must_rise_to")], ue[head.index("hpa_max_replicas")]) == ("critical", "29", "16")
+
+
+def test_own_row_with_an_hpa_max_says_to_what_it_must_rise():
+    """Your row: 10 replicas at 90 % of 60 % with min 2, max 12: 90.0 / 60.0 = 1.5, x 10 = 15.0, ceil 15 > 12: the HPA
+    sets 12 and its max must rise to 15 (critical). With max 20: 15, no note. Bounds that contradict, or are not
+    whole numbers, are that line's problem."""
+    own, problems = ot.parse_own("name,replicas,cpu_request,observed,target,min_replicas,max_replicas\n"
+                                 "gw,10,2,90%,60,2,12\nroomy,10,2,90%,60,2,20\nbad,10,2,90%,60,8,4\nodd,10,2,90%,60,,1.5\n")
+    gw, roomy = own
+    assert (gw["unclamped"], gw["desired"], gw["bound"], gw["max_must_rise_to"], gw["severity"]) == (15, 12, "max", 15, "critical")
+    assert (roomy["desired"], roomy["max_must_rise_to"]) == (15, None)
+    assert problems == [{"line": 4, "message": "min_replicas (8) is above max_replicas (4); an HPA refuses that."},
+                        {"line": 5, "message": "max_replicas must be a whole number from 0 to 999999 (or empty), not '1.5'."}]
+    assert ot._desired_text(gw) == "12 (asks 15, clamped at max): the HPA max must rise to 15"
+    text = ot.to_csv({"cpu": [], "memory": []}, own)
+    assert "own-cpu,over,,,,2,gw,,gw,,90.0,60.0,,10,,,90,2,12,,\"12 (asks 15, clamped at max): the HPA max must rise to 15\",critical,15,15," in text.splitlines()
+    html = ot.to_html({"cpu": [], "memory": [], "counts": {"over": 0, "near": 0, "memory": 0, "critical": 0, "warning": 0, "ok": 0},
+                       "inputs": {"product": "", "mem_threshold": 80.0, "kubernetes": "1.33"}, "partial": {}, "max_blocked": []}, own, problems)
+    assert ("<li>Your CSV, line 2: gw reads 90 % against its 60 % target; at 10 replicas the HPA asks for 15, above its max of "
+            "12: the HPA max must rise to 15 for the service to reach its target.</li>") in html
+    assert "Severity: <strong>2</strong> critical, <strong>0</strong> warning, 0 ok." in html
+    assert '<tr data-service="gw" data-status="over" data-severity="critical" data-max-must-rise="15">' in html
+    assert "<td>10 <small>(2 / 12)</small></td>" in html
+
+
+def test_a_max_below_the_current_count_blocks_a_service_inside_its_band(bundle):
+    """What if Policy 3.3.1's ndbappmysqld HPA (5 replicas, Table 3-186 row 1, no site: all four sites) had a max of 4?
+    The controller takes a count above the max down to the max without reading the metric. Site2 reads 87 % of 80 %:
+    1.0875, inside the band, so the metric asks for the current 5, above the max: the max must rise to 5, critical
+    although the ratio alone is a warning, and the row is listed with the critical rows, before every warning.
+    Site3 (89 %): ceil(5 x 1.1125) = ceil(5.5625) = 6 > 4: must rise to 6."""
+    import copy
+    b = copy.deepcopy(bundle)
+    rep = next(r for r in b["resources"] if (r["scenario"], r["table_id"], r["row"], r["service"], r["container"])
+               == ("policy-3-3-1", "3-186", 1, "ndbappmysqld", "app"))
+    rep["replicas_min"], rep["replicas_max"] = 1, 4
+    res = ot.compute(b, "policy")
+    site2, site3 = _row(res, "policy-3-3-1", "ndbappmysqld", "site2"), _row(res, "policy-3-3-1", "ndbappmysqld", "site3")
+    assert (site2["within_tolerance"], site2["desired"], site2["reason"], site2["max_must_rise_to"], site2["severity"]) == (
+        True, 4, "current above max", 5, "critical")
+    assert (site3["desired"], site3["max_must_rise_to"]) == (4, 6)
+    order = [(e["scenario"], e["site"], e["severity"]) for e in res["cpu"]]
+    first_warning = next(i for i, x in enumerate(order) if x[2] == "warning")
+    assert order.index(("policy-3-3-1", "site2", "critical")) < first_warning
+    assert ot._desired_text(site2) == "4 (current 5 is above max 4: the HPA scales to its max): the HPA max must rise to 5"

@@ -171,6 +171,24 @@ def test_overtarget_report(bundle):
     assert inputs["Memory threshold"]["Value"] == 90 and inputs["Your CSV"]["Value"] == 1
     cpu = [x for x in rows_of(r, "Results") if x["Kind"] == "cpu"]
     assert cpu and all(x["Source table"] and x["Source row"] is not None for x in cpu)
+    # 90 / 75 = 1.2, above the band: the HPA scales up, critical
+    assert mine["Severity"] == "critical" and inputs["Kubernetes version"]["Value"] == "1.33"
+
+
+def test_overtarget_report_says_to_what_the_hpa_max_must_rise(bundle):
+    """Policy 3.2.2, Table 3-83 row 16: ue-service reads 54 % against 30 %; at its max of 16 (Table 3-81 row 11) the HPA
+    asks ceil(16 x 1.8) = ceil(28.8) = 29: the Results row names 29 and is critical, the Warnings sheet says the max must
+    rise to 29. On the v1.32 controller, Policy 3.3.1 Table 3-188 row 1 at Site1 (88 % of 80 %, 5 replicas) asks
+    ceil(5 x 1.1) = 6 and the row names what v1.33 does instead."""
+    r = rep(bundle, calc="overtarget", product="policy", kubernetes="1.32")
+    ue = next(x for x in rows_of(r, "Results") if x["Scenario"] == "policy-3-2-2" and x["Service"] == "ue-service")
+    assert (ue["Severity"], ue["HPA max must rise to (pods)"], ue["Source table"], ue["Source row"]) == ("critical", 29, "3-83", 16)
+    assert any(w["Kind"] == "HPA max too low" and w["Text"].startswith("Policy 3.2.2, Table 3-83 row 16: ue-service at site1")
+               and "the HPA max must rise to 29" in w["Text"] for w in rows_of(r, "Warnings"))
+    site1 = next(x for x in rows_of(r, "Results") if x["Scenario"] == "policy-3-3-1" and x["Site"] == "site1")
+    assert (site1["HPA desired replicas"], site1["Severity"]) == (6, "critical")
+    assert site1["Other Kubernetes version"].startswith("Kubernetes v1.33 or later: 5 replicas (warning)")
+    assert {x["Input"]: x["Value"] for x in rows_of(r, "Inputs")}["Kubernetes version"] == "1.32"
 
 
 def test_report_of_refused_inputs_says_why(bundle):
