@@ -62,7 +62,7 @@ from fractions import Fraction
 
 from . import catalogue, inputs
 from .formatting import escape, fmt
-from .sizing import capacity_chart, ceil, cite, frac, list_html, steps_csv, steps_html
+from .sizing import band_words, capacity_chart, ceil, cite, frac, held_out_band, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64
 """Most spare MPs accepted (a Benchmark Atlas limit, not a vendor figure)."""
@@ -289,7 +289,8 @@ def flavour_range(bundle: dict, kind: str, vcpu) -> tuple[Fraction, Fraction] | 
     return (min(peaks), max(peaks)) if peaks else None
 
 
-def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, spare=0, redundancy="none") -> dict:
+def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, spare=0, redundancy="none",
+            rate_ratio=None) -> dict:
     """Size the MPs of run ``scenario`` for ``target_mps`` by two methods, over as many DSR sites (or mated pairs) as
     the per-site limit needs; the more conservative method is the headline.
 
@@ -305,6 +306,9 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
         spare: spare MPs per DSR site (N+k), 0..MAX_SPARE; for DA-MPs fewer than
             MAX_DA_MPS_PER_SITE (spares count within the site limit).
         redundancy: 'none' or 'mated-pair' (see REDUNDANCY).
+        rate_ratio: size as if the CPU per MPS were this many times the run's (a ratio of the held-out band, printed /
+            predicted CPU peak): the measured rate is divided by it. None: as measured, and the result carries its
+            likely range (``likely``: the counts at the band's two ends).
 
     Methods:
         measured: the per-MP rate P as benchmarked at CPU peak c; with a ceiling C,
@@ -358,6 +362,8 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     ceiling = _ceiling(cpu_ceiling_percent)
     k = _spare(spare)
     kind, rate, c = p["kind"], p["rate"], p["cpu_peak"]
+    if rate_ratio is not None:
+        rate = rate / Fraction(rate_ratio).limit_denominator(10**6)
     limit = site_limit(kind)
     if limit is not None and k >= limit:
         raise DsrError(f"{SPARE_LABEL} must be a whole number from 0 to {limit - 1} for {kind}s: a DSR site holds at "
@@ -443,7 +449,20 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
                         f"for the {flavour}.")
 
     notes = _notes(bundle, run, p)
+    likely = None
+    if rate_ratio is None:
+        b = held_out_band(bundle, "dsr")
+        likely = {"band": b}
+        if "lo" in b:
+            for end, r in (("low", b["lo"]), ("high", b["hi"])):
+                try:
+                    x = compute(bundle, scenario, target, ceiling, k, redundancy, rate_ratio=r)
+                except DsrError as e:
+                    likely[end] = {"error": str(e)}
+                else:
+                    likely[end] = {"total": x["total"], "dsrs": x["dsrs"], "per_dsr": x["per_dsr"], "units": x["units"]}
     return {
+        "likely": likely,
         "inputs": {"scenario": scenario, "target_mps": target, "cpu_ceiling_percent": ceiling, "spare": k, "redundancy": redundancy},
         "run": {"id": run["id"], "section": run.get("section"), "title": run["title"], "short_title": run["short_title"],
                 "call_mix": run.get("call_mix"), "call_mix_where": run.get("call_mix_where"),
@@ -597,6 +616,10 @@ def _rows(res: dict) -> list[tuple]:
     out.append(("result", "total", f"{kind}s to deploy", res["total"], "count",
                 f"{res['per_dsr']:,} per DSR site x {_count(res['dsrs'], 'DSR site', 'DSR sites')}"
                 + (f" ({_count(units, one, many)})" if mated else "")))
+    lk = res.get("likely")
+    if lk:
+        out.append(("result", "likely_total", f"{kind}s to deploy, likely", likely_text(res), "count",
+                    band_words(lk["band"], f"the DA-MP CPU peak per MPS per DA-MP")))
     if res["vcpu_total"] is not None:
         out.append(("result", "vcpu_total", f"vCPU for these {kind}s", res["vcpu_total"], "vCPU",
                     f"{res['total']:,} x {fmt(res['vcpu_per_mp'])} vCPU"))
@@ -609,6 +632,15 @@ def _rows(res: dict) -> list[tuple]:
             out.append(("result", "cpu_after_loss", f"Expected CPU per {kind} with {lost}", res["cpu_after_loss"],
                         "percent", f"{load} x {fmt(res['cpu_peak'])} / ({res['needed']:,} x {fmt(res['rate'])})"))
     return out
+
+
+def likely_text(res: dict) -> str:
+    """'104–128' (the MPs in all at the low and high end of the held-out band), one figure when they agree, 'no band'."""
+    lk = res.get("likely") or {}
+    if "low" not in lk or "error" in lk["low"] or "error" in lk.get("high", {"error": 1}):
+        return "no band" if "lo" not in (lk.get("band") or {}) else "beyond this calculator's limit at the band's end"
+    lo, hi = lk["low"]["total"], lk["high"]["total"]
+    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
 
 
 def summary(res: dict) -> str:
@@ -635,6 +667,8 @@ def summary(res: dict) -> str:
     if res["vcpu_total"] is not None:
         parts.append(f"{fmt(res['vcpu_total'])} vCPU")
     text = "; ".join(parts) + ". "
+    if (res.get("likely") or {}).get("low"):
+        text += f"Likely {likely_text(res)} {kind}s in all (the held-out band, below). "
     if res["site_limit"] is not None:
         text += f"At most {res['site_limit']} {kind}s per DSR site, spares included. "
     else:

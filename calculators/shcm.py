@@ -53,7 +53,7 @@ from fractions import Fraction
 
 from . import catalogue, inputs
 from .formatting import escape, fmt
-from .sizing import capacity_chart, ceil, cite, frac, list_html, steps_csv, steps_html
+from .sizing import band_words, capacity_chart, ceil, cite, frac, held_out_band, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64
 """Most spare nodes accepted (a Benchmark Atlas limit, not a vendor figure)."""
@@ -116,7 +116,8 @@ def defaults(bundle: dict, scenario: str | None = None) -> dict:
             "ceiling": "", "spare": str(DEFAULT_SPARE)}
 
 
-def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_percent=None, spare=DEFAULT_SPARE) -> dict:
+def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_percent=None, spare=DEFAULT_SPARE,
+            rate_ratio=None) -> dict:
     """Size the Rhino nodes for ``target`` from benchmark test ``scenario``.
 
     Arguments:
@@ -128,6 +129,9 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
             the node's vCPUs (0 < C <= 100); None sizes at the measured load.
         spare: spare nodes added on top (N+k), 0..MAX_SPARE; DEFAULT_SPARE (1, N+1)
             when not given or empty.
+        rate_ratio: size as if the node's CPU per SPS were this many times the test's (a ratio of the held-out band,
+            printed / predicted): the load per node is divided by it. None: as measured, and the result carries its
+            likely range (``likely``: the node counts at the band's two ends).
 
     Returns a dict: ``inputs``; ``test`` (id, number, titles, config letter and
     description with cites); ``node`` (hardware text, instance, vcpu, cite);
@@ -165,6 +169,8 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
     k = _spare(spare)
 
     load, cores, vcpu = frac(m[metric]["value"]), frac(m["cpu_cores"]["value"]), Fraction(node["vcpu"])
+    if rate_ratio is not None:
+        load = load / Fraction(rate_ratio).limit_denominator(10**6)
     node_percent = cores / vcpu * 100
     at_measured = ceil(value / load)
     rate_ceiling = at_ceiling = None
@@ -221,7 +227,18 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
         if eid in errata:
             notes.append(f"{eid}: {errata[eid]['problem']}")
     cassandra = cassandra_not_sized(info, conf)
+    likely = None
+    if rate_ratio is None:
+        b = held_out_band(bundle, "shcm")
+        likely = {"band": b}
+        if "lo" in b:
+            for end, r in (("low", b["lo"]), ("high", b["hi"])):
+                try:
+                    likely[end] = {"total": compute(bundle, scenario, target, unit, cpu_ceiling_percent, k, rate_ratio=r)["total"]}
+                except ShcmError as e:
+                    likely[end] = {"error": str(e)}
     return {
+        "likely": likely,
         "inputs": {"scenario": scenario, "target": value, "unit": u, "cpu_ceiling_percent": ceiling, "spare": k},
         "test": {"id": t["id"], "test": t["test"], "title": t["title"], "short_title": t["short_title"], "config": conf,
                  "config_cite": f"Table {t['config']['table_id']}, row {t['config']['row']}" if t.get("config") else None,
@@ -310,6 +327,9 @@ def _rows(res: dict) -> list[tuple]:
         out.append(("result", "nodes_at_ceiling", "Rhino nodes at the ceiling", res["nodes_at_ceiling"], "count",
                     f"ceil({fmt(i['target'])} / {fmt(res['rate_at_ceiling'])})"))
     out.append(("result", "total", "Rhino nodes to deploy", res["total"], "count", f"{res['needed']:,} for the load + {i['spare']} spare"))
+    if res.get("likely"):
+        out.append(("result", "likely_total", "Rhino nodes to deploy, likely", likely_text(res), "count",
+                    band_words(res["likely"]["band"], "a Rhino node's CPU per SPS")))
     out.append(("result", "cpu_all", "Expected JVM CPU per node, all in service", res["cpu_all"], "percent of vCPUs",
                 f"{fmt(i['target'])} / ({res['total']:,} x {fmt(res['load'])}) x {fmt(res['node_percent'], 2)}%"))
     if i["spare"]:
@@ -318,6 +338,16 @@ def _rows(res: dict) -> list[tuple]:
     for x in res["not_sized"]:
         out.append(("result", "not_sized_" + x["key"], x["item"], "not sized", "", f"{x['text']} ({x['source']})"))
     return out
+
+
+def likely_text(res: dict) -> str:
+    """'5–7' (the nodes at the low and high end of the held-out band, spares included), one figure when they agree,
+    'no band'."""
+    lk = res.get("likely") or {}
+    if "low" not in lk or "error" in lk["low"] or "error" in lk.get("high", {"error": 1}):
+        return "no band" if "lo" not in (lk.get("band") or {}) else "beyond this calculator's limit at the band's end"
+    lo, hi = lk["low"]["total"], lk["high"]["total"]
+    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
 
 
 def result_html(res: dict) -> str:
@@ -330,7 +360,9 @@ def result_html(res: dict) -> str:
              f'<p class="atlas-summary"><strong data-key="total">{res["total"]:,} Rhino node(s)</strong> '
              f'({res["needed"]:,} for {fmt(i["target"])} {escape(u)} {escape(how)}, + {i["spare"]} spare), each a '
              f'{escape(res["node"]["instance"] or "node")} of {fmt(res["node"]["vcpu"])} vCPU. Baseline: test {t["test"]}, '
-             f'server config {escape(t["config"] or "—")}. A planning estimate, not a vendor figure.</p>']
+             f'server config {escape(t["config"] or "—")}'
+             + (f'; likely {escape(likely_text(res))} node(s) (the held-out band, below)' if (res.get("likely") or {}).get("low") else "")
+             + '. A planning estimate, not a vendor figure.</p>']
     if res["not_sized"]:
         parts.append('<div class="admonition warning atlas-partial" data-key="not-sized"><p class="admonition-title">Partial '
                      'result: Rhino nodes only</p><ul>'

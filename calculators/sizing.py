@@ -85,3 +85,23 @@ def capacity_chart(*, description: str, x_field: str, x_title: str, unit: str, s
              "encoding": {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}},
         ],
     }
+
+
+def held_out_band(bundle: dict, doc: str) -> dict:
+    """The held-out band of ``doc``'s one-run sizing (bundle key ``sizing_bands``, built by ``calculators.backtest``):
+    ``{"lo", "hi", "comparisons", "coverage", "covered", "checked", "basis", ...}`` (ratios printed / predicted of the
+    figure a run is sized from), or ``{"none": why}``."""
+    b = (((bundle.get("sizing_bands") or {}).get(doc) or {}).get("one-run") or {}).get("whole")
+    return b if b else {"none": f"no held-out backtest for {doc}: see How accurate is this?"}
+
+
+def band_words(b: dict, figure: str) -> str:
+    """What a held-out band means, in one sentence naming the ``figure`` it was measured on."""
+    if "lo" not in b:
+        return f"No likely range: {b['none']}."
+    cov = ("" if b.get("coverage") is None else
+           f"; held out it covered {b['covered']} of {b['checked']} ({b['coverage']:.0f} %"
+           + (")" if b.get("basis") == "run" else ", each comparison held out)"))
+    return (f"Likely: where {figure} fell in {b['comparisons']} held-out comparisons of one run predicted from another "
+            f"(printed / predicted {b['lo']:.2f} to {b['hi']:.2f}{cov}); the counts at the band's two ends, same rules.")
+

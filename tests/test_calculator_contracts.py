@@ -102,6 +102,8 @@ SHCM_T5_ROWS = [
      "2,160 x (8 x 80%) / 3.2 cores (linear extrapolation)"],
     ["result", "nodes_at_ceiling", "Rhino nodes at the ceiling", "5", "count", "ceil(21,600 / 4,320)"],
     ["result", "total", "Rhino nodes to deploy", "6", "count", "5 for the load + 1 spare"],
+    ["result", "likely_total", "Rhino nodes to deploy, likely", "no band", "count",
+     "No likely range: no held-out backtest for shcm: see How accurate is this?."],
     # 21600 / (6 x 2160) x 40 % = 200/3 % = 66.666667 (six places); with the spare lost 21600 / (5 x 2160) x 40 % = 80 %
     ["result", "cpu_all", "Expected JVM CPU per node, all in service", "66.666667", "percent of vCPUs",
      "21,600 / (6 x 2,160) x 40%"],
@@ -135,7 +137,7 @@ SHCM_T5_WARNINGS = [
 def test_shcm_csv_every_line_test_5_at_80_percent_with_a_spare(bundle):
     """ShCM test 5 (config B) at 21,600 RPS, 80 % ceiling, 1 spare: the CSV lists every input, measured figure
     (with its table, row, column and printed text), computed step and result, then the warnings."""
-    res = shcm.compute(bundle, "shcm-test-5", "21600", unit="RPS", cpu_ceiling_percent="80", spare="1")
+    res = shcm.compute(dict(bundle, sizing_bands={}), "shcm-test-5", "21600", unit="RPS", cpu_ceiling_percent="80", spare="1")
     text = shcm.result_csv(res)
     assert csv_header(text) == CSV_COLUMNS
     want = [["shcm-test-5", *r] for r in SHCM_T5_ROWS] + [["shcm-test-5", "warning", "", w, "", "", ""] for w in SHCM_T5_WARNINGS]
@@ -177,7 +179,8 @@ def test_shcm_config_a_colocation_warning_and_no_ceiling(bundle):
 def test_shcm_page_summary_steps_table_and_chart(bundle):
     """The page's result: summary sentence, the steps table (headers and kind labels), warnings and notes lists,
     and the chart's series and target for test 5 at 21,600 RPS, 80 %, 1 spare."""
-    out = shcm.run_web(bundle, {"scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80", "spare": "1"})
+    out = shcm.run_web(dict(bundle, sizing_bands={}), {"scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80",
+                                                       "spare": "1"})
     html = out["html"]
     assert ('<p class="atlas-summary"><strong data-key="total">6 Rhino node(s)</strong> (5 for 21,600 RPS at a CPU ceiling '
             "of 80% of the node&#x27;s vCPUs, + 1 spare), each a c5.2xlarge of 8 vCPU. Baseline: test 5, server config B. "
@@ -278,6 +281,8 @@ DSR_RELAY_ROWS = [
     ["result", "needed", "DA-MPs per DSR site for the load (headline)", "8", "count", "both methods agree"],
     ["result", "per_dsr", "DA-MPs per DSR site", "9", "count", "8 + 1 spare (at most 16)"],
     ["result", "total", "DA-MPs to deploy", "18", "count", "9 per DSR site x 2 DSR sites (1 mated pair)"],
+    ["result", "likely_total", "DA-MPs to deploy, likely", "no band", "count",
+     "No likely range: no held-out backtest for dsr: see How accurate is this?."],
     ["result", "vcpu_total", "vCPU for these DA-MPs", "216", "vCPU", "18 x 12 vCPU"],
     # all in service: each DSR carries 120,000: 120000 x 19 / (9 x 18000) = 380/27 = 14.074074 %;
     # spare lost and mate down: 240000 x 19 / (8 x 18000) = 95/3 = 31.666667 %
@@ -302,7 +307,7 @@ def relay_case(bundle):
 def test_dsr_csv_every_line_relay_mated_pair_at_40_percent(bundle):
     """Issue 12's DSR case with a spare: every CSV line (inputs, the run's call model and settings, each measured figure
     with table, row, column and printed text, both methods, the totals and the expected CPU), then the warnings."""
-    res = relay_case(bundle)
+    res = relay_case(dict(bundle, sizing_bands={}))
     text = dsr.result_csv(res)
     assert csv_header(text) == CSV_COLUMNS
     want = ([["dsr-relay-12vcpu", *r] for r in DSR_RELAY_ROWS]
@@ -331,7 +336,7 @@ def test_dsr_relay_notes_cite_the_contradiction_the_prose_and_the_relay_rule(bun
 def test_dsr_page_summary_methods_table_and_not_sizable_list(bundle):
     """The page's result for the relay case: summary, the two methods side by side, the steps table, and the three runs
     that cannot be sized (Table 3-5 FABR-SDS without a DA-MP count, dsr-E037; Table 3-12's two PDRA runs, dsr-E049)."""
-    html = dsr.result_html(relay_case(bundle))
+    html = dsr.result_html(relay_case(dict(bundle, sizing_bands={})))
     # one mated pair (2 DSR sites): 8 + 1 spare = 9 per site, 18 DA-MPs x 12 vCPU = 216; each site carries the pair's
     # 240,000 MPS with its mate down, 240,000 / 2 = 120,000 normally
     assert ('<p class="atlas-summary"><strong data-key="total">18 DA-MPs</strong> in 1 mated pair (2 DSR sites): 9 per DSR '
@@ -407,6 +412,8 @@ DSR_VSTP_ROWS = [
     ["result", "needed", "SS7-MPs per DSR site for the load (headline)", "3", "count", "measured method (more conservative)"],
     ["result", "per_dsr", "SS7-MPs per DSR site", "3", "count", "3 + 0 spare"],
     ["result", "total", "SS7-MPs to deploy", "3", "count", "3 per DSR site x 1 DSR site"],
+    ["result", "likely_total", "SS7-MPs to deploy, likely", "no band", "count",
+     "No likely range: no held-out backtest for dsr: see How accurate is this?."],
     ["result", "vcpu_total", "vCPU for these SS7-MPs", "24", "vCPU", "3 x 8 vCPU"],
     # 100000 x 22 / (3 x 18000) = 1100/27 = 40.740741 %; no spare and no mate: no 'after loss' line
     ["result", "cpu_all", "Expected CPU per SS7-MP, all in service", "40.740741", "percent",
@@ -427,7 +434,7 @@ DSR_VSTP_WARNINGS = [
 def test_dsr_csv_every_line_vstp_capped_at_the_measured_range(bundle):
     """A vSTP run (SS7-MPs, rate printed per MP, no DA-MP Profile): every CSV line, with the range cap, the
     extrapolation and the above-any-run warnings."""
-    res = dsr.compute(bundle, "dsr-vstp-sfapp-mnp-gtt", 100000, cpu_ceiling_percent=80)
+    res = dsr.compute(dict(bundle, sizing_bands={}), "dsr-vstp-sfapp-mnp-gtt", 100000, cpu_ceiling_percent=80)
     want = ([["dsr-vstp-sfapp-mnp-gtt", *r] for r in DSR_VSTP_ROWS]
             + [["dsr-vstp-sfapp-mnp-gtt", "warning", "", w, "", "", ""] for w in DSR_VSTP_WARNINGS])
     assert csv_rows(dsr.result_csv(res)) == want

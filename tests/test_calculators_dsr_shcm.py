@@ -254,7 +254,7 @@ def test_one_million_mps_with_mated_pairs_stays_within_16_da_mps_per_site(bundle
       DSR sites     = 4 x 2 = 8; DA-MPs = 14 x 8 = 112; vCPU = 112 x 12 = 1,344
       CPU, all in service: each site carries 125,000: 125,000 x 19 / (14 x 18,000) = 2,375/252 = 9.42 %
       CPU, mate down: 250,000 x 19 / (14 x 18,000) = 4,750/252 = 18.85 %"""
-    res = dsr.compute(bundle, "dsr-relay-12vcpu", 1_000_000, redundancy="mated-pair")
+    res = dsr.compute(dict(bundle, sizing_bands={}), "dsr-relay-12vcpu", 1_000_000, redundancy="mated-pair")
     assert res["rate"] == 18000 and res["methods"]["engineered"]["rate"] == 30000 and res["site_limit"] == 16
     assert (res["units"], res["dsrs"], res["share"], res["carry"]) == (4, 8, 250000, 250000)
     assert (res["methods"]["measured"]["needed"], res["methods"]["engineered"]["needed"], res["headline"]) == (14, 9, "measured")
@@ -600,3 +600,34 @@ def test_dsr_page_refuses_a_decimal_comma(page, site_url):
     page.wait_for_function("() => document.querySelector('#atlas-calc-result tr[data-key=\"total\"] td.atlas-num').innerText === '4'",
                            timeout=BOOT_LIMIT_MS)
     assert page.js_errors == []
+
+
+MADE_UP_BAND = {"lo": 0.5, "hi": 2.0, "comparisons": 40, "k": 4, "expected_coverage": 80.5, "coverage": 80.0, "covered": 32,
+                "checked": 40, "basis": "run"}
+
+
+def test_dsr_likely_range_from_the_held_out_band(bundle):
+    """1,000,000 MPS, mated pair, relay 12 vCPU (Table 3-1 row 1: 18,000 MPS per DA-MP, profile 30K_MPS), with a made-up
+    band: printed / predicted CPU peak 0.5 to 2. At 0.5 the CPU per MPS is half: 36,000 MPS per DA-MP, capped at the
+    profile's 30,000; ceil(1,000,000 / (30,000 x 16)) = 3 mated pairs of 333,333.3 MPS, ceil(333,333.3 / 30,000) = 12
+    per site, 6 sites: 72 DA-MPs. At 2: 9,000 MPS per DA-MP, ceil(1,000,000 / (9,000 x 16)) = 7 pairs of 142,857.1 MPS,
+    ceil(142,857.1 / 9,000) = 16 per site, 14 sites: 224. As measured: 112 (4 pairs x 2 x 14)."""
+    res = dsr.compute(dict(bundle, sizing_bands={"dsr": {"one-run": {"whole": MADE_UP_BAND}}}), "dsr-relay-12vcpu",
+                      1_000_000, redundancy="mated-pair")
+    assert res["total"] == 112
+    assert res["likely"]["low"] == {"total": 72, "dsrs": 6, "per_dsr": 12, "units": 3}
+    assert res["likely"]["high"] == {"total": 224, "dsrs": 14, "per_dsr": 16, "units": 7}
+    assert dsr.likely_text(res) == "72–224"
+    assert "Likely 72–224 DA-MPs in all" in dsr.result_html(res)
+    row = next(r for r in csv.reader(io.StringIO(dsr.result_csv(res))) if r[2:3] == ["likely_total"])
+    assert row[3:6] == ["DA-MPs to deploy, likely", "72–224", "count"] and row[6].startswith("Likely: where the DA-MP CPU peak")
+
+
+def test_shcm_likely_range_from_the_held_out_band(bundle):
+    """Test 5 at 21,600 RPS, 80 % ceiling, 1 spare (2,160 RPS per node at 40 % of 8 vCPU: 4,320 at 80 %, 5 + 1 = 6
+    nodes), with a made-up band 0.5 to 2: at 0.5, 8,640 RPS per node, ceil(2.5) = 3 + 1 = 4; at 2, 2,160 per node,
+    10 + 1 = 11."""
+    res = shcm.compute(dict(bundle, sizing_bands={"shcm": {"one-run": {"whole": MADE_UP_BAND}}}), "shcm-test-5", "21600",
+                       unit="RPS", cpu_ceiling_percent="80", spare="1")
+    assert res["total"] == 6 and res["likely"]["low"] == {"total": 4} and res["likely"]["high"] == {"total": 11}
+    assert shcm.likely_text(res) == "4–11" and "likely 4–11 node(s)" in shcm.result_html(res)
