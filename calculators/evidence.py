@@ -187,7 +187,7 @@ class Curve:
         near = min(self.loads, key=lambda x: abs(math.log(x / load)))
         v = self._mean(near)
         return v, {"kind": "measured", "runs": self._ids(near), "factor": 1.0,
-                   "text": f"{_num(v)} {self.what} measured ({self._label(near)}), kept: not scaled with load"}
+                   "text": f"{_num(v)} {self.what} ({self._label(near)}, not scaled with load)"}
 
     def _mean(self, load: Fraction) -> Fraction:
         vals = self.points[load]
@@ -204,7 +204,7 @@ class Curve:
         if load in self.points:
             v = self._mean(load)
             return v, {"kind": "measured", "runs": self._ids(load), "factor": 1.0,
-                       "text": f"{_num(v)} {self.what} measured ({self._label(load)})"}
+                       "text": f"{_num(v)} {self.what} ({self._label(load)})"}
         below = [x for x in self.loads if x < load]
         above = [x for x in self.loads if x > load]
         if below and above:
@@ -212,15 +212,13 @@ class Curve:
             w = (load - lo) / (hi - lo)
             v = self._mean(lo) + (self._mean(hi) - self._mean(lo)) * w
             return v, {"kind": "interpolated", "runs": self._ids(lo) + self._ids(hi), "factor": 1.0,
-                       "text": f"{_num(v)} {self.what} interpolated between {self._label(lo)} ({_num(self._mean(lo))}) and "
-                               f"{self._label(hi)} ({_num(self._mean(hi))})"}
+                       "text": f"{_num(v)} {self.what} (between {self._label(lo)}: {_num(self._mean(lo))} and "
+                               f"{self._label(hi)}: {_num(self._mean(hi))})"}
         near = self.loads[-1] if below else self.loads[0]
         f = load / near
         v = self._mean(near) * f
-        side = "largest" if below else "smallest"
-        return v, {"kind": "scaled", "runs": self._ids(near), "factor": float(f),
-                   "text": f"{_num(v)} {self.what}: {_num(self._mean(near))} measured ({self._label(near)}) x {float(f):.3g}, "
-                           f"{float(f):.3g} x the {side} load measured"}
+        return v, {"kind": "scaled", "runs": self._ids(near), "factor": float(f), "side": "largest" if below else "smallest",
+                   "text": f"{_num(v)} {self.what} ({self._label(near)}: {_num(self._mean(near))} x {float(f):.3g})"}
 
 
 def _k(load) -> str:

@@ -340,23 +340,38 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
 
 
 def _extrapolation(ext: list[tuple], sizing: dict, unit: str, evidence: dict | None) -> dict | None:
-    """How far the result reaches beyond what was measured: with evidence, the largest factor by which a pod's
-    curve was scaled beyond the loads its runs measured (``Curve.at``); from one run, the load ratio itself when it
-    is not 1. ``{"factor", "text", "services"}`` or None when the result stays within what was measured."""
+    """How far the result reaches beyond what was measured: with evidence, the largest factor by which a pod's curve was
+    scaled above the largest load its runs measured and below the smallest (``Curve.at``), with the pods and load
+    states; from one run, the load ratio itself when it is not 1. ``{"factor" (the farthest), "up", "down", "services",
+    "text"}`` or None when the result stays within what was measured."""
     if evidence is None:
         f = float(sizing["factor"])
         if f == 1:
             return None
-        return {"factor": f, "services": [], "text": (f"{f:.3g} x the baseline's load per site: every CPU-sized pod is scaled "
-                                                      "from one run" if f > 1 else f"{f:.3g} x the baseline's load per site")}
+        return {"factor": f, "up": f if f > 1 else None, "down": f if f < 1 else None, "services": [],
+                "text": f"{f:.3g} x the run's load per site: every CPU-sized pod is scaled from one run"}
     if not ext:
         return None
-    f = max(ext, key=lambda x: abs(math.log(x[1])))[1]
-    services = sorted({x[0] for x in ext})
-    side = "largest" if f > 1 else "smallest"
-    return {"factor": f, "services": services,
-            "text": f"{f:.3g} x the {side} load measured for {len(services)} pod(s) ({', '.join(services[:6])}"
-                    f"{', ...' if len(services) > 6 else ''}): beyond the comparable runs, each is scaled from the nearest run"}
+    up = [x for x in ext if x[1] > 1]
+    down = [x for x in ext if x[1] < 1]
+    parts = []
+    for side, xs, pick, word in (("up", up, max, "largest"), ("down", down, min, "smallest")):
+        if xs:
+            f = pick(x[1] for x in xs)
+            pods = sorted({x[0] for x in xs})
+            states = sorted({x[3] for x in xs})
+            parts.append(f"{f:.3g} x the {word} load measured ({', '.join(states)} state; {len(pods)} pod(s): "
+                         f"{', '.join(pods[:5])}{', ...' if len(pods) > 5 else ''})")
+    far = max(ext, key=lambda x: abs(math.log(x[1])))[1]
+    return {"factor": far, "up": max((x[1] for x in up), default=None), "down": min((x[1] for x in down), default=None),
+            "services": sorted({x[0] for x in ext}),
+            "text": "; ".join(parts) + ": beyond the comparable runs each of these is scaled from the nearest run"}
+
+
+def _k(load) -> str:
+    """A load per site for a sentence: '25K' for 25,000, '7.5K', else the number."""
+    x = float(load)
+    return f"{x / 1000:g}K" if x >= 1000 and x % 100 == 0 else f"{x:,.6g}"
 
 
 def result_name(res: dict) -> str:
@@ -507,7 +522,7 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
     if (used or (curve and request)) and (t is not None or all(st.get("ceiling") for st in states)):
         cpu_need, parts, targets, cpu_at, demand_parts = 0, [], {}, {}, []
         if curve is not None:
-            lead = "cores used from the comparable runs"
+            lead = "cores used at each load from the comparable runs"
         else:
             u_cpu, u_row = used
             lead = (f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}, "
@@ -517,8 +532,8 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
             if curve is not None:
                 u_st, how = curve.at(st["load"])
                 if how["kind"] == "scaled":
-                    ctx["extrapolated"].append((service, how["factor"], how["runs"]))
-                ref = f"{how['text']} at {float(st['load']):,.0f} {ctx['unit']} per site"
+                    ctx["extrapolated"].append((service, how["factor"], how["runs"], st["state"]))
+                ref = f"{how['text']} at {_k(st['load'])}"
             else:
                 u_st = u_cpu * st["factor"]
                 ref = f"{float(u_cpu):.4g} x {float(st['factor']):.4g}"

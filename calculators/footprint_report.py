@@ -122,39 +122,47 @@ def _dig(d, keys):
 
 
 def _evidence_html(res: dict) -> str:
-    """Comparable runs, ranked, each with why it is or is not comparable and the same request sized from it alone."""
+    """Comparable runs, ranked, each with why it is comparable and the same request sized from it alone; the product's
+    other runs (other call models) listed apart, folded, with why they are not used."""
     ev = res.get("evidence")
     if not ev:
         return ""
     spread = {x["id"]: x for x in ev["spread"]}
     unit = escape(res["inputs"]["unit"])
-    rows = []
-    for n, c in enumerate(ev["candidates"], 1):
-        sp = spread.get(c["id"])
-        if sp is None:
-            sized = '<td colspan="2">not comparable: not used</td>' if not c["comparable"] else '<td colspan="2"></td>'
-        elif sp["error"]:
+    link = lambda c: (f'<a href="../../products/{escape(ev["doc"])}/{escape(c["id"])}/">{escape(c["id"])}</a><br>'
+                      f'{escape(c["short_title"])}')
+    rows, others = [], []
+    for n, c in enumerate([c for c in ev["candidates"] if c["comparable"]], 1):
+        sp = spread.get(c["id"]) or {}
+        if sp.get("error"):
             sized = f'<td colspan="2">{escape(sp["error"])}</td>'
         else:
-            least = "≥ " if sp["partial"] else ""
-            nodes = "—" if sp["nodes_per_site"] is None else f"{least}{fmt(sp['nodes_per_site'])}"
-            sized = f'<td class="atlas-num">{least}{fmt(sp["cpu_request_site"])}</td><td class="atlas-num">{nodes}</td>'
-        used = "anchor: its pods" if c["id"] == ev["anchor"] else ("cores used" if c["id"] in ev["runs_used"] else "")
-        why = "; ".join(c["matches"] + c["differs"])
+            least = "≥ " if sp.get("partial") else ""
+            nodes = "—" if sp.get("nodes_per_site") is None else f"{least}{fmt(sp['nodes_per_site'])}"
+            sized = f'<td class="atlas-num">{least}{fmt(sp.get("cpu_request_site"))}</td><td class="atlas-num">{nodes}</td>'
+        used = "anchor: its pods and cores" if c["id"] == ev["anchor"] else ("cores used" if c["id"] in ev["runs_used"] else "")
+        why = "; ".join(c["matches"] + c["differs"] + ([] if ev["asm"] is not None else [f"ASM {'on' if c['asm'] else 'off'}"]))
         cave = "; ".join(c["caveats"])
-        rows.append(f'<tr data-run="{escape(c["id"])}" data-comparable="{"true" if c["comparable"] else "false"}"><td>{n}</td>'
-                    f'<td><a href="../../products/{escape(ev["doc"])}/{escape(c["id"])}/">{escape(c["id"])}</a><br>'
-                    f'{escape(c["short_title"])}</td><td class="atlas-num">{fmt(c["load_per_site"])} {unit}</td>'
-                    f'<td class="atlas-num">{c["ratio"]:.2f}</td><td>{escape(why)}{"<br><em>" + escape(cave) + "</em>" if cave else ""}</td>'
-                    f'<td>{escape(used)}</td>{sized}</tr>')
-    return ('<h3 id="calc-comparable-runs">Comparable runs</h3>'
-            f'<p>Runs of {escape(ev["product"])}, ranked: same call model first, then the same deployment mode and ASM, then the '
-            f'nearest load. The answer takes its pods from the anchor and the cores each pod uses from the runs marked '
-            f'"cores used"; the last two columns size the same request from each comparable run alone.</p>'
-            '<div class="atlas-table-wrap"><table class="atlas-rows atlas-comparable"><thead><tr><th>#</th><th>Run</th>'
-            f'<th>Load per site</th><th>Your load per site ÷ run\'s</th><th>Why (matches; differs; <em>caveats</em>)</th>'
-            '<th>Used for</th><th>Alone: CPU request per site (cores)</th><th>Alone: nodes per site</th></tr></thead><tbody>'
-            + "".join(rows) + "</tbody></table></div>")
+        rows.append(f'<tr data-run="{escape(c["id"])}"><td>{n}</td><td>{link(c)}</td><td class="atlas-num">{fmt(c["load_per_site"])} '
+                    f'{unit}</td><td class="atlas-num">{c["ratio"]:.2f}</td><td>{escape(why)}'
+                    f'{"<br><em>" + escape(cave) + "</em>" if cave else ""}</td><td>{escape(used)}</td>{sized}</tr>')
+    for c in ev["candidates"]:
+        if not c["comparable"]:
+            others.append(f'<li data-run="{escape(c["id"])}"><a href="../../products/{escape(ev["doc"])}/{escape(c["id"])}/">'
+                          f'{escape(c["id"])}</a> ({escape(c["short_title"])}): {escape("; ".join(c["differs"]))}</li>')
+    out = ('<h3 id="calc-comparable-runs">Comparable runs</h3>'
+           f'<p>The runs of {escape(ev["product"])} with the call model {escape(ev["call_model_name"])}, ranked: the same '
+           'deployment mode and ASM first, then the nearest load. The answer takes its pods from the anchor and the cores '
+           'each pod uses from the runs marked "cores used"; the last two columns size the same request from each run '
+           'alone, which is how far apart the runs are.</p>'
+           '<div class="atlas-table-wrap"><table class="atlas-rows atlas-comparable"><thead><tr><th>#</th><th>Run</th>'
+           "<th>Load per site</th><th>Your load per site ÷ run's</th><th>Why (matches; differs; <em>caveats</em>)</th>"
+           '<th>Used for</th><th>Alone: CPU request per site (cores)</th><th>Alone: nodes per site</th></tr></thead><tbody>'
+           + "".join(rows) + "</tbody></table></div>")
+    if others:
+        out += (f'<details class="atlas-not-comparable"><summary>{len(others)} other run(s) of {escape(ev["product"])}: not '
+                'comparable, not used</summary><ul>' + "".join(others) + "</ul></details>")
+    return out
 
 
 def result_html(res: dict) -> str:
