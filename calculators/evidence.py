@@ -21,10 +21,14 @@ pods that ran are unknown), taken from the best tier of those runs (same deploym
 the next): at a load a run measured, the mean of the runs measured there; between two measured loads, linear
 interpolation between the nearest below and the nearest above; beyond the measured range, the nearest measured
 point scaled in proportion to load (its cores per unit of load kept: the calculators' single-run rule), and the
-result says by how much it extrapolates. Why interpolation: held out, the cores a run used are predicted better
+result says by how much it extrapolates; and never below what a smaller load gives (where a run at a higher load
+printed less than one below it, the higher reading is kept: conservative, and the answer never falls as the load
+rises). Why interpolation: held out, the cores a run used are predicted better
 from the runs that bracket its load than by scaling one run (the "How accurate is this?" page gives the figures;
 ``calculators.backtest``). The pods themselves (containers, per-pod requests and limits, HPA targets, replicas
-printed) are those of the *anchor*: the best-ranked comparable run, nearest in load.
+printed) are those of the *anchor*: of the comparable runs in the best tier, the one measured at the highest load (the
+deployment the vendor ran for the most traffic; a complete run before a partial one at the same load). It does not
+depend on the load asked for, so the answer never falls as the load rises.
 
 Errors: ``EvidenceError`` (a ValueError) names what is missing: an unknown product or call model, or no run of
 the call model with resource data.
@@ -36,6 +40,7 @@ from fractions import Fraction
 
 from . import runs
 from .inputs import exact
+from .partial import completeness
 from .scenario import asm_on
 
 
@@ -200,7 +205,18 @@ class Curve:
         return " + ".join(self._ids(load)) + f" at {_k(load)} {self.unit}"
 
     def at(self, load) -> tuple[Fraction, dict]:
+        """The amount at ``load`` (module docstring), never below what a smaller load gives: where a run at a higher
+        load printed less than one below it, the higher reading is kept (``how["kept"]`` names its load)."""
         load = exact(load)
+        v, how = self._raw(load)
+        peak = max((x for x in self.loads if x <= load), key=self._mean, default=None)
+        if peak is not None and self._mean(peak) > v:
+            v = self._mean(peak)
+            how = dict(how, kept=float(peak), text=f"{_num(v)} {self.what} (kept from {self._label(peak)}: what a pod uses "
+                                                       f"never falls as its load rises; at this load {how['text']})")
+        return v, how
+
+    def _raw(self, load: Fraction) -> tuple[Fraction, dict]:
         if load in self.points:
             v = self._mean(load)
             return v, {"kind": "measured", "runs": self._ids(load), "factor": 1.0,
@@ -246,7 +262,9 @@ def plan(bundle: dict, doc: str, call_model: str, mode: str | None, asm: bool | 
         known = ", ".join(f"{m['name']} ({m['id']})" for m in call_models(bundle) if m["doc"] == doc) or "none"
         raise EvidenceError(f"Call model {call_model!r}: no run of {doc} with resource data measured it; its call models "
                             f"are: {known}. Pick one of them, or pick a run.")
-    anchor = comparable[0]
+    best_tier = min(c["tier"] for c in comparable)
+    anchor = max((c for c in comparable if c["tier"] == best_tier),
+                 key=lambda c: (exact(c["load_per_site"]), not completeness(bundle, c["id"])["partial"], -comparable.index(c)))
     tier = {c["id"]: c["tier"] for c in comparable}
     points: dict[tuple, dict[int, list[tuple]]] = {}
     printed_target: dict[tuple, float] = {}

@@ -215,3 +215,59 @@ def test_packing_places_pods_exactly_as_plain_first_fit_decreasing(pods, cores, 
     want = _first_fit_decreasing([x[1:] for x in items], room_c, room_m, max_pods)
     got = [(round(f["cpu"] * room_c / 100), round(f["mem"] * room_m / 100), f["pods"], f["anti"]) for f in res["fill"]]
     assert got == want
+
+
+# ------------------------------------------------------------------ sizing from the comparable runs
+
+@pytest.fixture(scope="module")
+def call_models(bundle):
+    from calculators import evidence
+    return [f"{m['doc']}:{m['id']}" for m in evidence.call_models(bundle)]
+
+
+@FAST
+@given(data=st.data(), a=st.floats(0.05, 4), b=st.floats(0.05, 4), sites=st.integers(1, 4),
+       redundancy=st.sampled_from(["none", "n+1", "mated-pair"]), asm_mode=st.sampled_from(["keep", "remove", "add"]))
+def test_comparable_runs_never_shrink_when_load_grows(bundle, call_models, data, a, b, sites, redundancy, asm_mode):
+    """Sized from the comparable runs, a larger load never gives fewer replicas of any pod, nor smaller totals or
+    fewer nodes: the anchor does not depend on the load and each pod's curve never falls as the load rises."""
+    from calculators import evidence
+    cm = data.draw(st.sampled_from(call_models))
+    doc, _, mid = cm.partition(":")
+    runs_ = next(m for m in evidence.call_models(bundle) if m["doc"] == doc and m["id"] == mid)["runs"]
+    top = max(s["load_per_site"] for s in bundle["scenarios"] if s["id"] in runs_)
+    if redundancy != "none" and sites < 2:
+        sites = 2
+    lo, hi = sorted((a, b))
+    kw = dict(sites=sites, redundancy=redundancy, asm=asm_mode, node_cores=64, node_mem_gib=512)
+    if asm_mode == "add" and not footprint.asm_scenarios(bundle, doc):
+        kw.update(sidecar_cpu="1", sidecar_mem="1")
+    r1 = footprint.recommend(bundle, cm, top * sites * lo, spread=False, **kw)
+    r2 = footprint.recommend(bundle, cm, top * sites * hi, spread=False, **kw)
+    _check_rows(r1)
+    _check_rows(r2)
+    assert r1["evidence"]["anchor"] == r2["evidence"]["anchor"]
+    for x, y in zip(r1["rows"], r2["rows"]):
+        assert (x["service"], x["container"]) == (y["service"], y["container"])
+        if x["replicas_after"] is not None:
+            assert y["replicas_after"] >= x["replicas_after"], (cm, x["service"])
+    for k in ("cpu_request", "mem_request"):
+        assert r2["totals"]["deployment"][k] >= r1["totals"]["deployment"][k] - 1e-9
+    assert r2["nodes_per_site"] >= r1["nodes_per_site"]
+    for end in ("low", "high"):
+        if end in r1["range"]:
+            assert r2["range"][end]["site"]["cpu_request"] >= r1["range"][end]["site"]["cpu_request"] - 1e-9
+
+
+@FAST
+@given(data=st.data(), scale=st.floats(0.05, 5), target=st.one_of(st.none(), st.integers(1, 100)),
+       redundancy=st.sampled_from(["none", "n+1", "mated-pair"]))
+def test_comparable_runs_capacity_never_below_demand(bundle, call_models, data, scale, target, redundancy):
+    """For every pod sized from CPU: replicas x CPU request x target >= the cores its curve gives at each load state."""
+    cm = data.draw(st.sampled_from(call_models))
+    res = footprint.recommend(bundle, cm, 20000 * scale, sites=2, redundancy=redundancy, target_cpu_percent=target, spread=False)
+    for r in res["rows"]:
+        d = r.get("demand")
+        if d:
+            for state, t in d["targets"].items():
+                assert r["replicas_after"] * r["cpu_request"] * t / 100 >= d["cpu_at"][state] * (1 - 1e-9), (cm, r["service"], state)
