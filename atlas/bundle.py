@@ -44,9 +44,11 @@ def sources(atlas: Atlas) -> list[dict]:
 
 def scenarios(atlas: Atlas) -> list[dict]:
     """``scenarios``: one dict per scenario with its load facts flattened (``load_total``, ``load_per_site``
-    in ``load_unit``, sites provisioned and carrying traffic, ASM, deployment mode) and its call model
+    in ``load_unit``, sites provisioned and carrying traffic, ASM, deployment mode), its call model
     (``call_model``: the id that the comparable runs of a document share, ``call_model_name``: its name; both
-    None where the guide names none or the document does not curate call models)."""
+    None where the guide names none or the document does not curate call models) and ``state_counts``: how many
+    subscribers, sessions or records the run held, each number its guide prints (scenarios.yaml
+    ``subscribers.counts``: {value, what, approx, raw, site?, status, note?}; [] where it prints none)."""
     scen = []
     for s in atlas.scenarios:
         load = s.get("load") or {}
@@ -58,13 +60,17 @@ def scenarios(atlas: Atlas) -> list[dict]:
             "load_raw": load.get("raw"), "sites_provisioned": s.get("sites_provisioned"),
             "sites_with_traffic": s.get("sites_with_traffic") or [], "asm": s.get("asm"),
             "deployment_mode": s.get("deployment_mode"), "call_model": cm.get("id"), "call_model_name": cm.get("name"),
+            "state_counts": (s.get("subscribers") or {}).get("counts") or [],
         })
     return scen
 
 
 def services(atlas: Atlas) -> list[dict]:
-    """``services``: doc, service, component and role of every canonical service (services.yaml)."""
-    return [{"doc": s["doc"], "service": s["service"], "component": s["component"], "role": s["role"]} for s in atlas.services]
+    """``services``: doc, service, component and role of every canonical service (services.yaml), and ``holds``:
+    what state the guide shows it holding ('sessions', 'bindings', 'subscriber-data', 'usage-monitoring-contexts';
+    services.yaml ``holds.what``), or None."""
+    return [{"doc": s["doc"], "service": s["service"], "component": s["component"], "role": s["role"],
+             "holds": (s.get("holds") or {}).get("what")} for s in atlas.services]
 
 
 def resources(atlas: Atlas) -> list[dict]:

@@ -9,7 +9,8 @@ import re
 from decimal import Decimal
 
 from .common import (CellError, Curated, abs_and_percent, cpu_cores, header_mem_unit, integer,
-                     k_number, mem_gib, num, percent, resource_header, seed_path, site_from_label, table_entry)
+                     k_number, mem_gib, num, percent, printed_counts, resource_header, seed_path, site_from_label,
+                     table_entry)
 from .pipetables import read_lines, segment
 
 DOC = "bsf"
@@ -184,6 +185,7 @@ def build() -> Curated:
     scenarios(c, lines, by_id)
     known_errata(c, by_id, lines)
     more_errata(c, by_id, lines)
+    held_state(c, lines)
     return c
 
 
@@ -342,6 +344,49 @@ def scenarios(c: Curated, lines: list[str], by_id: dict) -> None:
             "field": "load.total",
             "summary": f"The call mix adds up to {tot:g} TPS, not the {s['load']['total']} TPS call rate.",
             "versions": [cite(tp, "Call Rate") | {"where": f"Table {tp}, Call Rate"}, cite(tp, "Call Mix") | {"where": f"Table {tp}, Call Mix"}]})
+
+
+COUNTED = {"Active Subscribers": "subscribers", "Active Binding Sessions": "binding sessions"}
+"""What a bare number of each test-parameter row label counts (Tables 3-1, 3-12, 3-21)."""
+BINDINGS_STORED = "The BSF stores the binding information for a certain PDU sessions"
+"""The Introduction's words on the state the BSF keeps: the BSF as a whole, no service or pod named."""
+
+
+def held_state(c: Curated, lines: list[str]) -> None:
+    """How many subscribers and binding sessions each run held, and which service holds them.
+
+    Each scenario's ``subscribers`` gets ``counts`` (``common.printed_counts``: one entry per number of its
+    'Active ...' row; a bare number counts what its label names, COUNTED) and ``status`` ok. Table 3-1's
+    '7M subscribers and 14M sessions' names its sessions without saying which: they are read as binding sessions
+    through an erratum (appended after the others), the count ``corrected`` with the id in its note.
+
+    No service gets ``holds``: the guide says the BSF stores the bindings (BINDINGS_STORED, chapter 1) but not
+    which service or pod keeps them, which the BSF Management Service's note says. Raises CellError when the
+    Introduction no longer reads so, or a row label is not in COUNTED."""
+    stored = [n for n, l in enumerate(lines, 1) if BINDINGS_STORED in l]
+    if len(stored) != 1:
+        raise CellError(f"BSF: the Introduction's {BINDINGS_STORED!r} is printed {len(stored)} times, not once")
+    for sc in c.scenarios:
+        sub = sc["subscribers"]
+        if sub["label"] not in COUNTED:
+            raise CellError(f"BSF {sc['id']}: no reading of what row {sub['label']!r} counts (COUNTED)")
+        sub["counts"] = printed_counts(sub["raw"], COUNTED[sub["label"]])
+        sub["status"] = "ok"
+        unnamed = [n for n in sub["counts"] if n["what"] == "sessions"]
+        if unnamed:
+            cite = sub["cite"]
+            eid = c.erratum(scenario=sc["id"], table_id=cite["table_id"], lines=[cite["line"]],
+                            where=f"row '{sub['label']}'", kind="unit", raw=sub["raw"],
+                            problem=f"Table {cite['table_id']}: the row '{sub['label']}' also counts sessions "
+                                    f"('{sub['raw']}') without saying which sessions.",
+                            action="read-as", reading="binding sessions",
+                            reason="The BSF stores binding information for PDU sessions (chapter 1, Introduction) and "
+                                   "Table 3-12 prints the same parameter of scenario 3.2 as 'Active Binding Sessions'.")
+            for n in unnamed:
+                n.update(what="binding sessions", status="corrected", note=eid)
+    mgmt = next(s for s in c.services if s["service"] == "BSF Management Service")
+    mgmt["note"] = (mgmt["note"] + " The guide says the BSF stores the binding information (chapter 1, Introduction) but "
+                    "not which service or pod keeps it: no held state is recorded for a BSF service.")
 
 
 def _rows(t) -> tuple[list[int], str]:

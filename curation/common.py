@@ -137,6 +137,64 @@ def k_number(text: str) -> float:
     return num(t)
 
 
+COUNT_SCALE = {None: Decimal(1), "K": Decimal(1000), "M": Decimal(1000000), "million": Decimal(1000000)}
+"""Multipliers a printed count may carry: '7M' and '1 million' are 7,000,000 and 1,000,000, '4K' is 4,000."""
+
+
+def count_number(text: str) -> tuple[int | float, bool]:
+    """A printed count to (value, approx): '~50000000' -> (50000000, True), '7M' -> (7000000, False),
+    '1 million' -> (1000000, False), '200,000' -> (200000, False), '12591141' -> (12591141, False).
+
+    A leading '~' is kept as approx=True; K, M and the word 'million' scale the number (COUNT_SCALE); commas
+    are thousands separators only between groups of three digits. Raises CellError for anything else ('NA',
+    '10M+', a number with words)."""
+    m = re.fullmatch(r"\s*(~)?\s*(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s*(?:(K|M)|\s(million))?\s*", text)
+    if not m:
+        raise CellError(f"not a count: {text!r}")
+    d = Decimal(m.group(2).replace(",", "") + (m.group(3) or "")) * COUNT_SCALE[m.group(4) or m.group(5)]
+    return _clean(d), bool(m.group(1))
+
+
+def printed_counts(raw: str, what: str) -> list[dict]:
+    """Every number a 'how many were held' cell prints, as {value, what, approx, raw[, site], status}, in print
+    order (status 'ok': the caller marks a count it reads through an erratum 'corrected', with the id in note).
+
+    ``what`` names what a bare number counts (from the row label: 'subscribers' for 'Active Subscribers');
+    a number printed with words names its own ('7M subscribers and 14M sessions' -> 7000000 subscribers and
+    14000000 sessions). Forms read:
+      - one count: '~50000000', '32M', '1 million subscription records';
+      - counts joined by ' and ': '7M subscribers and 14M sessions';
+      - per-site counts and their printed sum: '393590 (Site1) + 393589 (Site2) = 787179' -> one entry per
+        number, the site counts with ``site``, the sum without (it counts the whole run).
+    Values via ``count_number`` (approx from '~'). Raises CellError for any other form, for a cell that
+    prints no number ('NA': the caller records it as missing) and for a printed sum that the parts do not
+    add up to."""
+    text = raw.strip()
+    if "=" in text:
+        left, _, right = text.partition("=")
+        out = []
+        for part in left.split("+"):
+            m = re.fullmatch(r"\s*(.+?)\s*\(([^)]*)\)\s*", part)
+            if not m:
+                raise CellError(f"not 'count (SiteN)': {part!r} in {raw!r}")
+            value, approx = count_number(m.group(1))
+            out.append({"value": value, "what": what, "approx": approx, "raw": part.strip(), "site": site_from_label(m.group(2)),
+                        "status": "ok"})
+        total, approx = count_number(right)
+        parts = sum(Decimal(str(e["value"])) for e in out)
+        if parts != Decimal(str(total)):
+            raise CellError(f"{raw!r}: the parts add up to {parts}, not the printed {right.strip()}")
+        return out + [{"value": total, "what": what, "approx": approx, "raw": right.strip(), "status": "ok"}]
+    out = []
+    for part in re.split(r"\s+and\s+", text):
+        m = re.fullmatch(r"(~?\s*[\d,.]+(?:\s*[KM]\b|\s+million\b)?)(?:\s+([A-Za-z][A-Za-z ]*))?", part.strip())
+        if not m:
+            raise CellError(f"not a count: {part!r} in {raw!r}")
+        value, approx = count_number(m.group(1))
+        out.append({"value": value, "what": m.group(2) or what, "approx": approx, "raw": part.strip(), "status": "ok"})
+    return out
+
+
 def _clean(d: Decimal) -> float:
     """Decimal to int when whole, else float, without binary noise."""
     d = d.normalize()

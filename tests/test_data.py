@@ -160,6 +160,94 @@ def test_bundle_carries_call_models_and_run_facts(bundle):
         == (None, None, None, None)
 
 
+def test_bsf_counts_each_run_held(atlas):
+    """Table 3-1 'Active Subscribers | 7M subscribers and 14M sessions' (L210): 7,000,000 subscribers and 14,000,000
+    sessions, read as binding sessions through an erratum (Table 3-12 names the same parameter 'Active Binding
+    Sessions'); Table 3-12 'Active Binding Sessions | ~50000000' (L440): 50,000,000 binding sessions, approx;
+    Table 3-21 'Active Subscribers | 32M' (L576): 32,000,000 subscribers."""
+    seed = seed_path("bsf").read_text(encoding="utf-8").splitlines()
+    expect = {"bsf-3-1": (210, "Active Subscribers", "7M subscribers and 14M sessions",
+                          [(7000000, "subscribers", False, "7M subscribers", "ok"),
+                           (14000000, "binding sessions", False, "14M sessions", "corrected")]),
+              "bsf-3-2": (440, "Active Binding Sessions", "~50000000", [(50000000, "binding sessions", True, "~50000000", "ok")]),
+              "bsf-3-3": (576, "Active Subscribers", "32M", [(32000000, "subscribers", False, "32M", "ok")])}
+    for sid, (line, label, raw, counts) in expect.items():
+        sub = atlas.scenario(sid)["subscribers"]
+        assert seed[line - 1] == f"| {label} | {raw} |"
+        assert (sub["cite"]["line"], sub["label"], sub["raw"], sub["status"]) == (line, label, raw, "ok")
+        assert [(n["value"], n["what"], n["approx"], n["raw"], n["status"]) for n in sub["counts"]] == counts
+    read = atlas.scenario("bsf-3-1")["subscribers"]["counts"][1]
+    e = next(e for e in atlas.errata if e["id"] == read["note"])
+    assert (e["doc"], e["table_id"], e["lines"], e["raw"], e["action"], e["reading"]) == \
+        ("bsf", "3-1", [210], "7M subscribers and 14M sessions", "read-as", "binding sessions")
+    assert "note" not in atlas.scenario("bsf-3-1")["subscribers"]["counts"][0]
+
+
+def test_bsf_no_service_holds_the_bindings(atlas):
+    """The Introduction (L132) says 'The BSF stores the binding information for a certain PDU sessions' without naming
+    a service or pod: no BSF service has holds, and the BSF Management Service's note says why."""
+    seed = seed_path("bsf").read_text(encoding="utf-8").splitlines()
+    assert seed[132 - 1].startswith("The BSF stores the binding information for a certain PDU sessions")
+    bsf = [s for s in atlas.services if s["doc"] == "bsf"]
+    assert [s["service"] for s in bsf if "holds" in s] == []
+    note = next(s["note"] for s in bsf if s["service"] == "BSF Management Service")
+    assert "stores the binding information" in note and "not which service or pod keeps it" in note
+
+
+def test_count_parser_reads_what_the_cells_print():
+    """common.count_number and printed_counts on the printed forms: '~' is approx, 'M' a million, the word 'million'
+    too; '393590 (Site1) + 393589 (Site2) = 787179' one entry per number (393590 + 393589 = 787179 by hand); 'NA',
+    a stray '+' and a sum that does not add up are refused."""
+    from curation.common import CellError, count_number, printed_counts
+    assert count_number("~50000000") == (50000000, True)
+    assert count_number("7M") == (7000000, False) and count_number("32M") == (32000000, False)
+    assert count_number("1 million") == (1000000, False) and count_number("200,000") == (200000, False)
+    for bad in ("NA", "10M+", "1,00", "7 millions", ""):
+        with pytest.raises(CellError):
+            count_number(bad)
+    assert [(n["value"], n["what"]) for n in printed_counts("7M subscribers and 14M sessions", "subscribers")] == \
+        [(7000000, "subscribers"), (14000000, "sessions")]
+    assert [(n["value"], n.get("site")) for n in printed_counts("393590 (Site1) + 393589 (Site2) = 787179", "subscribers")] == \
+        [(393590, "site1"), (393589, "site2"), (787179, None)]
+    for bad in ("NA", "393590 (Site1) + 393589 (Site2) = 787178", "about 5 subscribers"):
+        with pytest.raises(CellError):
+            printed_counts(bad, "subscribers")
+
+
+def test_bundle_carries_holds_and_state_counts(bundle):
+    """The bundle's services say what each holds (Policy's SM Service: sessions, Table 3-240; BSF's none) and its
+    scenarios every count the guide prints (BSF 3.2: 50,000,000 binding sessions, approx; Policy 3.1.5's 'NA': [];
+    a DSR run prints none: [])."""
+    svc = {(s["doc"], s["service"]): s for s in bundle["services"]}
+    assert svc[("policy", "sm-service")]["holds"] == "sessions" and svc[("policy", "binding")]["holds"] == "bindings"
+    assert svc[("policy", "ndbmtd")]["holds"] is None and svc[("bsf", "BSF Management Service")]["holds"] is None
+    assert all("holds" in s for s in bundle["services"])
+    scen = {s["id"]: s for s in bundle["scenarios"]}
+    assert [(n["value"], n["what"], n["approx"]) for n in scen["bsf-3-2"]["state_counts"]] == [(50000000, "binding sessions", True)]
+    assert scen["policy-3-1-5"]["state_counts"] == [] and scen["policy-3-5-1"]["state_counts"] == []
+    assert next(s for s in bundle["scenarios"] if s["doc"] == "dsr")["state_counts"] == []
+
+
+def test_broken_count_or_holds_names_item_and_field(tmp_path):
+    """A count whose approx is not a boolean, or a holds with an unknown 'what', stops loading with the file and item."""
+    d = copy_data(tmp_path)
+    p = d / "bsf" / "scenarios.yaml"
+    items = yaml.safe_load(p.read_text())
+    items[1]["subscribers"]["counts"][0]["approx"] = "~"
+    p.write_text(yaml.safe_dump(items))
+    with pytest.raises(DataError) as e:
+        load(d)
+    assert "scenarios.yaml" in str(e.value) and "item 2" in str(e.value) and "field subscribers.counts.0.approx" in str(e.value)
+    d = copy_data(tmp_path / "b")
+    p = d / "policy" / "services.yaml"
+    items = yaml.safe_load(p.read_text())
+    next(s for s in items if s["service"] == "binding")["holds"]["what"] = "everything"
+    p.write_text(yaml.safe_dump(items))
+    with pytest.raises(DataError) as e:
+        load(d)
+    assert "services.yaml" in str(e.value) and "field holds.what" in str(e.value)
+
+
 # ---------------------------------------------------------------- broken data stops loading
 # (a wrong type, an unknown unit or scenario in a CSV: test_bad_data.CASES, word-for-number, unknown-unit, unknown-scenario)
 

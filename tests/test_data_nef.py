@@ -139,3 +139,20 @@ def test_one_call_model_per_api_from_the_titles():
             assert seed[line - 1].endswith(f"{words} Test Scenario {n}")
     assert "3.2.1.5 MSISDN-Less MO SMS Testcases" in seed  # the name as the feature heading prints it
     assert len({s["call_model"]["id"] for s in load("scenarios")}) == 5
+
+
+def test_pre_loaded_subscription_records_counted_for_me_qos_ti():
+    """Section 3.1 Note (L19): 'pre-loaded database with 1 million subscription records for Monitoring (ME), Quality Of
+    Service (QOS), and Traffic Influence (TI)': 1,000,000 subscription records for those six runs, none for Device
+    Trigger and MSISDN-less MO SMS; no NEF service holds them (the chapter puts them in the database)."""
+    seed = seed_path("nef").read_text(encoding="utf-8").splitlines()
+    assert "pre-loaded database with 1 million subscription records for Monitoring (ME)" in seed[19 - 1]
+    for s in load("scenarios"):
+        sub = s["subscribers"]
+        if s["id"].split("-")[1] in ("me", "qos", "ti"):
+            assert (sub["cite"]["line"], sub["status"]) == (19, "ok")
+            assert sub["counts"] == [{"value": 1000000, "what": "subscription records", "approx": False,
+                                      "raw": "1 million subscription records", "status": "ok"}], s["id"]
+        else:
+            assert sub is None, s["id"]
+    assert [s["service"] for s in load("services") if "holds" in s] == []

@@ -737,3 +737,101 @@ def test_replication_of_every_scenario(scen, seed):
     # 3.1.1's prose states none; the introduction of section 3.1 (L7) speaks of all four sites: a note quotes it
     quote = "The cnDBTier database and PCRF application are replicated on all the four-sites"
     assert quote in seed[7 - 1] and any(quote in n for n in scen["policy-3-1-1"]["notes"])
+
+
+# ---------------------------------------------------------------- held state: which services hold records, how many
+HOLDS = {
+    # service: (what, table, seed line, row as printed, the printed service name its schema carries, where printed)
+    "sm-service": ("sessions", "3-240", 3540, "occnp_pcf_sm.SmPolicyAssociation", "ocpcf-pcf-smservice", "3-7", 88),
+    "binding": ("bindings", "3-240", 3546, "occnp_binding.contextbinding", "ocpcf-oc-binding", "3-7", 74),
+    "policyds": ("subscriber-data", "3-240", 3542, "occnp_policyds.pdssubscriber", "ocpcf-ocpm-policyds", "3-7", 85),
+    "pcrf-core": ("sessions", "3-262", 3878, "occnp_pcrf_core.gxsession", "ocpcf-pcrf-core", "3-7", 89),
+    "usage-monitoring": ("usage-monitoring-contexts", "3-262", 3880, "occnp_usagemon.UmContext", "Usage Monitoring", "3-265", 3921),
+}
+
+
+def test_services_holding_records_cite_the_database_tables(seed, tables):
+    """Table 3-240 'Traffic distribution to Policy databases' (3.5.1) names occnp_pcf_sm.SmPolicyAssociation (L3540),
+    occnp_policyds.pdssubscriber (L3542), occnp_binding.contextbinding (L3546); Table 3-262 (3.6.1) names
+    occnp_pcrf_core.gxsession (L3878) and occnp_usagemon.UmContext (L3880). Each schema is the service whose printed
+    name it carries (Table 3-7 L88 ocpcf-pcf-smservice, L74 ocpcf-oc-binding, L85 ocpcf-ocpm-policyds, L89
+    ocpcf-pcrf-core; Table 3-265 L3921 Usage Monitoring); the note says so and that the records are cnDBTier rows."""
+    services = {s["service"]: s for s in yaml.safe_load(data_file("policy", "services.yaml").read_text())}
+    for name, (what, tid, line, text, printed, ptid, pline) in HOLDS.items():
+        h = services[name]["holds"]
+        assert (h["what"], h["cite"]) == (what, {"text": text, "table_id": tid, "line": line, "where": f"Table {tid}, row '{text}'"})
+        assert seed[line - 1].startswith(f"{text} | "), name
+        first, last = tables[tid]["lines"]
+        assert first <= line <= last and tables[tid]["caption"].endswith("Traffic distribution to Policy databases")
+        assert seed[pline - 1].startswith(f"{printed} | ") and tables[ptid]["lines"][0] <= pline <= tables[ptid]["lines"][1]
+        assert f"('{printed}', Table {ptid})" in h["note"] and text.split(".")[0] in h["note"]
+        assert "rows of cnDBTier tables" in h["note"], name
+        assert printed in services[name]["aliases"]
+    # no table of the AM or UE service is printed, and the data nodes carry no holds: nobody else holds anything
+    assert {s for s, r in services.items() if "holds" in r} == set(HOLDS)
+
+
+def test_sm_service_note_names_both_tables_of_its_schema(seed):
+    """occnp_pcf_sm is printed with two tables, AppSession (L3539) and SmPolicyAssociation (L3540), in Tables 3-240
+    and 3-251 (scenarios 3.5.1 and 3.5.2); the binding schema with contextbinding and dependentcontextbinding (L3548)."""
+    services = {s["service"]: s for s in yaml.safe_load(data_file("policy", "services.yaml").read_text())}
+    assert seed[3539 - 1].startswith("occnp_pcf_sm.AppSession |")
+    assert "Tables 3-240 and 3-251" in services["sm-service"]["holds"]["note"]
+    assert "scenarios 3.5.1 and 3.5.2" in services["sm-service"]["holds"]["note"]
+    assert "its tables AppSession and SmPolicyAssociation" in services["sm-service"]["holds"]["note"]
+    assert seed[3548 - 1].startswith("occnp_binding.dependentcontextbinding |")
+    assert "contextbinding and dependentcontextbinding" in services["binding"]["holds"]["note"]
+    assert "Table 3-262 (" in services["pcrf-core"]["holds"]["note"]
+
+
+COUNTS = {
+    # scenario: (table, seed line, label, raw, [(value, what, approx, site)]) read from the 'Active ...' row by hand
+    "policy-3-2-1": ("3-62", 815, "Active Subscribers", "~10000000", [(10000000, "subscribers", True, None)]),
+    "policy-3-2-2": ("3-74", 966, "Active Subscribers", "12591141", [(12591141, "subscribers", False, None)]),
+    "policy-3-2-3": ("3-86", 1116, "Active Subscribers", "10000000 subscribers and 20000000 sessions",
+                     [(10000000, "subscribers", False, None), (20000000, "sessions", False, None)]),
+    # 393590 + 393589 = 787179: the printed sum is its own entry, without a site
+    "policy-3-2-4": ("3-97", 1254, "Active Subscribers", "393590 (Site1) + 393589 (Site2) = 787179",
+                     [(393590, "subscribers", False, "site1"), (393589, "subscribers", False, "site2"),
+                      (787179, "subscribers", False, None)]),
+    "policy-3-2-5": ("U-3.2.5.1-1", 1411, "Active User Count", "12000000", [(12000000, "users", False, None)]),
+    "policy-3-2-6": ("U-3.2.6.1-1", 1625, "Active User Count", "12000000", [(12000000, "users", False, None)]),
+    "policy-3-2-7": ("3-133", 1843, "Active User Count", "12000000", [(12000000, "users", False, None)]),
+    "policy-3-2-8": ("3-145", 2014, "Active User Count", "10000000", [(10000000, "users", False, None)]),
+    "policy-3-2-9": ("3-157", 2158, "Active Subscribers", "8M", [(8000000, "subscribers", False, None)]),
+    "policy-3-2-10": ("3-171", 2418, "Active Subscribers", "10M", [(10000000, "subscribers", False, None)]),
+    "policy-3-3-1": ("U-3.3.1.1-1", 2652, "Active Subscribers", "10000000", [(10000000, "subscribers", False, None)]),
+    "policy-3-3-2": ("U-3.3.2.1-1", 2784, "Active Subscribers", "10000000", [(10000000, "subscribers", False, None)]),
+    "policy-3-4-1": ("U-3.4.1.1-1", 2917, "Active Subscribers", "10000000", [(10000000, "subscribers", False, None)]),
+    "policy-3-4-2": ("U-3.4.2.1-1", 3052, "Active Subscribers", "10000000", [(10000000, "subscribers", False, None)]),
+    "policy-3-4-3": ("U-3.4.3.1-1", 3187, "Active Subscribers", "10000000", [(10000000, "subscribers", False, None)]),
+}
+
+
+def test_counts_of_every_scenario_that_prints_one(scen, seed):
+    """Every 'Active Subscribers' / 'Active User Count' row, read by hand from its seed line; 3.1.5's Table 3-45
+    'Active User Count | NA |' (L538) gives no count and status missing; the scenarios without such a row
+    (3.1.1 to 3.1.4, 3.4.4, 3.5.1, 3.5.2, 3.6.1) have none."""
+    for sid, (tid, line, label, raw, counts) in COUNTS.items():
+        sub = scen[sid]["subscribers"]
+        assert seed[line - 1] == f"{label} | {raw} |", sid
+        assert (sub["raw"], sub["label"], sub["cite"]["table_id"], sub["cite"]["line"], sub["status"]) == (raw, label, tid, line, "ok")
+        assert [(n["value"], n["what"], n["approx"], n.get("site")) for n in sub["counts"]] == counts, sid
+        assert all(n["raw"] in raw for n in sub["counts"]), sid
+    na = scen["policy-3-1-5"]["subscribers"]
+    assert seed[538 - 1] == "Active User Count | NA |"
+    assert (na["raw"], na["cite"]["line"], na["counts"], na["status"]) == ("NA", 538, [], "missing")
+    none = {"policy-3-1-1", "policy-3-1-2", "policy-3-1-3", "policy-3-1-4", "policy-3-4-4", "policy-3-5-1", "policy-3-5-2",
+            "policy-3-6-1"}
+    assert {sid for sid, s in scen.items() if s["subscribers"] is None} == none
+    assert set(scen) == set(COUNTS) | none | {"policy-3-1-5"}
+
+
+def test_unnamed_sessions_of_3_2_3_kept_with_an_erratum(scen, errata, seed):
+    """Table 3-86 'Active Subscribers | 10000000 subscribers and 20000000 sessions |' (L1116) does not say which sessions
+    (its Traffic Ratio, L1115, creates SM and IMS Rx sessions): kept as 'sessions', an erratum says so."""
+    e = [e for e in errata.values() if e["table_id"] == "3-86" and e["where"] == "row 'Active Subscribers'"]
+    assert len(e) == 1 and e[0]["action"] == "kept-as-printed" and e[0]["lines"] == [1116]
+    assert e[0]["raw"] in seed[1116 - 1] and "IMS Rx:- 1 Create : 1 STR" in seed[1115 - 1]
+    sessions = scen["policy-3-2-3"]["subscribers"]["counts"][1]
+    assert (sessions["what"], sessions["status"], sessions.get("note")) == ("sessions", "ok", None)
