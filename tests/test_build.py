@@ -31,9 +31,9 @@ def test_scenario_page_shows_value_without_javascript(built_site):
 
 def test_calculator_page_is_prerendered(built_site):
     html = (built_site / "calculators" / "footprint" / "index.html").read_text()
-    # the default: PCF SM at 50,000 TPS sized from the comparable runs (its anchor's pods, e.g. Policy's sm-service)
-    assert 'data-prerendered="true"' in html and 'data-method="evidence"' in html and 'data-service="sm-service"' in html
-    assert 'id="calc-comparable-runs"' in html
+    # the default: BSF nBSF + Rx at 63,000 TPS sized from its three comparable runs (BSF 3.3's pods: the run at that load)
+    assert 'data-prerendered="true"' in html and 'data-method="evidence"' in html and 'data-service="BSF Management Service"' in html
+    assert 'id="calc-comparable-runs"' in html and 'href="?call_model=policy%3Apcf-sm&amp;load=50000' in html
     assert "calculator.js" in html
     scenario = (built_site / "products" / "bsf" / "bsf-3-3" / "index.html").read_text()
     assert "pyodide" not in scenario.lower() and "calculator.js" not in scenario

@@ -290,20 +290,20 @@ def test_report_pack_is_apart_from_every_page_pack(built_site):
 
 
 def test_prerendered_xlsx_is_the_default_result(built_site):
-    """The page's own XLSX link (no JavaScript needed) is a file of the site holding the default result: PCF SM at
-    50,000 TPS sized from the comparable runs; the page does not carry the workbook inline. The workbook carries the
+    """The page's own XLSX link (no JavaScript needed) is a file of the site holding the default result: BSF nBSF + Rx
+    at 63,000 TPS sized from its comparable runs; the page does not carry the workbook inline. The workbook carries the
     answer with its likely range and the runs it was sized from (Method sheet), and the totals' likely ends."""
     html = (built_site / "calculators" / "footprint" / "index.html").read_text(encoding="utf-8")
-    m = re.search(r'<a id="calc-dl-xlsx" download="footprint-policy-pcf-sm.xlsx" href="\.\./\.\./(assets/reports/'
+    m = re.search(r'<a id="calc-dl-xlsx" download="footprint-bsf-bsf-nbsf-rx.xlsx" href="\.\./\.\./(assets/reports/'
                   r'footprint-default\.[0-9a-f]{12}\.xlsx)"', html)
     assert m, "no XLSX link"
     book = openpyxl.load_workbook(built_site / m.group(1))
     inputs = {x["Input"]: x["Value"] for x in xlsx_rows(book, "Inputs", header_row=4)}
-    assert inputs["Target load, total"] == 50000 and inputs["Call model"] == "policy:pcf-sm"
+    assert inputs["Target load, total"] == 63000 and inputs["Call model"] == "bsf:bsf-nbsf-rx"
     assert inputs["Sized from"] == "comparable runs"
     method = [r for r in book["Method"].iter_rows(values_only=True) if r and r[0] == "Answer and how it was sized"]
     assert method[0][1].startswith("answer: Per site: ") and "(likely " in method[0][1]
-    assert any(str(r[1]).startswith("sized from: the comparable runs of PCF SM") for r in method)
+    assert any(str(r[1]).startswith("sized from: the comparable runs of BSF nBSF + Rx") for r in method)
     assert any(str(r[1]).startswith("Likely: ") for r in method)
     totals = [r[0] for r in book["Totals"].iter_rows(values_only=True) if r and isinstance(r[0], str)]
     assert any(t.startswith("Per site, likely low") for t in totals) and any(t.startswith("Per site, likely high") for t in totals)

@@ -3,28 +3,31 @@ planner's request sized from the comparable runs (PCF SM, 50,000 TPS on two site
 from __future__ import annotations
 
 from html import escape
+from urllib.parse import urlencode
 
 from calculators import evidence, footprint as fp
 from calculators.scenario import asm_on, traffic_sites
 
 from .calculator_shell import scenario_options, shell
 
-DEFAULT_CALL_MODEL = "policy:pcf-sm"
-"""The default request: the question a planner asks first (issue text: "size PCF, SM call model, for 50,000 TPS on
-two sites, N+1, 64-core / 256 GiB nodes"); the first call model with runs when the data has no PCF SM."""
+DEFAULT_CALL_MODEL = "bsf:bsf-nbsf-rx"
+"""The default request: BSF's nBSF + Rx call model at 63,000 TPS on one site, the load of its largest run (BSF 3.3),
+sized from its three comparable runs; the first call model with runs when the data has no BSF."""
+EXAMPLE = {"call_model": "policy:pcf-sm", "load": "50000", "sites": "2", "redundancy": "n+1", "node_cores": "64", "node_mem": "256"}
+"""The worked example the page links: "size PCF, SM call model, for 50,000 TPS on two sites, N+1, 64-core / 256 GiB
+nodes" (the sizing issue's planner)."""
 
 
 def footprint_defaults(bundle: dict) -> dict:
-    """Default inputs: PCF SM at 50,000 TPS on two sites carrying traffic, N+1, 64-core / 256 GiB worker nodes, sized
-    from the comparable runs (or, without curated call models, the first scalable run at its own load)."""
+    """Default inputs: a call model's comparable runs at the load of its largest run, one site (BSF nBSF + Rx at
+    63,000 TPS), or, without curated call models, the first scalable run at its own load."""
     models = evidence.call_models(bundle)
     base = {"scenario": "", "target": "", "redundancy": "none", "asm": "keep", "asm_from": "", "sidecar_cpu": "", "sidecar_mem": "",
             "min_replicas": "1", "node_cores": "", "node_mem": "", "mode": ""}
     if models:
-        cm = DEFAULT_CALL_MODEL if any(f"{m['doc']}:{m['id']}" == DEFAULT_CALL_MODEL for m in models) else f"{models[0]['doc']}:{models[0]['id']}"
-        if cm == DEFAULT_CALL_MODEL:
-            return dict(base, call_model=cm, load="50000", sites="2", redundancy="n+1", node_cores="64", node_mem="256")
-        return dict(base, call_model=cm, load="", sites="1", **_run_load(bundle, models[0]["runs"][0]))
+        m = next((m for m in models if f"{m['doc']}:{m['id']}" == DEFAULT_CALL_MODEL), models[0])
+        top = max((s for s in bundle["scenarios"] if s["id"] in m["runs"]), key=lambda s: s["load_per_site"])
+        return dict(base, call_model=f"{m['doc']}:{m['id']}", load=f"{top['load_per_site']:g}", sites="1")
     s = fp.scenarios_with_resources(bundle)[0]
     return dict(base, call_model="", scenario=s["id"], **_run_load(bundle, s["id"]))
 
@@ -77,6 +80,7 @@ def page(r) -> str:
         scenario_options(bundle, asm_scen, "")
     sel = lambda v, x: " selected" if v == x else ""
     form = f"""
+  <p class="atlas-note">Example: <a href="?{escape(urlencode(EXAMPLE))}">PCF SM for 50,000 TPS on two sites, N+1, 64-core / 256 GiB nodes</a>, sized from its six comparable runs.</p>
   <label>Call model (the guide's name; product first) <select name="call_model" id="calc-call-model" data-sets-load="load">{_call_model_options(bundle, d['call_model'])}</select></label>
   <label>Deployment mode <select name="mode" id="calc-mode">{_mode_options(bundle, d['mode'])}</select></label>
   <label>ASM (Istio sidecars) <select name="asm" id="calc-asm"><option value="keep"{sel(d['asm'], 'keep')}>either: as in the runs (keep)</option><option value="remove"{sel(d['asm'], 'remove')}>off: remove sidecars</option><option value="add"{sel(d['asm'], 'add')}>on: add sidecars to pods without one</option></select></label>
