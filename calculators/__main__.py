@@ -202,6 +202,8 @@ def main(argv=None) -> int:
     f.add_argument("--normal-ceiling", help=f"normal-state CPU ceiling, %% (default {footprint.DEFAULT_NORMAL_CEILING})")
     f.add_argument("--failover-ceiling", help=f"failover-state CPU ceiling, %% (default {footprint.DEFAULT_FAILOVER_CEILING})")
     f.add_argument("--data-size", help="cnDBTier data per copy, GiB (sizes ndbmtd; default: keep the baseline's)")
+    f.add_argument("--sessions", help="sessions, bindings or subscribers your deployment holds (sizes the memory of the services "
+                                      "that hold them; default: by the load, never below the benchmark's when it falls)")
     f.add_argument("--asm", default="keep", choices=footprint.ASM_CHOICES,
                    help="keep (either), remove (ASM off) or add (ASM on) Istio sidecars; ranks the comparable runs too")
     f.add_argument("--asm-from", help="with --asm add: the ASM scenario sizing the sidecars")
@@ -277,7 +279,7 @@ def main(argv=None) -> int:
                 "scenario", "call_model", "mode", "load", "target", "db_target", "sidecar_target", "sites", "sites_provisioned",
                 "redundancy", "normal_ceiling", "failover_ceiling", "data_size", "asm", "asm_from", "sidecar_cpu", "sidecar_mem",
                 "min_replicas", "node_cores", "node_mem", "node_reserve", "reserve_cpu", "reserve_mem", "ds_cpu", "ds_mem", "max_pods",
-                "spare_nodes")}
+                "spare_nodes", "sessions")}
             params["failover"] = "1" if args.failover else ""
             res = footprint_report.compute_web(bundle, params)
             if args.format == "json":

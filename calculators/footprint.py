@@ -166,7 +166,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             normal_ceiling=None, failover_ceiling=None, data_size_gib=None, asm: str = "keep", node_cores=None,
             node_mem_gib=None, node_reserve="gke", reserve_cpu=None, reserve_mem=None, daemonset_cpu=None,
             daemonset_mem=None, max_pods=None, spare_nodes=None, min_replicas=1, asm_from=None, sidecar_cpu=None,
-            sidecar_mem=None, evidence: dict | None = None) -> dict:
+            sidecar_mem=None, evidence: dict | None = None, sessions=None) -> dict:
     """Scale the baseline ``scenario`` to ``target_load`` (total over the sites carrying traffic).
 
     Arguments (numbers may be text as typed, e.g. '80,000'):
@@ -190,6 +190,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
             (``calculators.packing``): node_reserve 'gke' (tiered) or 'custom' (reserve_cpu cores,
             reserve_mem GiB), daemonset_cpu/daemonset_mem per node, max_pods (110), spare_nodes.
         min_replicas: the fewest replicas any scaled service may get (default 1).
+        sessions: the number of sessions, bindings or subscriber records your deployment holds (optional); scales the
+            memory of the services that hold them, against the count printed for the baseline run.
         evidence: a plan of ``calculators.evidence.plan`` whose anchor is ``scenario``: each pod's cores used at a
             load come from its curve (the comparable runs) instead of the baseline's reading scaled in proportion;
             None sizes from the baseline alone ('one-run'). ``recommend`` builds it from a planner's request.
@@ -271,6 +273,9 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
            "mem_util": mem_util, "wide": wide, "data_size": data_size, "n_prov": n_prov, "base_prov": base_prov,
            "warnings": warnings, "curves": (evidence or {}).get("curves") or {}, "unit": unit, "extrapolated": [],
            "printed_targets": (evidence or {}).get("targets") or {},
+           "holds": {sv["service"]: sv["holds"] for sv in bundle["services"] if sv["doc"] == scen["doc"] and sv.get("holds")},
+           "sessions": None if sessions in (None, "") else parse_positive(sessions, "Records held", "sessions, bindings or subscribers"),
+           "held_count": _held_count(scen),
            "excluded_util": [x for x in exclusions(bundle, scenario, "utilization")["rows"]]}
     for (component, service), containers in pods.items():
         role = roles.get((scen["doc"], service))
@@ -316,7 +321,8 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
                    "failover_ceiling": float(c_fail) if redundancy != "none" else None,
                    "data_size_gib": float(data_size) if data_size else None, "asm": asm,
                    "node_cores": float(node[0]) if node else None, "node_mem_gib": float(node[1]) if node else None,
-                   "min_replicas": min_rep, "asm_from": sidecar_size["label"] if sidecar_size else None},
+                   "min_replicas": min_rep, "asm_from": sidecar_size["label"] if sidecar_size else None,
+                   "sessions": float(ctx["sessions"]) if ctx["sessions"] is not None else None},
         "baseline": {"id": scen["id"], "doc": scen["doc"], "title": scen["title"], "short_title": scen.get("short_title") or scen["title"],
                      "load_per_site": float(base), "load_total": scen.get("load_total"), "unit": unit,
                      "sites_with_traffic": traffic_sites, "sites_provisioned": base_prov, "asm": scen.get("asm")},
@@ -580,11 +586,25 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
     why = _no_reading_why(ctx, service, main) if not used else "no CPU target (none given, none printed)"
     out.update(rule="proportional", replicas=new, binding="load ratio",
                detail=f"{base_rep} x {float(fmax):.4g} (load ratio; {why})")
+    if service in ctx["holds"] and (fmax < 1 or ctx["sessions"] is not None):
+        mem_need, mem_how, _ = _memory_need(base_rep, main, ctx, service)
+        out["detail"] += f"; memory: {mem_how}"
+        if mem_need > new:
+            new = mem_need
+            out.update(replicas=new, binding="memory")
+        floor = max(floor, mem_need)
     if role == "database" and component == "cndbtier":
         out["notes"].append("uncertain: SQL nodes scaled with load in proportion; the benchmark does not show how they scale")
     out["_scale"] = {"cpu": [], "base": base_rep * fmax, "fixed": floor}
     _check_sidecars(containers, service, base_rep, new, ctx, out)
     return out
+
+
+def _held_count(scen: dict) -> dict | None:
+    """The count of records the run held, as printed for the whole run (``state_counts``: no site, usable status);
+    with several (subscribers and sessions), the sessions or bindings. None when the guide prints none."""
+    counts = [c for c in scen.get("state_counts") or [] if not c.get("site") and c.get("status", "ok") in ("ok", "corrected")]
+    return next((c for c in counts if "session" in c["what"] or "binding" in c["what"]), counts[0] if counts else None)
 
 
 def _no_reading_why(ctx, service, main) -> str:
@@ -695,7 +715,8 @@ def _headroom_note(computed: int, bench: int, base_rep: int, factor) -> str:
 def _memory_need(base_rep, main, ctx, service) -> tuple[int, str, Fraction | None]:
     """Replicas the pod's memory needs at every load state (observed memory, else the full request):
     (replicas, how, GiB used at the baseline). A percentage whose basis the source does not state is
-    read as a percentage of the request, as for CPU."""
+    read as a percentage of the request, as for CPU. Memory grows with the load ratio (conservative), except for a
+    service that holds sessions, bindings or subscriber records (``_held_state_factor``)."""
     req = main.get("mem_request_gib") or main.get("mem_gib")
     if not req:
         return 0, "no memory request printed", None
@@ -707,8 +728,32 @@ def _memory_need(base_rep, main, ctx, service) -> tuple[int, str, Fraction | Non
     else:
         m, how = base_rep * _frac(req), "no observation, the full request assumed"
     fmax = max(st["factor"] for st in ctx["states"])
-    n = math.ceil(m * fmax / _frac(req))
-    return n, f"{how} x {float(fmax):.4g} / {float(req):g} GiB -> {n} (assumed to grow with load: conservative)", m
+    f, why = _held_state_factor(service, fmax, ctx)
+    n = math.ceil(m * f / _frac(req))
+    return n, f"{how} x {float(f):.4g} / {float(req):g} GiB -> {n} ({why})", m
+
+
+def _held_state_factor(service: str, fmax, ctx) -> tuple[Fraction, str]:
+    """The factor a pod's memory is scaled by, and why. By default the load ratio (assumed to grow with load:
+    conservative). A service that holds sessions, bindings or subscriber records (services.yaml ``holds``, from the
+    guide's tables naming its database schema) is never scaled below the memory the benchmark used when the load
+    falls, since fewer requests do not mean fewer records held; with your count of the records held (``sessions``) and
+    one printed for the baseline run (scenarios.yaml ``subscribers.counts``), by their ratio instead, at any load."""
+    holds = ctx["holds"].get(service)
+    if not holds:
+        return fmax, "assumed to grow with load: conservative"
+    count = ctx["held_count"]
+    if ctx["sessions"] is not None and count is not None:
+        f = ctx["sessions"] / _frac(count["value"])
+        return f, (f"it holds {holds}: scaled by the records held, your {float(ctx['sessions']):,.0f} / the benchmark's "
+                   f"{count['value']:,} {count['what']}{' (approximate)' if count.get('approx') else ''}, not by the load")
+    if ctx["sessions"] is not None:
+        ctx["warnings"].append(f"{service} holds {holds}, but the baseline run prints no count of the records it held: "
+                               "its memory is sized by the load instead of your count.")
+    if fmax < 1:
+        return Fraction(1), (f"it holds {holds}: not scaled below the memory the benchmark used as the load falls; give the "
+                             "number of records held to size it")
+    return fmax, f"it holds {holds}: grows with the load (conservative)"
 
 
 def _size_data_nodes(base_rep, main, ctx, out) -> dict:

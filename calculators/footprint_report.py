@@ -415,7 +415,7 @@ def compute_web(bundle: dict, params: dict) -> dict:
               reserve_cpu=g("reserve_cpu"), reserve_mem=g("reserve_mem"), daemonset_cpu=g("ds_cpu"), daemonset_mem=g("ds_mem"),
               max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
               min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"),
-              sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"))
+              sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"), sessions=g("sessions"))
     if not params.get("scenario"):
         return footprint.recommend(bundle, params.get("call_model") or "", params.get("load"), mode=g("mode"), **kw)
     return footprint.compute(bundle, params["scenario"], params.get("load"), **kw)
@@ -432,7 +432,7 @@ def run_web(bundle: dict, params: dict) -> dict:
 
 
 
-FIELDS = {"Call model": "call_model", "Target load": "load", "Number of sites carrying traffic": "sites", "Sites provisioned": "sites_provisioned",
+FIELDS = {"Call model": "call_model", "Records held": "sessions", "Target load": "load", "Number of sites carrying traffic": "sites", "Sites provisioned": "sites_provisioned",
           "Normal CPU ceiling": "normal_ceiling", "Failover CPU ceiling": "failover_ceiling", "The normal ceiling": "normal_ceiling",
           "Target CPU utilization": "target", "Database CPU target": "db_target", "Sidecar CPU target": "sidecar_target",
           "Data size": "data_size", "Node CPU": "node_cores", "Node memory": "node_mem", "Minimum replicas": "min_replicas",

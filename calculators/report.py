@@ -119,7 +119,7 @@ FOOTPRINT_INPUTS = (
     ("normal_ceiling", "Normal CPU ceiling", "%"), ("failover_ceiling", "Failover CPU ceiling", "%"),
     ("target_cpu_percent", "Target CPU utilization of traffic services", "% of request"),
     ("db_target_percent", "Database CPU target", "% of request"), ("sidecar_target_percent", "Sidecar CPU ceiling", "% of limit"),
-    ("data_size_gib", "Data size per copy", "GiB"), ("asm", "ASM sidecars", None), ("asm_from", "Size added sidecars from", None),
+    ("data_size_gib", "Data size per copy", "GiB"), ("sessions", "Sessions, bindings or subscribers held", "records"), ("asm", "ASM sidecars", None), ("asm_from", "Size added sidecars from", None),
     ("min_replicas", "Minimum replicas per scaled service", None), ("node_cores", "Worker node CPU", "cores"),
     ("node_mem_gib", "Worker node memory", "GiB"),
 )

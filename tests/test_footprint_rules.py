@@ -315,3 +315,26 @@ def test_totals_range_from_the_whole_footprint_band(bundle):
     assert rng["high"]["deployment"]["cpu_request"] == rng["high"]["site"]["cpu_request"] * res["totals"]["sites"]
     text = footprint_report.headline(res)
     assert f"{res['nodes_per_site']} nodes (likely {rng['low']['nodes']}–{rng['high']['nodes']})" in text
+
+
+def test_memory_of_a_service_holding_sessions_is_not_scaled_below_the_benchmark(bundle):
+    """Policy 3.2.10 at half its load (20,500 TPS), 70 % target. SM Service holds sessions (services.yaml: Table 3-240's
+    occnp_pcf_sm.SmPolicyAssociation). Table 3-174 row 36: 64 replicas of 7 cores / 10 GiB; Table 3-177 row 36: 29.44 %
+    CPU and 55.17 % memory at Site1. CPU: 0.2944 x 64 x 7 = 131.89 cores x 0.5 / (7 x 0.7) = 13.5 -> 14; benchmark floor
+    64 x 0.5 = 32. Memory 0.5517 x 64 x 10 = 353.09 GiB: scaled with the load it would be 17.7 -> 18, but a pod that holds
+    sessions keeps what the benchmark used: 35.3 -> 36 (memory binds). With your count of records held against the 10M
+    subscribers Table 3-171 prints for 3.2.10: 20,000,000 gives 353.09 x 2 / 10 = 70.6 -> 71; 5,000,000 gives 17.7 -> 18,
+    below the floor of 32. A service that holds nothing (Ingress Gateway) is scaled with the load as before."""
+    rows = lambda res: {r["service"]: r for r in res["rows"] if r["container"] == "app"}
+    sm = rows(compute(bundle, "policy-3-2-10", 20500, target_cpu_percent=70))["sm-service"]
+    assert (sm["replicas_after"], sm["binding"]) == (36, "memory")
+    assert "it holds sessions: not scaled below the memory the benchmark used" in sm["rule_detail"]
+    more = rows(compute(bundle, "policy-3-2-10", 20500, target_cpu_percent=70, sessions="20,000,000"))["sm-service"]
+    assert (more["replicas_after"], more["binding"]) == (71, "memory")
+    assert "your 20,000,000 / the benchmark's 10,000,000 subscribers" in more["rule_detail"]
+    fewer = rows(compute(bundle, "policy-3-2-10", 20500, target_cpu_percent=70, sessions="5000000"))["sm-service"]
+    assert (fewer["replicas_after"], fewer["binding"]) == (32, "benchmark replicas")
+    ig = rows(compute(bundle, "policy-3-2-10", 20500, target_cpu_percent=70))["ingress-gateway"]
+    assert "it holds" not in ig["rule_detail"] and "(assumed to grow with load: conservative)" in ig["rule_detail"]
+    with pytest.raises(FootprintError, match="Records held must be"):
+        compute(bundle, "policy-3-2-10", 20500, sessions="-3")

@@ -23,7 +23,7 @@ def footprint_defaults(bundle: dict) -> dict:
     63,000 TPS), or, without curated call models, the first scalable run at its own load."""
     models = evidence.call_models(bundle)
     base = {"scenario": "", "target": "", "redundancy": "none", "asm": "keep", "asm_from": "", "sidecar_cpu": "", "sidecar_mem": "",
-            "min_replicas": "1", "node_cores": "", "node_mem": "", "mode": ""}
+            "min_replicas": "1", "node_cores": "", "node_mem": "", "mode": "", "sessions": ""}
     if models:
         m = next((m for m in models if f"{m['doc']}:{m['id']}" == DEFAULT_CALL_MODEL), models[0])
         top = max((s for s in bundle["scenarios"] if s["id"] in m["runs"]), key=lambda s: s["load_per_site"])
@@ -94,6 +94,7 @@ def page(r) -> str:
   <label>Target CPU utilization of traffic services (% of request; empty = printed HPA target, else the ceiling, else proportional) <input name="target" id="calc-target" type="text" inputmode="decimal" value="" placeholder="e.g. 70"></label>
   <label>Database CPU target (ndbappmysqld and other database services; empty = printed HPA target) <input name="db_target" id="calc-db-target" type="text" inputmode="decimal" value="" placeholder="e.g. 70"></label>
   <label>Sidecar CPU ceiling (% of the sidecar's limit; empty = printed HPA target, else 100) <input name="sidecar_target" id="calc-sidecar-target" type="text" inputmode="decimal" value="" placeholder="100"></label>
+  <label>Sessions, bindings or subscribers held, total (optional; sizes the memory of the services that hold them, against the count printed for the run) <input name="sessions" id="calc-sessions" type="text" inputmode="decimal" value=""></label>
   <label>Data size per copy (GiB, optional; sizes cnDBTier data nodes, else the baseline's are kept) <input name="data_size" id="calc-data-size" type="text" inputmode="decimal" value=""></label>
   <label>Size added sidecars from <select name="asm_from" id="calc-asm-from">{asm_opts}</select></label>
   <label>…or your sidecar CPU (cores per sidecar) <input name="sidecar_cpu" id="calc-sidecar-cpu" type="text" inputmode="decimal" value="" placeholder="e.g. 2"></label>
