@@ -155,7 +155,7 @@ def _evidence_html(res: dict) -> str:
            'deployment mode and ASM first, then the nearest load. The answer takes its pods from the anchor and the cores '
            'each pod uses from the runs marked "cores used"; the last two columns size the same request from each run '
            'alone, which is how far apart the runs are.</p>'
-           '<div class="atlas-table-wrap"><table class="atlas-rows atlas-comparable"><thead><tr><th>#</th><th>Run</th>'
+           '<div class="atlas-table-wrap"><table class="atlas-comparable"><thead><tr><th>#</th><th>Run</th>'
            "<th>Load per site</th><th>Your load per site ÷ run's</th><th>Why (matches; differs; <em>caveats</em>)</th>"
            '<th>Used for</th><th>Alone: CPU request per site (cores)</th><th>Alone: nodes per site</th></tr></thead><tbody>'
            + "".join(rows) + "</tbody></table></div>")
