@@ -78,11 +78,12 @@ def test_permalink_while_python_boots_is_marked_default_and_holds_downloads(page
 
 
 def test_a_link_with_the_default_inputs_needs_no_mark(page, site_url):
-    """A link that asks for what is prerendered (BSF 3.3 at 63,000 TPS on one site) shows it as it is."""
-    page.goto(site_url + "/calculators/footprint/?scenario=bsf-3-3&load=63000&sites=1", wait_until="load")
+    """A link that asks for what is prerendered (BSF nBSF + Rx at 63,000 TPS on one site, from its comparable runs)
+    shows it as it is."""
+    page.goto(site_url + "/calculators/footprint/?call_model=bsf%3Absf-nbsf-rx&load=63000&sites=1", wait_until="load")
     page.wait_for_selector("#atlas-calculator[data-state]", state="attached")
     assert page.locator("#atlas-calc-pending").count() == 0
-    assert page.get_attribute("#calc-dl-csv", "download") == "footprint-bsf-3-3.csv"
+    assert page.get_attribute("#calc-dl-csv", "download") == "footprint-bsf-bsf-nbsf-rx.csv"
 
 
 # ------------------------------------------------------------------ 3. the totals at 390 px
@@ -123,7 +124,7 @@ def test_every_calculator_control_shows_a_focus_ring(page, site_url, path):
     textarea and button shows an outline of at least 2 px (or a box-shadow) while :focus-visible."""
     page.goto(f"{site_url}/calculators/{path}/", wait_until="load")
     page.click("h1")
-    n = page.locator("#atlas-calculator form :is(input, select, textarea, button)").count()
+    n = page.locator("#atlas-calculator form :is(input, select, textarea, button, a[href])").count()
     seen = {}
     for _ in range(n + 3):
         page.keyboard.press("Tab")

@@ -707,13 +707,13 @@ def test_footprint_page_passes_every_form_field(bundle):
                   node_reserve="custom", reserve_cpu="1", reserve_mem="2", ds_cpu="0.5", ds_mem="1", max_pods="50",
                   spare_nodes="1", asm="add", sidecar_cpu="0.5", sidecar_mem="0.25", target="60", db_target="70",
                   sidecar_target="90", min_replicas="2", redundancy="n+1", normal_ceiling="35", failover_ceiling="75",
-                  data_size="100")
+                  data_size="100", sessions="5,000,000")
     out = footprint_report.run_web(bundle, params)
     assert out["inputs"] == {
         "scenario": "bsf-3-1", "target_load": 44000.0, "unit": "TPS", "target_cpu_percent": 60.0, "db_target_percent": 70.0,
         "sidecar_target_percent": 90.0, "sites": 2, "sites_provisioned": 3, "failover": True, "redundancy": "n+1",
         "normal_ceiling": 35.0, "failover_ceiling": 75.0, "data_size_gib": 100.0, "asm": "add", "node_cores": 16.0,
-        "node_mem_gib": 64.0, "min_replicas": 2, "asm_from": "your size (0.5 cores, 0.25 GiB)"}
+        "node_mem_gib": 64.0, "min_replicas": 2, "asm_from": "your size (0.5 cores, 0.25 GiB)", "sessions": 5000000.0}
     html = out["html"]
     assert ", including 1 spare of 16 cores / 64 GiB, packed first-fit decreasing; allocatable 15 cores / 62 GiB after your " \
            "reservations, DaemonSets 0.5 cores / 1 GiB per node, at most 50 pods per node;" in html
@@ -823,6 +823,24 @@ def test_cli_footprint_table_bsf_3_1_at_its_own_load(cli_run):
         (lambda c: c[:6] + c[7:])(_cells(x)) for x in lines[head + 2:]]
 
 
+def test_cli_and_page_size_from_the_comparable_runs_alike(cli_run, bundle):
+    """The command line and the page give the same result from the comparable runs: PCF SM, mode PCF, ASM off ('remove'),
+    50,000 TPS on two sites, N+1. The ASM-off runs (Policy 3.5.1 and 3.5.2, both 30,000 TPS per site) rank first; of
+    the two at that highest load the first ranked is the anchor, and neither has sidecars to remove."""
+    import json
+    from calculators import footprint_report
+    rc, out, err = cli_run("footprint", "--call-model", "policy:pcf-sm", "--mode", "PCF", "--asm", "remove", "--load", "50000",
+                           "--sites", "2", "--redundancy", "n+1", "--format", "json")
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["evidence"]["anchor"] == "policy-3-5-1" and res["inputs"]["sized_from"] == "comparable runs"
+    assert (res["inputs"]["call_model"], res["inputs"]["mode"], res["inputs"]["asm"]) == ("policy:pcf-sm", "PCF", "keep")
+    page = footprint_report.compute_web(bundle, {"call_model": "policy:pcf-sm", "mode": "PCF", "asm": "remove", "load": "50000",
+                                                 "sites": "2", "redundancy": "n+1"})
+    assert json.loads(json.dumps(page["totals"])) == res["totals"]
+    assert [r["replicas_after"] for r in page["rows"]] == [r["replicas_after"] for r in res["rows"]]
+
+
 def test_cli_footprint_passes_every_option(cli_run):
     """Every footprint option of the command line reaches the calculator: each value typed comes back in the JSON's
     inputs, and the node options in its packing (custom 1 core / 2 GiB reserved from 16 / 64: 15 cores / 62 GiB)."""
@@ -832,14 +850,15 @@ def test_cli_footprint_passes_every_option(cli_run):
                            "--normal-ceiling", "35", "--failover-ceiling", "75", "--data-size", "100", "--asm", "add",
                            "--sidecar-cpu", "0.5", "--sidecar-mem", "0.25", "--min-replicas", "2", "--node-cores", "16",
                            "--node-mem", "64", "--node-reserve", "custom", "--reserve-cpu", "1", "--reserve-mem", "2",
-                           "--ds-cpu", "0.5", "--ds-mem", "1", "--max-pods", "50", "--spare-nodes", "1", "--format", "json")
+                           "--ds-cpu", "0.5", "--ds-mem", "1", "--max-pods", "50", "--spare-nodes", "1", "--sessions", "5000000",
+                           "--format", "json")
     assert rc == 0, err
     res = json.loads(out)
     assert res["inputs"] == {
         "scenario": "bsf-3-1", "target_load": 44000.0, "unit": "TPS", "target_cpu_percent": 60.0, "db_target_percent": 70.0,
         "sidecar_target_percent": 90.0, "sites": 2, "sites_provisioned": 3, "failover": True, "redundancy": "n+1",
         "normal_ceiling": 35.0, "failover_ceiling": 75.0, "data_size_gib": 100.0, "asm": "add", "node_cores": 16.0,
-        "node_mem_gib": 64.0, "min_replicas": 2, "asm_from": "your size (0.5 cores, 0.25 GiB)"}
+        "node_mem_gib": 64.0, "min_replicas": 2, "asm_from": "your size (0.5 cores, 0.25 GiB)", "sessions": 5000000.0}
     p = res["packing"]
     assert (p["reserve"], p["allocatable"], p["daemonset_cpu"], p["daemonset_mem"], p["max_pods"], p["spare"]) == (
         "custom", {"cpu": 15.0, "mem": 62.0}, 0.5, 1.0, 50, 1)

@@ -302,12 +302,31 @@ def test_prerendered_xlsx_is_the_default_result(built_site):
     assert inputs["Target load, total"] == 63000 and inputs["Call model"] == "bsf:bsf-nbsf-rx"
     assert inputs["Sized from"] == "comparable runs"
     method = [r for r in book["Method"].iter_rows(values_only=True) if r and r[0] == "Answer and how it was sized"]
-    assert method[0][1].startswith("answer: Per site: ") and "(likely " in method[0][1]
+    assert method[0][1].startswith("answer: Per site: ")
     assert any(str(r[1]).startswith("sized from: the comparable runs of BSF nBSF + Rx") for r in method)
-    assert any(str(r[1]).startswith("Likely: ") for r in method)
-    totals = [r[0] for r in book["Totals"].iter_rows(values_only=True) if r and isinstance(r[0], str)]
-    assert any(t.startswith("Per site, likely low") for t in totals) and any(t.startswith("Per site, likely high") for t in totals)
+    # BSF has three runs: three whole-footprint comparisons are too few for a band, and the workbook says so
+    assert any(str(r[1]) == "No range: only 3 held-out comparisons (a band needs 9)." for r in method)
     assert "base64,UEsD" not in html  # no zip inline
+
+
+def test_xlsx_of_the_pcf_sm_example_carries_its_range_and_runs(bundle):
+    """The PCF SM example (50,000 TPS on two sites, N+1, 64-core / 256 GiB nodes): its workbook's Method sheet has the
+    answer with its likely range, the runs it was sized from and each comparable run alone; its Totals sheet the likely
+    low and high per site."""
+    import io
+    from calculators import catalogue
+    rep = catalogue.report(bundle, {"calc": "footprint", "call_model": "policy:pcf-sm", "load": "50000", "sites": "2",
+                                    "redundancy": "n+1", "node_cores": "64", "node_mem": "256"})
+    assert rep["ok"] and rep["report"]["filename"] == "footprint-policy-pcf-sm.xlsx"
+    book = openpyxl.load_workbook(io.BytesIO(reportxlsx.write(rep["report"])))
+    method = [str(r[1]) for r in book["Method"].iter_rows(values_only=True) if r and r[0] == "Answer and how it was sized"]
+    assert method[0].startswith("answer: Per site: ") and "nodes (likely " in method[0]
+    assert method[1].startswith("sized from: the comparable runs of PCF SM (policy); pods as in policy-3-2-8")
+    assert sum(m.startswith("the same request from ") for m in method) == 6
+    assert any(m.startswith("Likely: where the cores the pods use fell in 16 held-out comparisons") for m in method)
+    totals = [r[0] for r in book["Totals"].iter_rows(values_only=True) if r and isinstance(r[0], str)]
+    assert any(t.startswith("Per site, likely low; worker nodes per site ") for t in totals)
+    assert any(t.startswith("Per site, likely high; worker nodes per site ") for t in totals)
 
 
 # ------------------------------------------------------------------ in the browser

@@ -96,7 +96,7 @@ KINDS = [
     ("", "products", "views/home/products.csv", None),                                        # home products
     ("", "efficiency", "views/home/efficiency.csv", "BSF"),                                   # home chart as a table
     ("data/errata/", "errata", "views/errata/errata.csv", "policy-3-2-7"),                    # errata
-    ("calculators/accuracy-comparisons/", "backtest-points", "views/accuracy/backtest-points.csv", "dsr measured-rate"),
+    ("calculators/accuracy-comparisons/", "backtest-points", "views/accuracy/backtest-points.csv", "dsr da-mp"),
 ]
 
 

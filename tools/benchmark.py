@@ -417,19 +417,37 @@ def test_suite() -> dict:
 
 
 def backtest_headline() -> dict:
-    """The backtest's headline figures (calculators.backtest over data/): per product, the
-    comparisons and the median and 90th-percentile absolute percentage errors, per service and for
-    whole footprints; the same figures as the "How accurate is this?" page."""
+    """The backtest's headline figures (calculators.backtest over data/), as the "How accurate is this?" page gives
+    them: per product and sizing method (the comparable runs, one run), the held-out comparisons with their median and
+    90th-percentile absolute percentage errors, per service and for whole footprints, and the band on totals with its
+    held-out coverage; then the PCF SM request of the sizing issue (50,000 TPS on two sites, N+1, 64-core / 256 GiB
+    nodes) as the footprint answers it."""
     sys.path.insert(0, str(ROOT))
-    from calculators import backtest
+    from calculators import backtest, footprint
     from atlas.bundle import build as build_bundle
     from atlas.datastore import load
-    res = backtest.run(build_bundle(load()))
+    bundle = build_bundle(load())
+    res = backtest.run(bundle)
     r1 = lambda v: None if v is None else round(v, 1)
-    pick = lambda st: {d: {"comparisons": v["with_error"], "median_ape_percent": r1(v["median_ape"]),
-                           "p90_ape_percent": r1(v["p90_ape"])} for d, v in st.items()}
-    return {"per_service": pick(res["by_product"]), "whole_footprint": pick(res["by_total"]), "by_rule": pick(res["by_rule"])}
-
+    stat = lambda v: {"comparisons": v["with_error"], "median_ape_percent": r1(v["median_ape"]), "p90_ape_percent": r1(v["p90_ape"])}
+    out = {}
+    for doc, by_m in res["summary"].items():
+        for m, by_l in by_m.items():
+            if not by_l["service"]["comparisons"] and not by_l["whole"]["comparisons"]:
+                continue
+            b = res["bands"][doc][m]["whole"]
+            out[f"{doc}/{m}"] = {"whole_footprint": stat(by_l["whole"]), "per_service": stat(by_l["service"]),
+                                 "band_on_totals": ({"lo": round(b["lo"], 3), "hi": round(b["hi"], 3), "comparisons": b["comparisons"],
+                                                     "held_out_coverage_percent": r1(b.get("coverage")), "basis": b.get("basis")}
+                                                    if "lo" in b else b.get("none"))}
+    ex = footprint.recommend(bundle, "policy:pcf-sm", 50000, sites=2, redundancy="n+1", node_cores=64, node_mem_gib=256)
+    rng = ex["range"]
+    example = {"anchor": ex["evidence"]["anchor"], "nodes_per_site": ex["nodes_per_site"],
+               "likely_nodes_per_site": [rng["low"]["nodes"], rng["high"]["nodes"]] if "low" in rng else None,
+               "cpu_request_per_site": ex["totals"]["site"]["after"]["cpu_request"],
+               "each_comparable_run_alone": {x["id"]: {"cpu_request_per_site": x.get("cpu_request_site"), "nodes_per_site": x.get("nodes_per_site")}
+                                             for x in ex["evidence"]["spread"]}}
+    return {"by_product_and_method": out, "pcf_sm_50k_tps_two_sites_n_plus_1": example}
 
 if __name__ == "__main__":
     main()

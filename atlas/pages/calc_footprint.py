@@ -80,7 +80,7 @@ def page(r) -> str:
         scenario_options(bundle, asm_scen, "")
     sel = lambda v, x: " selected" if v == x else ""
     form = f"""
-  <p class="atlas-note">Example: <a href="?{escape(urlencode(EXAMPLE))}">PCF SM for 50,000 TPS on two sites, N+1, 64-core / 256 GiB nodes</a>, sized from its six comparable runs.</p>
+  <p class="atlas-note">Example: <a id="calc-example" href="?{escape(urlencode(EXAMPLE))}">PCF SM for 50,000 TPS on two sites, N+1, 64-core / 256 GiB nodes</a>, sized from its six comparable runs.</p>
   <label>Call model (the guide's name; product first) <select name="call_model" id="calc-call-model" data-sets-load="load">{_call_model_options(bundle, d['call_model'])}</select></label>
   <label>Deployment mode <select name="mode" id="calc-mode">{_mode_options(bundle, d['mode'])}</select></label>
   <label>ASM (Istio sidecars) <select name="asm" id="calc-asm"><option value="keep"{sel(d['asm'], 'keep')}>either: as in the runs (keep)</option><option value="remove"{sel(d['asm'], 'remove')}>off: remove sidecars</option><option value="add"{sel(d['asm'], 'add')}>on: add sidecars to pods without one</option></select></label>
