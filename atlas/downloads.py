@@ -506,6 +506,8 @@ def build(r) -> Build:
             raise ValueError(f"datasets: two tables share the file name {p}")
         b.shown[key] = p
         b.table_bytes[p] = shown_csv(html)
+    from .pages import accuracy
+    b.table_bytes[view_file(*accuracy.ALL_POINTS[1:])] = accuracy.all_points_csv(r)
     b.files[WORKBOOK] = _workbook(r, sheets)
     b.files[SQLITE] = sqlite_bytes(r, sheets)
     b.files["datapackage.json"] = _datapackage(r, b)

@@ -401,7 +401,7 @@ def _right_edges(pg, key, headers):
     ("products/policy/policy-3-2-8/", "3-150", ["Service", "CPU request (cores)", "Status"]),   # resources
     ("products/policy/policy-3-2-8/", "3-152", ["CPU - Site1"]),                               # observed CPU
     ("products/policy/", "scenarios", ["CPU cores per 1K"]),
-    ("data/errata/", "errata", ["Table", "Action"]),
+    ("data/errata/", "errata", ["Scenario", "Action"]),
 ])
 def test_key_columns_visible_at_1366_without_scrolling(wide, site_url, path, key, headers):
     wide.goto(f"{site_url}/{path}", wait_until="load")

@@ -11,6 +11,8 @@ from ..html import esc, json_for_html
 from .views import facet_bar, row_attrs
 
 METHOD_NAMES = {"evidence": "Comparable runs (the default)", "one-run": "One run, scaled in proportion"}
+METHOD_SHORT = {"evidence": "comparable runs", "one-run": "one run"}
+"""The methods as the comparisons table's chips and cells name them (the page's method section says what each is)."""
 LEVEL_NAMES = {"whole": "whole footprint", "service": "per service"}
 
 
@@ -41,15 +43,25 @@ def _cm_names(r) -> dict:
     return {(s["doc"], s.get("call_model")): s.get("call_model_name") or s.get("call_model") for s in r.bundle["scenarios"]}
 
 
+SINGLE_FIGURE = ("scenario-cpu", "measured-rate", "cpu-per-node")
+"""Rules of products sized from one figure per run (NEF, DSR, ShCM): the same comparison at both levels."""
+ALL_POINTS = ("views", "accuracy", "backtest-all")
+"""The download of every comparison (``all_points_csv``), under downloads/ as views/accuracy/backtest-all.csv."""
+
+
 def _shown_points(res: dict) -> list[dict]:
-    """The comparisons the page lists: both methods at both levels, once each (a product with one figure per run,
-    NEF, DSR and ShCM, has the same comparison at both levels: listed once, as the whole footprint; NEF's two methods
-    coincide, with two runs per API: listed once, as one run)."""
+    """The comparisons the page lists: the comparable runs at both levels, one run as whole footprints, once each (a
+    product with one figure per run, NEF, DSR and ShCM, has the same comparison at both levels: listed once, as the
+    whole footprint; NEF's two methods coincide, with two runs per API: listed once, as one run). One run's
+    per-service comparisons (every ordered pair of a call model, about 1,100) are in the download of every comparison
+    (``all_points_csv``) only: listed, they took the page past 400 KB before use."""
     out, seen = [], set()
     for p in res["points"]:
         key = (p["doc"], p["from"], p["to"], p["subject"])
-        single = p["rule"] in ("scenario-cpu", "measured-rate", "cpu-per-node")
+        single = p["rule"] in SINGLE_FIGURE
         if single and (p["level"] != "whole" or key in seen):
+            continue
+        if not single and p["method"] == "one-run" and p["level"] == "service":
             continue
         seen.add(key)
         out.append(p)
@@ -223,7 +235,7 @@ POINT_FACET_COLS = {"product": 0, "method": 1, "level": 2}
 def _point_facets(r) -> list[dict[str, str]]:
     """Each listed comparison's facet values (product short name, method, level), in ``_shown_points`` order."""
     names = _names(r)
-    return [{"product": names.get(p["doc"], p["doc"]), "method": METHOD_NAMES[p["method"]], "level": LEVEL_NAMES[p["level"]]}
+    return [{"product": names.get(p["doc"], p["doc"]), "method": METHOD_SHORT[p["method"]], "level": LEVEL_NAMES[p["level"]]}
             for p in _shown_points(_result(r))]
 
 
@@ -243,6 +255,31 @@ def points_table(r) -> str:
     return "\n".join(out)
 
 
+ALL_COLUMNS = ("product", "method", "level", "rule", "call_model", "predicted_run", "from", "subject", "load_from", "load_to",
+               "load_unit", "printed_from", "predicted", "printed", "value_unit", "error_percent", "printed_over_predicted",
+               "how", "source_from", "source_to")
+
+
+def all_points_csv(r) -> bytes:
+    """Every comparison of the backtest (both methods, both levels, one-run per service included) as one CSV, a row
+    per comparison (ALL_COLUMNS: loads in the product's unit per site, values in cores or percent as ``value_unit``
+    says, the error in percent, the ratio printed / predicted, how the prediction was made and the source of each
+    printed value). Cells a spreadsheet could run are neutralised (calculators.formatting.csv_writer)."""
+    import io
+    from calculators.formatting import csv_writer
+    names = _names(r)
+    buf = io.StringIO()
+    w = csv_writer(buf)
+    w.writerow(ALL_COLUMNS)
+    num = lambda v: "" if v is None else repr(round(v, 6))
+    for p in _result(r)["points"]:
+        w.writerow([names.get(p["doc"], p["doc"]), p["method"], p["level"], p["rule"], p["call_model"] or "", p["to"], p["from"],
+                    p["subject"], num(p["load_from"]), num(p["load_to"]), p["unit"], num(p["observed_from"]), num(p["predicted_to"]),
+                    num(p["observed_to"]), p["value_unit"], num(p["ape"]), num(p["ratio"]), p.get("how") or "", p["source_from"],
+                    p["source_to"]])
+    return buf.getvalue().encode("utf-8")
+
+
 def comparisons_page(r) -> str:
     """The body of the "Every backtest comparison" page (docs/calculators/accuracy-comparisons.md): the chip bar,
     the comparisons table (``points_table``) and its downloads. Raises KeyError if the build wrote no file for it."""
@@ -254,4 +291,11 @@ def comparisons_page(r) -> str:
         'for the run, whose table and row the last column names.</p>',
         facet_bar("backtest-points", list(POINT_FACETS), _point_facets(r), cols=POINT_FACET_COLS),
         points_table(r),
-        view_links(r, ("views", "accuracy", "backtest-points"), "../../")])
+        view_links(r, ("views", "accuracy", "backtest-points"), "../../"),
+        f'<p class="atlas-download">Every comparison, one run\'s {_one_run_per_service(r):,} per-service ones included (not '
+        f'listed here): <a href="../../downloads/views/accuracy/backtest-all.csv" download>backtest-all.csv</a> '
+        f'({len(_result(r)["points"]):,} rows).</p>'])
+
+
+def _one_run_per_service(r) -> int:
+    return sum(1 for p in _result(r)["points"] if p["method"] == "one-run" and p["level"] == "service" and p["rule"] not in SINGLE_FIGURE)

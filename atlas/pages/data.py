@@ -205,15 +205,16 @@ def erratum_url(r, e: dict) -> str:
 
 ERRATA_ACTIONS = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", "noted"]
 """The errata actions, in the order the summary and the chips list them."""
-ERRATA_FACET_COLS = {"document": (0, "-E"), "kind": 3, "action": 4}
+ERRATA_FACET_COLS = {"document": (0, "-E"), "kind": 2, "action": 3}
 """The errata table's facets, each read from a column (``facet_bar``'s ``cols``): its rows carry no facet attribute.
 The document is the start of the erratum id, "policy" of "policy-E050" (``atlas.datastore`` checks that every id
 starts with its document's id): the page has no Document column (7 KB of its 400 KB budget, issue 17)."""
 
 
-ERRATA_DETAIL_COLUMNS = ("Reading", "Where", "As printed")
-"""The errata table's last three columns, the long ones (about 120 KB of the page's 290 before issue 17): the page
-loads them on first use (``errata_details``), the file "CSV (as shown)" links to has them."""
+ERRATA_DETAIL_COLUMNS = ("Table", "Reading", "Where", "As printed")
+"""The errata table's last four columns: the long ones (about 120 KB of the page's 290 before issue 17) and the table
+id (7.5 KB of 488 rows; most problems name their table anyway): the page loads them on first use (``errata_details``),
+the file "CSV (as shown)" links to has them."""
 ERRATA_DETAILS = "assets/data/errata-details.json"
 """Where the build writes ``errata_details`` (relative to the site root), which docs/assets/js/tablemore.js fetches."""
 
@@ -226,7 +227,7 @@ def _erratum_detail_parts(e: dict) -> list[list[list[str]]]:
     reading = [["", e["reading"]]] if e.get("reading") not in (None, "") else []
     if e.get("reason"):
         reading += [["", " "], ["note", e["reason"]]]
-    return [reading, [["", e["where"]]], [["code", e["raw"]]]]
+    return [[["", e.get("table_id") or "(prose)"]], reading, [["", e["where"]]], [["code", e["raw"]]]]
 
 
 def _parts_html(parts: list[list[str]]) -> str:
@@ -258,8 +259,8 @@ def write_errata_details(r, docs_dir) -> str:
 
 def errata_table(r, details: bool = True) -> str:
     """Every erratum as one table row: id linking where it applies (it names the document: "policy-E050"), scenario,
-    table, kind, action and problem (the columns a reader scans), then the reading, where and the text as printed
-    (ERRATA_DETAIL_COLUMNS). ``details=False`` is the page's table: the three detail headers are there, hidden
+    kind, action and problem (the columns a reader scans), then the table, the reading, where and the text as printed
+    (ERRATA_DETAIL_COLUMNS). ``details=False`` is the page's table: the four detail headers are there, hidden
     (atlas.css) until tablemore.js has fetched the cells (``data-atlas-more``, ``errata_details``) on the reader's
     first use of the table;
     ``details=True`` is the whole table, which the build's "CSV (as shown)" file is read from.
@@ -271,7 +272,6 @@ def errata_table(r, details: bool = True) -> str:
         for e in (x for x in a.errata if x["doc"] == doc):
             rid = f' id="errata-{esc(doc)}"' if first else ""
             first = False
-            tbl = e.get("table_id") or ""
             f = {"document": doc, "kind": e["kind"], "action": e["action"]}
             facets.append(f)
             more = "".join(f"<td>{_parts_html(c)}</td>" for c in _erratum_detail_parts(e)) if details else ""
@@ -280,15 +280,14 @@ def errata_table(r, details: bool = True) -> str:
             # problem's quotes as &#x27; were 5 KB of the page.
             rows.append(
                 f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
-                f'<td>{esc(e.get("scenario") or "")}</td>'
-                f'<td>{esc(tbl) if tbl else "(prose)"}</td><td>{esc(f["kind"])}</td><td>{esc(f["action"])}</td>'
+                f'<td>{esc(e.get("scenario") or "")}</td><td>{esc(f["kind"])}</td><td>{esc(f["action"])}</td>'
                 f'<td>{esc(e["problem"], quote=False)}</td>{more}</tr>')
     bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
                     {"document": a.docs(), "action": ERRATA_ACTIONS}, ERRATA_FACET_COLS,
                     {"document": {d: a.source(d)["short_name"] for d in a.docs()}})
     lazy = "" if details else f' data-atlas-more="../../{ERRATA_DETAILS}"'
     return (bar + f'<div class="atlas-table-wrap"><table class="atlas-data atlas-errata" data-atlas-table="errata"{lazy}><thead><tr><th>Erratum</th>'
-            "<th>Scenario</th><th>Table</th><th>Kind</th><th>Action</th><th>Problem</th>"
+            "<th>Scenario</th><th>Kind</th><th>Action</th><th>Problem</th>"
             + "".join(f"<th{'' if details else ' data-atlas-more-col'}>{esc(c)}</th>" for c in ERRATA_DETAIL_COLUMNS)
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 
