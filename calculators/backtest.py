@@ -160,7 +160,7 @@ class _Product:
                     ranged.append(service)
                     continue
                 mains[(component, service)] = dict(r, rule=rule, container=main["container"])
-                covered += _pod_request(containers, r["replicas"])
+                covered += runs.pod_request(containers, r["replicas"])
             self.main[sid] = mains
             req = runs.requested_cpu(bundle, sid)
             self.coverage[sid] = covered / req if req else Fraction(0)
@@ -175,17 +175,6 @@ class _Product:
             if s["id"] not in excluded and s.get("call_model"):
                 out.setdefault(s["call_model"], []).append(s)
         return out
-
-
-def _pod_request(containers: list[dict], replicas) -> Fraction:
-    """CPU requested by the main container's pod (every container), cores."""
-    total = Fraction(0)
-    for c in containers:
-        cpu = c.get("cpu_request_cores") if c.get("cpu_request_cores") is not None else c.get("cpu_cores")
-        n = c.get("replicas") if c.get("replicas") is not None else replicas
-        if cpu is not None and n is not None:
-            total += _frac(cpu) * n
-    return total
 
 
 def _whole(points: list[dict], prod: _Product, method: str, to: str, frm: str) -> dict | None:

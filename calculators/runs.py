@@ -174,12 +174,18 @@ def requested_cpu(bundle: dict, sid: str) -> Fraction:
     simulators left out."""
     total = Fraction(0)
     for (component, _), containers in pods(bundle, sid).items():
-        if component in ("stub", "simulator"):
-            continue
-        rep, _ = base_replicas(main_container(containers), containers)
-        for c in containers:
-            cpu = c.get("cpu_request_cores") if c.get("cpu_request_cores") is not None else c.get("cpu_cores")
-            n = c.get("replicas") if c.get("replicas") is not None else rep
-            if cpu is not None and n is not None:
-                total += exact(cpu) * n
+        if component not in ("stub", "simulator"):
+            total += pod_request(containers, base_replicas(main_container(containers), containers)[0])
+    return total
+
+
+def pod_request(containers: list[dict], replicas) -> Fraction:
+    """CPU requested by one pod's containers over its replicas (cores): each container's own replicas where printed,
+    else ``replicas``, times its per-pod request (or the one CPU figure printed); containers without either count 0."""
+    total = Fraction(0)
+    for c in containers:
+        cpu = c.get("cpu_request_cores") if c.get("cpu_request_cores") is not None else c.get("cpu_cores")
+        n = c.get("replicas") if c.get("replicas") is not None else replicas
+        if cpu is not None and n is not None:
+            total += exact(cpu) * n
     return total

@@ -53,7 +53,7 @@ from fractions import Fraction
 
 from . import catalogue, inputs
 from .formatting import escape, fmt
-from .sizing import band_words, capacity_chart, ceil, cite, frac, held_out_band, list_html, steps_csv, steps_html
+from .sizing import likely_text as sizing_likely_text, band_words, capacity_chart, ceil, cite, frac, held_out_band, list_html, steps_csv, steps_html
 
 MAX_SPARE = 64
 """Most spare nodes accepted (a Benchmark Atlas limit, not a vendor figure)."""
@@ -341,13 +341,8 @@ def _rows(res: dict) -> list[tuple]:
 
 
 def likely_text(res: dict) -> str:
-    """'5–7' (the nodes at the low and high end of the held-out band, spares included), one figure when they agree,
-    'no band'."""
-    lk = res.get("likely") or {}
-    if "low" not in lk or "error" in lk["low"] or "error" in lk.get("high", {"error": 1}):
-        return "no band" if "lo" not in (lk.get("band") or {}) else "beyond this calculator's limit at the band's end"
-    lo, hi = lk["low"]["total"], lk["high"]["total"]
-    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+    """The result's likely count in words (``sizing.likely_text`` of its ``likely``)."""
+    return sizing_likely_text(res.get("likely"))
 
 
 def result_html(res: dict) -> str:

@@ -105,3 +105,14 @@ def band_words(b: dict, figure: str) -> str:
     return (f"Likely: where {figure} fell in {b['comparisons']} held-out comparisons of one run predicted from another "
             f"(printed / predicted {b['lo']:.2f} to {b['hi']:.2f}{cov}); the counts at the band's two ends, same rules.")
 
+
+def likely_text(likely: dict | None) -> str:
+    """A result's likely count in words: '104–128' (the counts at the low and high end of its held-out band), one
+    figure when they agree, 'no band' without one, or why an end could not be sized. ``likely``: ``{"band", "low":
+    {"total"}, "high": {"total"}}`` (an end may be ``{"error": message}``) as the DSR and ShCM calculators give it."""
+    lk = likely or {}
+    if "low" not in lk or "error" in lk["low"] or "error" in lk.get("high", {"error": 1}):
+        return "no band" if "lo" not in (lk.get("band") or {}) else "beyond this calculator's limit at the band's end"
+    lo, hi = lk["low"]["total"], lk["high"]["total"]
+    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+

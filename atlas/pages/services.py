@@ -9,7 +9,7 @@ prints ``user-service`` for two different connectors); they are listed on the pa
 
 Every row of the service is shown, one per resource-allocation row as printed (and one per container that has
 utilization rows but no resource row), with its status: a row flagged by an erratum or printed without a value is
-shown with the erratum, never counted. CPU used follows the backtest's rule (``calculators.backtest.observed_cores``):
+shown with the erratum, never counted. CPU used follows the calculators' rule (``calculators.runs.cores_used``):
 at the busiest site carrying traffic, a percentage is of the per-pod request (of the limit where the table says
 so; of the one printed CPU where the table does not say which) times the replicas, an absolute figure in cores is
 used as printed. Cores per 1K divide that by the scenario's load per site.
