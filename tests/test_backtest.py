@@ -88,6 +88,11 @@ def test_range_readings_are_left_out_and_named(result):
     assert not [p for p in result["points"] if p["to"] == "policy-3-2-2" and p["subject"].startswith("ingress-gateway")]
     why = next(x for x in result["left_out"] if x["scenario"] == "policy-3-2-2" and "ingress-gateway" in x["what"])
     assert "min-max range" in why["why"]
+    # with them left out 3.2.2's readings cover too little of its CPU request to be compared as a whole footprint
+    whole = next(x for x in result["left_out"] if x["scenario"] == "policy-3-2-2" and x["what"] == "whole footprint")
+    assert "of the CPU it requests (a whole-footprint comparison needs 50 %)" in whole["why"]
+    assert not [p for p in result["points"] if p["to"] == "policy-3-2-2" and p["level"] == "whole"]
+    assert all(p["coverage"] >= 0.5 for p in result["points"] if p["level"] == "whole" and p["rule"] == "whole footprint")
 
 
 def test_nearest_rank():

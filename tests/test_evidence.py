@@ -16,12 +16,13 @@ def _pt(load, cores, sid):
 
 def test_curve_measured_interpolated_and_scaled():
     """Points 4.5 cores at 7,500 and 27.75 at 15,000 (Policy 3.4.1 and 3.4.2, PRE Service, below): at 7,500 the
-    reading; at 11,250 halfway, 4.5 + (27.75 - 4.5) / 2 = 16.125; at 30,000 the nearest (15,000) scaled x 2 = 55.5;
-    at 3,750 the smallest scaled x 0.5 = 2.25."""
+    reading; at 11,250 halfway, 4.5 + (27.75 - 4.5) / 2 = 16.125; a quarter of the way, at 9,375, 4.5 + 23.25 / 4 =
+    10.3125; at 30,000 the nearest (15,000) scaled x 2 = 55.5; at 3,750 the smallest scaled x 0.5 = 2.25."""
     c = Curve([_pt(7500, "4.5", "a"), _pt(15000, "27.75", "b")], "TPS")
     assert c.at(7500) == (Fraction(9, 2), c.at(7500)[1]) and c.at(7500)[1]["kind"] == "measured"
     v, how = c.at(11250)
     assert v == Fraction("16.125") and how["kind"] == "interpolated" and how["runs"] == ["a", "b"]
+    assert c.at(9375)[0] == Fraction("10.3125")
     v, how = c.at(30000)
     assert v == Fraction("55.5") and how["kind"] == "scaled" and how["factor"] == 2.0 and how["side"] == "largest"
     v, how = c.at(3750)
