@@ -774,8 +774,32 @@ def run_web(bundle: dict, params: dict) -> dict:
 
 def report_web(bundle: dict, params: dict) -> dict:
     """The report (``calculators.report``) of the result ``run_web`` gives."""
+    return report_of(compute_web(bundle, params), bundle)
+
+
+def report_of(res: dict, bundle: dict) -> dict:
+    """The report (``calculators.report``) of a ``compute`` result."""
     from . import report
-    return report.dsr(compute_web(bundle, params), bundle)
+    run, kind = res["run"], res["kind"]
+    limit = res["site_limit"]
+    method = [["Methods", "Measured: the per-MP rate as benchmarked (with a CPU ceiling, scaled linearly within the CPU range "
+               "the guide measured for the flavour); engineered: the rate the DA-MP Profile names. A DA-MP is never given "
+               "more than its profile's rated MPS; the method needing more MPs is the headline."],
+              ["DSR sites", (f"At most {limit} {kind}s per DSR site, spares included ({SITE_LIMIT_SOURCE}); the target is "
+                             "split evenly over as few DSR sites (or mated pairs) as that allows, at the more conservative "
+                             "method's rate." if limit is not None else NO_SITE_LIMIT)],
+              ["Redundancy", REDUNDANCY[res["inputs"]["redundancy"]] + "; mated pairs as in " + MATED_PAIR_SOURCE],
+              ["Spares", f"{res['inputs']['spare']} spare {kind}(s) per DSR site added (N+k)"
+               + (", counted within the site limit." if limit is not None else ".")],
+              ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
+    method += [["Note from the guide", n] for n in res["notes"]]
+    extra = [(f"Setting: {label}", s["table_id"], s["row"], s["value"]) for label, s in (run["settings"] or {}).items()]
+    return report.steps_report("dsr", res, _rows(res), res["figures"], "dsr", run.get("section"), bundle,
+                  f"DSR {kind} sizing: {run['short_title']}",
+                  f"{res['total']:,} {kind}s in {res['dsrs']:,} DSR site(s) for {fmt(res['inputs']['target_mps'])} MPS; "
+                  f"baseline {run.get('section') or ''} "
+                  f"{run['short_title']} ({run['id']})", f"dsr-{run['id']}.xlsx", method, extra)
+
 
 
 catalogue.register("dsr", run_web, DsrError, report_web,

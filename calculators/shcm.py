@@ -419,8 +419,35 @@ def run_web(bundle: dict, params: dict) -> dict:
 
 def report_web(bundle: dict, params: dict) -> dict:
     """The report (``calculators.report``) of the result ``run_web`` gives."""
+    return report_of(compute_web(bundle, params), bundle)
+
+
+def report_of(res: dict, bundle: dict) -> dict:
+    """The report (``calculators.report``) of a ``compute`` result."""
     from . import report
-    return report.shcm(compute_web(bundle, params), bundle)
+    t, n, u = res["test"], res["node"], res["inputs"]["unit"]
+    method = [["Method", f"Rhino nodes = ceil(target / load per node): the load one node carried in test {t['test']}, or with a "
+               "CPU ceiling that load scaled linearly to the ceiling's share of the node's vCPUs; spares added (N+k)."],
+              ["Spares", f"{res['inputs']['spare']} spare node(s) added (N+k); the default is {DEFAULT_SPARE} (N+1): with a "
+               "node down the others must carry its load."],
+              ["Not sized", "; ".join(x["item"] for x in res["not_sized"]) or "nothing"],
+              ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
+    method += [["Note from the guide", x] for x in res["notes"]]
+    extra = [("Rhino node (vCPUs read from the sentence)", n["table_id"], n["row"], n["text"])]
+    if t.get("config_table"):
+        extra.append(("Server config", t["config_table"], t["config_row"], t["config"]))
+    partial = " (partial: Rhino nodes only, Cassandra not sized)" if res["partial"] else ""
+    rep = report.steps_report("shcm", res, _rows(res), res["figures"], "shcm", None, bundle,
+                 f"ShCM Rhino nodes: test {t['test']}",
+                 f"{res['total']:,} Rhino node(s) for {fmt(res['inputs']['target'])} {u}; baseline test {t['test']} "
+                 f"({t['id']}){partial}", f"shcm-{t['id']}.xlsx", method, extra)
+    warnings = report.sheet_named(rep, "Warnings")
+    lines = [["not sized (partial: Rhino nodes only)", x["text"]] for x in res["not_sized"]]
+    if lines:
+        kept = [r for r in warnings["rows"] if r[0] != "none"]
+        warnings["rows"] = [[report.cell(v) for v in r] for r in lines] + kept
+    return rep
+
 
 
 catalogue.register("shcm", run_web, ShcmError, report_web,
