@@ -397,28 +397,11 @@ def result_chart(res: dict) -> dict:
     }
 
 
-def _flag(v) -> bool:
-    return str(v or "").lower() in ("1", "true", "on", "yes")
-
-
 def compute_web(bundle: dict, params: dict) -> dict:
-    """The footprint of the form's strings (``params``): ``footprint.recommend`` when no run is picked (``scenario``
-    empty: sized from the comparable runs of ``call_model``, ``mode`` and the ASM choice), else ``footprint.compute``
-    of the run picked. Raises footprint.FootprintError."""
-    g = lambda k: params.get(k) or None
-    kw = dict(target_cpu_percent=g("target"), db_target_percent=g("db_target"), sidecar_target_percent=g("sidecar_target"),
-              sites=g("sites"), sites_provisioned=g("sites_provisioned"),
-              failover=_flag(params.get("failover")), redundancy=g("redundancy"),
-              normal_ceiling=g("normal_ceiling"), failover_ceiling=g("failover_ceiling"), data_size_gib=g("data_size"),
-              asm=params.get("asm") or "keep",
-              node_cores=g("node_cores"), node_mem_gib=g("node_mem"), node_reserve=params.get("node_reserve") or "gke",
-              reserve_cpu=g("reserve_cpu"), reserve_mem=g("reserve_mem"), daemonset_cpu=g("ds_cpu"), daemonset_mem=g("ds_mem"),
-              max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
-              min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"),
-              sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"), sessions=g("sessions"))
-    if not params.get("scenario"):
-        return footprint.recommend(bundle, params.get("call_model") or "", params.get("load"), mode=g("mode"), **kw)
-    return footprint.compute(bundle, params["scenario"], params.get("load"), **kw)
+    """The footprint of the form's strings (``params``, see ``footprint.Request.from_form``): from the comparable runs
+    of ``call_model``, ``mode`` and the ASM choice when no run is picked (``scenario`` empty), else from the run
+    picked. Raises footprint.FootprintError."""
+    return footprint.size(bundle, footprint.Request.from_form(params))
 
 
 def run_web(bundle: dict, params: dict) -> dict:
