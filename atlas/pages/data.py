@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, build, record_rows, rights, schema, sha256
+from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, built, record_rows, rights, schema, sha256
 from ..html import anchor, esc, md_esc
 from .views import facet_bar, row_attrs, shown_link
 
@@ -22,7 +22,7 @@ def table_download_links(r, doc: str, table: dict) -> str:
     """The links under every rendered table: "CSV (as shown)", the table as the page shows it (same columns and
     cell text; with JavaScript the visible rows in their visible order), then "CSV (tidy, long)", the rows of
     data/<doc>/<kind>.csv for this table in the same columns, and the rows the curation put in another kind's file."""
-    b = build(r)
+    b = built(r)
     key = (doc, table["id"])
     p = b.tables.get(key)
     extra = b.extra.get(key, {})
@@ -52,9 +52,9 @@ TIDY_OF_VIEW = {"scenarios": "scenarios", "errata": "errata"}
 
 def view_links(r, key: tuple, up: str) -> str:
     """The download links under a page table (home, product scenarios, errata): "CSV (as shown)" and, where one
-    exists, the tidy long download it comes from. ``key``: ("views", page, table) of ``downloads.shown_tables``;
+    exists, the tidy long download it comes from. ``key``: ("views", page, table) of ``shown.shown_tables``;
     ``up``: the relative path from the page to the site root. Raises KeyError for a key the build has no file for."""
-    b = build(r)
+    b = built(r)
     table = key[2]
     links = [shown_link(f"{up}downloads/{b.shown[key]}", table)]
     tidy = TIDY_OF_VIEW.get(table)
@@ -89,7 +89,7 @@ ORDER BY row;"""
 def datasets_page(r) -> str:
     """The datasets page (``{{ datasets_page() }}``): every download with its rows, size and checksum, the workbook,
     the data package and the sources with their rights note."""
-    b = build(r)
+    b = built(r)
     a = r.a
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="downloads"><thead><tr>'
            "<th>Table</th><th>Rows</th><th>What one row is</th><th>CSV</th><th>JSON</th></tr></thead><tbody>"]
@@ -168,7 +168,7 @@ def _allowed(f: dict) -> str:
 def dictionary_page(r) -> str:
     """The data dictionary (``{{ data_dictionary() }}``): every column of every download from its schema file, with
     type, unit, constraints and allowed values."""
-    b = build(r)
+    b = built(r)
     out = []
     for name in NAMES:
         sch = schema(r.a, name)
@@ -326,7 +326,7 @@ def coverage_page(r) -> str:
     on one line by column (atlas.css), not by a class on each of their 1,160 cells (24 KB of the page); the data
     files are named within the folder their column's header names (``data/<doc>/``), not by their whole path."""
     a = r.a
-    b = build(r)
+    b = built(r)
     recs = {(t["doc"], t["table_id"]): t for t in record_rows(r, "tables")}
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="coverage-summary"><thead><tr>'
            "<th>Document</th><th>Tables found</th>" + "".join(f"<th>{esc(k)}</th>" for k in KINDS)

@@ -20,6 +20,7 @@ from ..bundle import build as build_bundle
 from ..datastore import KIND_LABEL, Atlas
 from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
 from . import product_metrics, services
+from .data import table_download_links, view_links
 from .home import ASM_LABEL
 from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
 
@@ -189,7 +190,6 @@ class Renderer:
         out.append("## Scenarios")
         out.append("")
         out.append(self.scenarios_table(doc))
-        from .data import view_links  # data.py renders with this Renderer: imported late
         out.append(view_links(self, ("views", doc, "scenarios"), "../../"))
         if doc not in product_metrics.TABLES:
             out += self.requests_notes(doc, src, scen)
@@ -447,7 +447,6 @@ class Renderer:
             out.append(f'<p class="atlas-missing">Not curated: {esc(t.get("excluded_reason", ""))}</p>')
         else:
             out.append(self.table_html(doc, tid, root))
-        from .data import table_download_links  # data.py renders with this Renderer: imported late
         out.append(table_download_links(self, doc, t))
         out.append("")
         return "\n".join(out)
@@ -466,7 +465,7 @@ class Renderer:
 
     def table_html(self, doc: str, tid: str, root: str | None = None) -> str:
         """Curated table ``tid`` of ``doc`` as its page renders it (``resources_table`` or ``pivot_table``), rendered
-        once per build: the page and its "as shown" CSV (``atlas.downloads.shown_tables``) read the same HTML.
+        once per build: the page and its "as shown" CSV (``atlas.pages.shown.shown_tables``) read the same HTML.
         ``root``: as ``resources_table``'s (service names link to their pages); with None, a table already rendered
         for a page is returned as it is (its cells' text is the same). Raises KeyError for an unknown table."""
         if root is None:
