@@ -44,6 +44,17 @@ def _footprint_computed(pg) -> None:
     assert result_cell(pg, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "18"
 
 
+ACTIVATED_CACHES = """async () => {
+    const reg = await navigator.serviceWorker.ready;
+    const sw = reg.active;
+    if (sw.state !== "activated") {
+        await new Promise((done) => sw.addEventListener("statechange", () => sw.state === "activated" && done()));
+    }
+    return caches.keys();
+}"""
+"""The page's cache names once its worker is activated (its activate handler, which deletes older caches, done)."""
+
+
 class SwitchableSite(SimpleHTTPRequestHandler):
     """Serves ``root`` (a class attribute: a test switches builds by setting it) under PREFIX, with the Hosting page's
     headers: ``Cache-Control`` immutable for ?v= addresses and content-hashed names, no-cache for everything else
@@ -147,7 +158,6 @@ def test_pages_calculator_and_download_work_offline_after_one_visit(browser, ser
         pg = _page(ctx)
         pg.goto(base)
         pg.wait_for_selector(KEPT.format("page"), state="attached", timeout=BOOT_LIMIT_MS)
-        assert pg.evaluate("navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready.then(r => r.scope)")
         scope = pg.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
         assert scope == base, scope
         pg.goto(base + "data/datasets/")
@@ -201,7 +211,7 @@ def test_new_build_is_announced_not_mixed(browser, server, second_build, built_s
         with pg.expect_navigation():
             pg.click("#atlas-update button")
         pg.wait_for_selector(f"h1:has-text('{B_MARK}')", timeout=BOOT_LIMIT_MS)
-        pg.wait_for_function(f"caches.keys().then(k => k.length === 1 && k[0] === 'atlas-{new_id}')", timeout=BOOT_LIMIT_MS)
+        assert pg.evaluate(ACTIVATED_CACHES) == [f"atlas-{new_id}"]
         assert pg.locator("#atlas-update").count() == 0
         assert ctx.csp == [] and ctx.blocker.blocked == []
     finally:
