@@ -53,12 +53,15 @@ async function calculatorFiles(calc) {
   return urls;
 }
 
-function whenCalculatorReady(calc) {
+/** Resolves once the calculator is ready and not computing (its first run, when the page's address holds inputs,
+ * comes at once after "ready"): the files are then kept without taking the reader's first result's time. */
+function whenCalculatorIdle(calc) {
   return new Promise((resolve) => {
-    const done = () => calc.getAttribute("data-state") === "ready";
-    if (done()) { resolve(); return; }
-    const watch = new MutationObserver(() => { if (done()) { watch.disconnect(); resolve(); } });
-    watch.observe(calc, { attributes: true, attributeFilter: ["data-state"] });
+    const idle = () => calc.getAttribute("data-state") === "ready" && !calc.hasAttribute("data-busy");
+    const settle = () => setTimeout(() => { if (idle()) { watch.disconnect(); resolve(); } }, 0);
+    const watch = new MutationObserver(settle);
+    watch.observe(calc, { attributes: true, attributeFilter: ["data-state", "data-busy"] });
+    settle();
   });
 }
 
@@ -117,7 +120,7 @@ async function start() {
   document.documentElement.setAttribute("data-atlas-offline", "page");
   const calc = document.getElementById("atlas-calculator");
   if (calc) {
-    await whenCalculatorReady(calc);
+    await whenCalculatorIdle(calc);
     await send((await calculatorFiles(calc)).concat(usedFiles()));
     document.documentElement.setAttribute("data-atlas-offline", "calculator");
   }
