@@ -25,7 +25,7 @@ from pathlib import Path
 
 from fractions import Fraction
 
-from . import asm, dsr, footprint, footprint_report, overtarget, shcm
+from . import asm, asm_report, dsr, footprint, footprint_report, overtarget, shcm
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -300,7 +300,7 @@ def main(argv=None) -> int:
             elif args.format == "table":
                 print(_asm_table(out["overview"], out["compare"], out["whatif"], out["asm_without_sidecars"]))
             else:
-                sys.stdout.write(asm.to_csv(out["overview"], out["asm_without_sidecars"]))
+                sys.stdout.write(asm_report.to_csv(out["overview"], out["asm_without_sidecars"]))
         elif args.calc in ("dsr", "shcm"):
             mod = dsr if args.calc == "dsr" else shcm
             d = mod.defaults(bundle)

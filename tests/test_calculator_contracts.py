@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from calculators import asm, dsr, shcm
+from calculators import asm, asm_report, dsr, shcm
 
 
 # ------------------------------------------------------------------ helpers
@@ -746,7 +746,7 @@ def test_asm_csv_lines_bsf_3_2(bundle):
     share = lambda m: round(100 * sum(float(r["observed_abs"]) for r in obs if r["metric"] == m and r["container"] == "istio-proxy")
                             / sum(float(r["observed_abs"]) for r in obs if r["metric"] == m), 4)
     assert (mem_side, round(mem_all, 3), share("cpu"), share("memory")) == (146, 1183.628, 32.7519, 3.5762)
-    text = asm.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
+    text = asm_report.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
     rows = csv_rows(text)
     # sidecar_replicas 8 (printed, so replica_range empty); BSF prints no replica range, so the TOTAL names none
     assert ["bsf-3-2", "app", "Diameter Gateway", "16.0", "48.0", "33.3333", "16.0", "32.0", "50.0", "54000.0", "TPS", "3-16/6",
@@ -1238,7 +1238,7 @@ def test_dsr_target_refusal_text(bundle):
 
 def test_asm_page_explains_partial_shares(bundle):
     """The ASM page says what a partial scenario's share means (policy 3.2.7, Table 3-140, policy-E031)."""
-    html = asm.run_web(bundle, asm.defaults(bundle))["html"]
+    html = asm_report.run_web(bundle, asm.defaults(bundle))["html"]
     assert ('<p class="atlas-note">A <strong>partial</strong> scenario has resource rows flagged by an erratum or printed '
             "without a value (or without a replica count or request to multiply): its share over every row would mix sidecars "
             "whose application rows are missing, so the share is given only over the services whose rows are all usable, and "

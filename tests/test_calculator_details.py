@@ -13,13 +13,13 @@ from conftest import ROOT
 def test_asm_observed_share_is_marked_partial_only_when_it_is(bundle):
     """BSF 3.2's observed sidecar CPU share at Site1: 32.765 of 100.04 cores (the guide's utilization tables; issue 12
     names it, 32.75 %), shown to one decimal; "(partial)" only for a share missing some services' rows."""
-    from calculators import asm
+    from calculators import asm, asm_report
     o = next(x for x in asm.overview(bundle) if x["scenario"] == "bsf-3-2")
     assert o["observed"]["cpu"]["sidecar"] == pytest.approx(32.765) and o["observed"]["cpu"]["total"] == pytest.approx(100.04)
-    assert asm._observed_cell(o, "cpu") == "32.8 %"  # 32.765 / 100.04 = 32.75 %
+    assert asm_report._observed_cell(o, "cpu") == "32.8 %"  # 32.765 / 100.04 = 32.75 %
     partial = {"observed": {"cpu": dict(o["observed"]["cpu"], partial=["Table 3-18 row 9"])}}
-    assert asm._observed_cell(partial, "cpu") == "32.8 % (partial)"
-    assert asm._observed_cell({"observed": {}}, "cpu") == "not measured"
+    assert asm_report._observed_cell(partial, "cpu") == "32.8 % (partial)"
+    assert asm_report._observed_cell({"observed": {}}, "cpu") == "not measured"
 
 
 def test_asm_differences_name_the_asm_setting_of_each_run(bundle):
