@@ -28,7 +28,7 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
                                           "scenario_cpu", "scenario_facts", "excluded_rows", "sizing_bands")),
     "asm": ("calculators.asm_report", ("sources", "scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
                                 "scenario_facts", "resources_excluded", "excluded_rows")),
-    "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
+    "overtarget": ("calculators.overtarget_report", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
                                               "util_rows", "excluded_rows")),
     "dsr": ("calculators.dsr", ("sources", "dsr_runs", "dsr_notes", "sizing_bands")),
     "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info", "sizing_bands")),
