@@ -47,9 +47,23 @@ class TableErrata(ZeroReadings):
                 self._note_rows(tid, r.line, eid)
 
     def table_errata(self):
+        """The errata of the tables that no table's own reading records, in the order of the curation notes' sections
+        (the order fixes their ids)."""
+        self._lost_number_errata()
+        self._glued_caption_errata()
+        self._truncated_content_errata()
+        self._typo_errata()
+        self._malformed_cell_errata()
+        self._duplicate_errata()
+        self._implausible_value_errata()
+        self._call_model_arithmetic_errata()
+        # the 3-260/3-249 pair is noted in Latency.lat_3_260; 3-11 has none
+
+    def _lost_number_errata(self):
+        """4.2: tables without a caption or number, the twelve numbers that never appear, a header without its
+        separator row."""
         E = self.E
         by = self.by_id
-        # ---- 4.2 missing captions / numbers
         for tid in LOST_NUMBER:
             t = by[tid]
             title = next(e for e in self.c.tables if e["id"] == tid)["title"]
@@ -75,7 +89,10 @@ class TableErrata(ZeroReadings):
         E(table_id=t.id, lines=[t.header_line, t.header_line + 1], where="header", kind="format",
           raw=self.lines[t.header_line - 1] + "\n" + self.lines[t.header_line],
           problem="No '---|---|' separator row after the header.", action="noted")
-        # ---- 4.1 glued captions in these tables
+
+    def _glued_caption_errata(self):
+        """4.1: captions and section headings glued to the end of the line before them."""
+        E = self.E
         for t in self.tables:
             if not t.caption_line or self.lines[t.caption_line - 1].startswith("Table "):
                 continue
@@ -100,7 +117,11 @@ class TableErrata(ZeroReadings):
                                      ") carry their x.x.x.2 section",
           reason="The section number is printed, only not at the start of its line; scenario attribution uses the "
                  "first three section levels and is unaffected.")
-        # ---- 4.3 truncated content
+
+    def _truncated_content_errata(self):
+        """4.3: cells, captions, rows and words lost in extraction."""
+        E = self.E
+        by = self.by_id
         for tid in ("3-90", "3-102", "3-113", "3-125", "3-138"):
             t = by[tid]
             rows = self.lrows[tid]
@@ -132,7 +153,11 @@ class TableErrata(ZeroReadings):
         allm = [k for k, l in enumerate(self.lines, 1) if "RegEx mat >=" in l]
         E(table_id=None, lines=allm, where="Policy project complexity bullets (prose)", kind="missing", raw="RegEx mat >= 6",
           problem=f"The word 'match' is truncated to 'mat' in {len(allm)} places.", action="noted")
-        # ---- 4.4 typos in these tables
+
+    def _typo_errata(self):
+        """4.4: typos in captions, headers, row labels and values."""
+        E = self.E
+        by = self.by_id
         for tid in ("3-1", "3-12", "3-22", "3-33", "3-62", "3-74", "3-86", "3-97"):
             t = by[tid]
             E(table_id=tid, lines=[t.caption_line], where="caption", kind="typo", raw=self.lines[t.caption_line - 1],
@@ -152,38 +177,25 @@ class TableErrata(ZeroReadings):
         t = by["3-201"]
         E(table_id="3-201", lines=[t.caption_line], where="caption", kind="typo", raw=self.lines[t.caption_line - 1],
           problem="'intefaces' for 'interfaces'.", action="kept-as-printed")
-
-        def label_typo(tid, label, problem, kind="typo", action="kept-as-printed", reading=None, reason=None, col=0):
-            rows = [r for r in self.lrows[tid] if label in r.cells[col]]
-            if not rows:
-                raise KeyError((tid, label))
-            extra = {}
-            if reading is not None:
-                extra["reading"] = reading
-            if reason is not None:
-                extra["reason"] = reason
-            eid = E(table_id=tid, lines=[r.line for r in rows], where=("row label" if col == 0 else "value") +
-                    f" '{rows[0].cells[0]}'", kind=kind, raw=rows[0].text, problem=problem, action=action, **extra)
-            for r in rows:
-                self._note_rows(tid, r.line, eid)
-            return eid
-
         for tid in ("3-122", "3-147"):
-            label_typo(tid, "Dnabled", "'Dnabled' is neither 'Enabled' nor 'Disabled'; which was meant cannot be told.",
-                       col=1)
+            self._row_erratum(tid, "Dnabled", "'Dnabled' is neither 'Enabled' nor 'Disabled'; which was meant cannot be "
+                              "told.", col=1)
         for tid in ("3-190", "3-199", "3-208"):
-            label_typo(tid, "Bulkwark", "'Bulkwark' for 'Bulwark'.")
-        label_typo("3-135", "Preferntial", "'Preferntial' for 'Preferential'.")
-        label_typo("3-173", "cacheing", "'cacheing' for 'caching'.")
-        label_typo("3-67", "ndbsqld", "'ndbsqld' is not a cnDBTier node name (probably 'ndbmysqld').", kind="name")
-        label_typo("3-139", "db_eventbuffer_max_alloc",
-                   "Elsewhere the parameter is 'ndb_eventbuffer_max_alloc' (Tables 3-6, 3-17, 3-27, 3-37).", kind="name")
+            self._row_erratum(tid, "Bulkwark", "'Bulkwark' for 'Bulwark'.")
+        self._row_erratum("3-135", "Preferntial", "'Preferntial' for 'Preferential'.")
+        self._row_erratum("3-173", "cacheing", "'cacheing' for 'caching'.")
+        self._row_erratum("3-67", "ndbsqld", "'ndbsqld' is not a cnDBTier node name (probably 'ndbmysqld').",
+                          kind="name")
+        self._row_erratum("3-139", "db_eventbuffer_max_alloc",
+                          "Elsewhere the parameter is 'ndb_eventbuffer_max_alloc' (Tables 3-6, 3-17, 3-27, 3-37).",
+                          kind="name")
         for tid in ("3-5", "3-16", "3-26", "3-36", "3-66", "3-79", "3-89", "3-101", "3-112", "3-124", "3-137", "3-149"):
-            label_typo(tid, "Gx UDR subscription (Gx-Nudr", "The closing parenthesis is missing "
-                       "('Gx UDR subscription (Gx-Nudr' against 'Gx UDR subscription (Gx-Nudr)' in Table 3-184).")
+            self._row_erratum(tid, "Gx UDR subscription (Gx-Nudr", "The closing parenthesis is missing "
+                              "('Gx UDR subscription (Gx-Nudr' against 'Gx UDR subscription (Gx-Nudr)' in Table "
+                              "3-184).")
         for tid in ("3-33", "U-3.3.1.1-1", "U-3.3.2.1-1", "U-3.4.3.1-1"):
-            label_typo(tid, "CCRI-I", "'CCRI-I' in the traffic ratio, probably 'CCRI-1' like the other '-1' counts; "
-                       "'AARI –1' and 'STR –1' use an en dash.", col=1)
+            self._row_erratum(tid, "CCRI-I", "'CCRI-I' in the traffic ratio, probably 'CCRI-1' like the other '-1' "
+                              "counts; 'AARI –1' and 'STR –1' use an en dash.", col=1)
         for tid in ("3-168", "3-181"):
             t = by[tid]
             E(table_id=tid, lines=[t.header_line], where="header", kind="typo", raw=self.src(t.header_line),
@@ -191,22 +203,27 @@ class TableErrata(ZeroReadings):
         n = self.find_line("Test Case Parmeters", by["U-3.3.1.1-1"].header_line - 3)
         E(table_id="U-3.3.1.1-1", lines=[n], where="heading introducing the table", kind="typo", raw=self.src(n),
           problem="'Parmeters' for 'Parameters'.", action="kept-as-printed")
-        label_typo("U-3.4.2.1-1", "15 KTPS", "A space inside the unit ('15 KTPS'; elsewhere '15KTPS').", kind="format",
-                   col=1)
-        label_typo("3-227", "(15 ktps each sites)", "A space inside the unit and lower-case 'ktps' ('15 ktps'); "
-                   "'each sites' for 'each site'.", kind="format", col=1)
-        label_typo("3-14", "Subscriber Activity Logging (SAL)",
-                   "'Subscriber Activity Logging (SAL)' here, 'Subscriber Activity Log (SAL)' in Tables 3-3, 3-24 and 3-34.",
-                   kind="name")
-        # ---- malformed cells in test parameters
+        self._row_erratum("U-3.4.2.1-1", "15 KTPS", "A space inside the unit ('15 KTPS'; elsewhere '15KTPS').",
+                          kind="format", col=1)
+        self._row_erratum("3-227", "(15 ktps each sites)", "A space inside the unit and lower-case 'ktps' ('15 ktps'); "
+                          "'each sites' for 'each site'.", kind="format", col=1)
+        self._row_erratum("3-14", "Subscriber Activity Logging (SAL)",
+                          "'Subscriber Activity Logging (SAL)' here, 'Subscriber Activity Log (SAL)' in Tables 3-3, 3-24 "
+                          "and 3-34.", kind="name")
+
+    def _malformed_cell_errata(self):
+        """Test-parameter cells whose list items are glued together or printed twice."""
         for tid in ("3-86",):
-            label_typo(tid, "DeleteIMS", "List items glued together without separators ('1 SM DeleteIMS:-', "
-                       "'1 SM DeleteAPP:-', '1 SM DeleteADMIN:-').", kind="format", col=1)
+            self._row_erratum(tid, "DeleteIMS", "List items glued together without separators ('1 SM DeleteIMS:-', "
+                              "'1 SM DeleteAPP:-', '1 SM DeleteADMIN:-').", kind="format", col=1)
         for tid in ("U-3.5.1.1-1", "U-3.5.2.1-1"):
-            label_typo(tid, "Diam-Out 3IGW-11", "The traffic ratio is printed twice, glued together "
-                       "('...Diam-Out 3IGW-11 ,EGW-26,Diam-in=9,Diam-out - 3').", kind="duplicate", col=1)
-        # ---- 4.9 duplicates inside tables
-        t = by["3-61"]
+            self._row_erratum(tid, "Diam-Out 3IGW-11", "The traffic ratio is printed twice, glued together "
+                              "('...Diam-Out 3IGW-11 ,EGW-26,Diam-in=9,Diam-out - 3').", kind="duplicate", col=1)
+
+    def _duplicate_errata(self):
+        """4.9: keys, features and interfaces listed twice, and whole tables repeated across scenarios."""
+        E = self.E
+        by = self.by_id
         dup = [r for r in self.lrows["3-61"] if r.cells[0].endswith("ndb_allow_copying_alter_table")]
         E(table_id="3-61", lines=[r.line for r in dup], where="rows '...mysqld.ndb_allow_copying_alter_table'", kind="duplicate",
           raw="\n".join(r.text for r in dup),
@@ -247,7 +264,10 @@ class TableErrata(ZeroReadings):
               problem="The body is identical to that of " + ", ".join(tids[:-1]) + ", a table of a different scenario "
                       "(different run): probably copied.", action="kept-as-printed",
               reason="Both tables are kept as printed, each under its own scenario.")
-        # ---- 4.7 implausible values in these tables
+
+    def _implausible_value_errata(self):
+        """4.7: values the same run's other tables contradict."""
+        E = self.E
         rows = self.lrows["3-241"]
         zero = [r for r in rows if r.cells[0] in ("Pre Service(MPS)", "UDR Connector(MPS)")]
         E(table_id="3-241", lines=[r.line for r in zero], where="rows 'Pre Service(MPS)', 'UDR Connector(MPS)'",
@@ -275,15 +295,16 @@ class TableErrata(ZeroReadings):
         E(table_id="3-77", lines=[r.line], where="row 'Binding Service'", kind="other", raw=r.text,
           problem="The feature status is 'NA', neither enabled nor disabled.", action="kept-as-printed",
           reason="Recorded with status 'missing'.")
-        # ---- 4.8 arithmetic / consistency in call models
-        t = by["3-2"]
+
+    def _call_model_arithmetic_errata(self):
+        """4.8: call-model totals against the test parameters' call rate."""
+        E = self.E
         tot = self.line_of("3-2", "Total Messages")
         cr = self.line_of("3-1", "Call Rate")
         E(table_id="3-2", lines=[tot.line, cr.line], where="row 'Total Messages' vs Table 3-1 Call Rate", kind="contradiction",
           raw=f"{tot.text}\n{cr.text}",
           problem="The call model totals 1920 (TPS per its header) while the test parameters give a call rate of 30K TPS "
                   "(7.5K TPS on each site); the call model's unit or scale is unclear.", action="kept-as-printed")
-        rows = self.lrows["3-216"]
         a, b = self.line_of("3-216", "Diameter Gateway Ingress"), self.line_of("3-216", "Diameter Gateway Egress")
         s = k_number(a.cells[1].replace(" TPS", "")) + k_number(b.cells[1].replace(" TPS", ""))
         p = self.line_of("U-3.4.3.1-1", "Call Rate (Diameter Gateway)")
@@ -291,6 +312,24 @@ class TableErrata(ZeroReadings):
           raw=f"{a.cells[1]}\n{b.cells[1]}\n{p.cells[1]}",
           problem=f"Ingress 8.33K + Egress 6.31K = {s:g} TPS, against 15K TPS per site in the test parameters.",
           action="kept-as-printed")
+
+    def _row_erratum(self, tid, label, problem, kind="typo", action="kept-as-printed", reading=None, reason=None,
+                     col=0):
+        """An erratum on the rows of Table ``tid`` whose cell ``col`` (0: the label) holds ``label``, noted on each of
+        them; its id. KeyError (tid, label) if no row does."""
+        rows = [r for r in self.lrows[tid] if label in r.cells[col]]
+        if not rows:
+            raise KeyError((tid, label))
+        extra = {}
+        if reading is not None:
+            extra["reading"] = reading
+        if reason is not None:
+            extra["reason"] = reason
+        eid = self.E(table_id=tid, lines=[r.line for r in rows], where=("row label" if col == 0 else "value") +
+                     f" '{rows[0].cells[0]}'", kind=kind, raw=rows[0].text, problem=problem, action=action, **extra)
+        for r in rows:
+            self._note_rows(tid, r.line, eid)
+        return eid
 
     def unprinted_readings(self):
         """Readings of what the source does not print, marked on their rows (appended errata: earlier ids keep
@@ -328,21 +367,13 @@ class TableErrata(ZeroReadings):
 
     def audit_errata(self):
         """Defects the second reading found with no erratum (issue 15); appended so earlier ids keep their numbers."""
+        self._audit_typo_errata()
+        self._idle_call_path_errata()
+        self._audit_value_errata()
+
+    def _audit_typo_errata(self):
+        """Typos in headers and row labels, and 'NA' printed as a list literal."""
         E, by = self.E, self.by_id
-
-        def rows(tid, pred):
-            out = [r for r in by[tid].rows if pred(r)]
-            if not out:
-                raise KeyError(tid)
-            return out
-
-        def note(tid, rs, eid):
-            lines = {r.line for r in rs}
-            for kind in ("resources", "utilization", "latency", "measurements", "settings"):
-                for row in self.c.rows.get(kind, []):
-                    if row["table_id"] == tid and row["line"] in lines:
-                        row["note"] = (row["note"] + "; " if row.get("note") else "") + eid
-
         # header and label typos
         for tid in ("3-234", "3-235"):
             t = by[tid]
@@ -354,22 +385,28 @@ class TableErrata(ZeroReadings):
               raw=self.src(t.header_line), problem="'Isito' for 'Istio' in 'Request/Limit Isito CPU' and 'Request/Limit "
               "Isito Memory'.", action="read-as", reading="Istio sidecar columns",
               reason="The columns sit where the other tables print the Istio request/limit.")
-        rs = rows("3-174", lambda r: r.cells[0] == "PDs")
+        rs = self._printed_rows("3-174", lambda r: r.cells[0] == "PDs")
         eid = E(table_id="3-174", lines=[r.line for r in rs], where="row label 'PDs'", kind="typo", raw=rs[0].text.strip(),
                 problem="'PDs' for 'PDS' (the row follows 'PDS Istio').", action="read-as", reading="PDS",
                 reason="Every other table of the chapter prints 'PDS'.")
-        note("3-174", rs, eid)
+        self._note_printed("3-174", rs, eid)
         # list-literal NA markers
         for tid in ("3-54", "3-235"):
-            rs = rows(tid, lambda r: "['NA']" in r.cells)
+            rs = self._printed_rows(tid, lambda r: "['NA']" in r.cells)
             eid = E(table_id=tid, lines=[r.line for r in rs], where="rows " + ", ".join(r.cells[0] for r in rs),
                     kind="format", raw="\n".join(r.text.strip() for r in rs),
                     problem="'NA' printed as a Python list literal (\"['NA']\"), a serialisation artefact.",
                     action="read-as", reading="NA: no value", reason="Kept with status 'missing' and no value.")
-            note(tid, rs, eid)
+            self._note_printed(tid, rs, eid)
+
+    def _idle_call_path_errata(self):
+        """Table 3-40: services on the call path of scenario 3.1.4 at 0 % under load, flagged
+        (``ZeroReadings.flag_zero_cpu``)."""
+        E = self.E
         # services on the call path at 0% under load: not measurements (flagged, left out of calculations)
-        idle = rows("3-40", lambda r: r.cells[0] in ("ocpcf-pcrf-core", "ocpcf-ocpm-pre", "ocpcf-oc-binding"))
-        busy = rows("3-41", lambda r: r.cells[0] == "ndbappmysqld")
+        idle = self._printed_rows("3-40", lambda r: r.cells[0] in ("ocpcf-pcrf-core", "ocpcf-ocpm-pre",
+                                                                   "ocpcf-oc-binding"))
+        busy = self._printed_rows("3-41", lambda r: r.cells[0] == "ndbappmysqld")
         rate, bind = self.line_of("3-33", "Call Rate"), self.line_of("3-34", "Binding Service")
         eid = E(table_id="3-40", lines=[rate.line, bind.line] + [r.line for r in idle + busy],
                 where="rows ocpcf-pcrf-core, ocpcf-ocpm-pre, ocpcf-oc-binding",
@@ -388,16 +425,22 @@ class TableErrata(ZeroReadings):
                        "calculations: the backtest does not use them and the footprint sizes these services by the load "
                        "ratio.")
         self.flag_zero_cpu("3-40", idle, ("site1", "site2"), eid)
+
+    def _audit_value_errata(self):
+        """Values the runs' other tables or settings do not explain: cnDBTier busy at a site without traffic, zero
+        latencies, a setting that differs between two compared runs, resource tables missing, replicas of a disabled
+        feature."""
+        E, by = self.E, self.by_id
         # cnDBTier busy on a site without traffic
         for tid, sec, why in (("3-84", "3.2.2", "Total TPS | 50K | 0 | in its call model"),
                               ("3-143", "3.2.7", "the title's 'Single-Site Handling 75K TPS Traffic'")):
-            rs = rows(tid, lambda r: r.cells[0] == "ndbmtd")
+            rs = self._printed_rows(tid, lambda r: r.cells[0] == "ndbmtd")
             eid = E(table_id=tid, lines=[r.line for r in rs], where="row ndbmtd, Site2", kind="inconsistent-values",
                     raw=rs[0].text.strip(),
                     problem=f"ndbmtd prints {rs[0].cells[-1]} CPU at Site2, which carries no traffic in scenario {sec} "
                             f"({why}).", action="kept-as-printed",
                     reason="Possible (replication into the idle site's data nodes), but the guide does not explain it.")
-            note(tid, rs, eid)
+            self._note_printed(tid, rs, eid)
         # zero latencies for services the run does not exercise
         for tid, what in (("3-56", "PCRF_Binding prints 0.00 ms at Site1 of a PCRF run"),
                           ("3-166", "the services named in 'where' (SM, CHF, user, binding, Diameter, PCRF core) print "
@@ -410,7 +453,7 @@ class TableErrata(ZeroReadings):
                             "rather than a measured zero, which the guide does not say.", action="kept-as-printed",
                     reason="Kept as printed (0 ms); read them as 'not exercised', not as a latency of the benchmarked "
                            "traffic.")
-            note(tid, rs, eid)
+            self._note_printed(tid, rs, eid)
         # SSV differs between the Binding-on and Binding-off runs
         a = self.line_of("3-242", "Subscriber State Variable (SSV)")
         b = self.line_of("3-253", "Subscriber State Variable (SSV)")
@@ -437,4 +480,21 @@ class TableErrata(ZeroReadings):
                 problem="Binding Service is given 10 replicas while Table 3-263 of the same scenario (3.6.1) says "
                         "Binding is Disabled.", action="kept-as-printed",
                 reason="The allocation is kept as printed (the pods may run idle).")
-        note("3-265", [r], eid)
+        self._note_printed("3-265", [r], eid)
+
+    def _printed_rows(self, tid, pred):
+        """The rows of Table ``tid`` as printed (one per line, not merged) for which ``pred`` holds; KeyError(tid) if
+        none does."""
+        out = [r for r in self.by_id[tid].rows if pred(r)]
+        if not out:
+            raise KeyError(tid)
+        return out
+
+    def _note_printed(self, tid, rs, eid):
+        """Add erratum ``eid`` to the notes of every curated row of Table ``tid`` (any kind) printed on a line of
+        ``rs``."""
+        lines = {r.line for r in rs}
+        for kind in ("resources", "utilization", "latency", "measurements", "settings"):
+            for row in self.c.rows.get(kind, []):
+                if row["table_id"] == tid and row["line"] in lines:
+                    row["note"] = (row["note"] + "; " if row.get("note") else "") + eid

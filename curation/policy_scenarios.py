@@ -265,6 +265,12 @@ SPEC = {
 }
 
 
+SCENARIO_KEYS = ("id", "doc", "section", "title", "short_title", "deployment_mode", "release", "sites_provisioned",
+                 "sites_with_traffic", "load", "asm", "asm_note", "duration", "call_mix", "call_model", "subscribers",
+                 "replication", "hardware", "software", "features", "interfaces", "parameters", "tables",
+                 "contradictions", "notes")
+"""The keys of a scenario record, in the order scenarios.yaml writes them."""
+
 class Scenarios(CallModels):
     """``scenarios``: one record per scenario of SPEC, then the errata of the scenarios' prose."""
 
@@ -284,101 +290,111 @@ class Scenarios(CallModels):
         return out
 
     def scenarios(self):
-        c = self.c
+        """One record per scenario of SPEC (scenarios.yaml, in SPEC's order), then the errata of the scenarios' prose.
+        Fills ``heads``: each scenario heading's section -> (line, title)."""
         heads = {}
         for n, l in enumerate(self.lines, 1):
             m = re.match(r"(3\.\d+\.\d+) (.*)$", l)
             if m:
                 heads[m.group(1)] = (n, m.group(2))
         self.heads = heads
-        S = SPEC
-        for sec, spec in S.items():
-            sid = "policy-" + sec.replace(".", "-")
-            hline, title = heads[sec]
-            tables = [t.id for t in self.tables if scenario_of(t) == sid]
-            my = [tid for tid in tables if tid in self.lrows]
-            cat = {e["id"]: e.get("category") for e in c.tables}
-            tp = [tid for tid in my if cat.get(tid) == "test-parameters"]
-            rec = {"id": sid, "doc": DOC, "section": sec, "title": title, "short_title": spec["short"],
-                   "deployment_mode": spec["mode"], "release": None,
-                   "sites_provisioned": spec["sites"], "sites_with_traffic": spec["traffic"]}
-            load = spec["load"]
-            cite = self._cite(load["cite"], hline)
-            rec["load"] = {"total": load["total"], "per_site": load["per_site"], "unit": "TPS", "raw": cite["text"], "cite": cite}
-            rec["asm"] = spec["asm"]
-            rec["asm_note"] = spec["asm_note"]
-            if spec.get("duration"):
-                d = spec["duration"]
-                dc = self._cite(d["cite"], hline)
-                rec["duration"] = {"hours": d["hours"], "raw": dc["text"], "cite": dc}
-            else:
-                rec["duration"] = None
-            rec["notes"] = list(spec.get("notes", []))
-            # call mix and subscribers from the test parameters
-            rec["call_mix"] = None
-            rec["subscribers"] = None
-            for tid in tp:
-                kv = self.kv(tid)
-                for k, v in kv.items():
-                    if k == "Traffic Ratio":
-                        rec["call_mix"] = {"raw": v, "traffic_ratio": v, "cite": self.cite_row(tid, k)}
-                    if k.startswith("Active"):
-                        rec["subscribers"] = {"raw": v, "label": k, "cite": self.cite_row(tid, k)}
-            cm = [tid for tid in my if cat.get(tid) == "call-model"]
-            if rec["call_mix"] is None and cm:
-                rec["call_mix"] = {"raw": self.by_id[cm[0]].caption or "Call Model Data", "cite": {"text": self.by_id[cm[0]].caption or "Call Model Data",
-                                   "table_id": cm[0], "line": self.by_id[cm[0]].first_line, "where": f"Table {cm[0]}"}}
-            if cm:
-                rec["notes"].append("Call model / traffic tables (rows in measurements.csv): " + ", ".join(cm) + ".")
-            hw = [tid for tid in my if cat.get(tid) == "hardware"]
-            sw = [tid for tid in my if cat.get(tid) == "software"]
-            rec["hardware"] = self.kv(hw[0]) if hw else None
-            rec["software"] = self.kv(sw[0]) if sw else None
-            feats = [tid for tid in my if cat.get(tid) == "features"]
-            rec["features"] = self.merged_kv(feats) if feats else None
-            ifs = [tid for tid in my if cat.get(tid) == "interfaces"]
-            rec["interfaces"] = self.merged_kv(ifs) if ifs else None
-            params = {}
-            for tid in tp:
+        for sec, spec in SPEC.items():
+            self.c.scenarios.append(self._scenario(sec, spec))
+        self.prose_errata(heads)
+
+    def _scenario(self, sec: str, spec: dict) -> dict:
+        """The record of scenario ``sec`` from its SPEC entry ``spec`` and its tables, keys in ``SCENARIO_KEYS`` order.
+        Raises KeyError when a quote of ``spec`` is not printed where it says."""
+        sid = "policy-" + sec.replace(".", "-")
+        hline, title = self.heads[sec]
+        tables = [t.id for t in self.tables if scenario_of(t) == sid]
+        cat = {e["id"]: e.get("category") for e in self.c.tables}
+        mine = lambda category: [tid for tid in tables if tid in self.lrows and cat.get(tid) == category]
+        rec = {"id": sid, "doc": DOC, "section": sec, "title": title, "short_title": spec["short"],
+               "deployment_mode": spec["mode"], "release": None,
+               "sites_provisioned": spec["sites"], "sites_with_traffic": spec["traffic"]}
+        load = spec["load"]
+        cite = self._cite(load["cite"], hline)
+        rec["load"] = {"total": load["total"], "per_site": load["per_site"], "unit": "TPS", "raw": cite["text"], "cite": cite}
+        rec["asm"] = spec["asm"]
+        rec["asm_note"] = spec["asm_note"]
+        if spec.get("duration"):
+            d = spec["duration"]
+            dc = self._cite(d["cite"], hline)
+            rec["duration"] = {"hours": d["hours"], "raw": dc["text"], "cite": dc}
+        else:
+            rec["duration"] = None
+        rec["notes"] = list(spec.get("notes", []))
+        self._test_parameter_facts(rec, mine("test-parameters"), mine("call-model"))
+        hw, sw = mine("hardware"), mine("software")
+        rec["hardware"] = self.kv(hw[0]) if hw else None
+        rec["software"] = self.kv(sw[0]) if sw else None
+        feats, ifs = mine("features"), mine("interfaces")
+        rec["features"] = self.merged_kv(feats) if feats else None
+        rec["interfaces"] = self.merged_kv(ifs) if ifs else None
+        rec["parameters"] = self._parameters(sec, [tid for tid in tables if tid in self.lrows], cat) or None
+        rec["tables"] = tables
+        rec["call_model"] = self.call_model(sec, sid, hline)
+        rec["replication"] = self.replication(sec, hline)
+        if rec["call_model"] is None:
+            rec["notes"].append(CALL_MODEL_NOT_STATED[sec])
+        if sec in REPLICATION_ELSEWHERE:
+            rec["notes"].append(REPLICATION_ELSEWHERE[sec])
+        rec["contradictions"] = [self._contradiction(sid, con, hline) for con in spec.get("contradictions", [])]
+        return {k: rec[k] for k in SCENARIO_KEYS if k in rec}
+
+    def _test_parameter_facts(self, rec: dict, tp: list[str], cm: list[str]) -> None:
+        """Set ``call_mix`` and ``subscribers`` of scenario record ``rec`` from its test-parameter tables ``tp`` (rows
+        'Traffic Ratio' and 'Active ...'); without a Traffic Ratio, the call mix is the caption of its first call-model
+        table (``cm``), which its notes name."""
+        rec["call_mix"] = None
+        rec["subscribers"] = None
+        for tid in tp:
+            kv = self.kv(tid)
+            for k, v in kv.items():
+                if k == "Traffic Ratio":
+                    rec["call_mix"] = {"raw": v, "traffic_ratio": v, "cite": self.cite_row(tid, k)}
+                if k.startswith("Active"):
+                    rec["subscribers"] = {"raw": v, "label": k, "cite": self.cite_row(tid, k)}
+        if rec["call_mix"] is None and cm:
+            rec["call_mix"] = {"raw": self.by_id[cm[0]].caption or "Call Model Data", "cite": {"text": self.by_id[cm[0]].caption or "Call Model Data",
+                               "table_id": cm[0], "line": self.by_id[cm[0]].first_line, "where": f"Table {cm[0]}"}}
+        if cm:
+            rec["notes"].append("Call model / traffic tables (rows in measurements.csv): " + ", ".join(cm) + ".")
+
+    def _parameters(self, sec: str, my: list[str], cat: dict) -> dict:
+        """The ``parameters`` of scenario ``sec``: its test-parameter, Helm and cnDBTier parameter tables (of ``my``, by
+        their ``cat``egory) as key/value lists, and for the AM/UE scenarios (3.2.x) the shared Table 3-61."""
+        params = {}
+        for tid in my:
+            if cat.get(tid) == "test-parameters":
                 params[f"Table {tid}" if not tid.startswith("U-") else tid] = {
                     "category": "test-parameters", "values": [{"key": r.cells[0], "value": r.cells[1]} for r in self.lrows[tid]]}
-            for tid in my:
-                if cat.get(tid) in ("helm", "db-parameters"):
-                    t = self.by_id[tid]
-                    params[f"Table {tid}"] = {"category": cat[tid], "caption": t.caption,
-                                              "values": [{"key": r.cells[0], "value": r.cells[1] if len(r.cells) > 1 else ""}
-                                                         for r in self.lrows[tid]]}
-            if sec.startswith("3.2."):
-                params["shared"] = {"table_id": "3-61", "caption": self.by_id["3-61"].caption,
-                                    "note": "Printed in the 3.2 preamble: 'cnDBTier Helm Parameters that needs to be configured "
-                                            "for all the test scenarios for AM/UE (15K, 25K, 30K, 60K, and 75K)'. The table "
-                                            "belongs to no single scenario (scenario empty in the data)."}
-            rec["parameters"] = params or None
-            rec["tables"] = tables
-            rec["call_model"] = self.call_model(sec, sid, hline)
-            rec["replication"] = self.replication(sec, hline)
-            if rec["call_model"] is None:
-                rec["notes"].append(CALL_MODEL_NOT_STATED[sec])
-            if sec in REPLICATION_ELSEWHERE:
-                rec["notes"].append(REPLICATION_ELSEWHERE[sec])
-            rec["contradictions"] = []
-            for con in spec.get("contradictions", []):
-                versions = [self._cite(v, hline) for v in con["versions"]]
-                reuse = con.get("reuse")
-                prior = [e["id"] for e in c.errata if reuse and e.get("table_id") == reuse[0] and e["kind"] == reuse[1]]
-                eid = prior[0] if prior else self.E(scenario=sid, table_id=next((v["table_id"] for v in versions if v.get("table_id")), None),
-                             lines=[v["line"] for v in versions if v.get("line")], where=con["field"], kind="contradiction",
-                             raw="\n".join(v["text"] for v in versions), problem=con["summary"], action="noted",
-                             reason=con.get("reason", "Every version is cited in scenarios.yaml; the record uses "
-                                                      "the value stated in its field's note."))
-                rec["contradictions"].append({"field": con["field"], "summary": con["summary"], "versions": versions,
-                                              "erratum": eid})
-            order = ["id", "doc", "section", "title", "short_title", "deployment_mode", "release", "sites_provisioned",
-                     "sites_with_traffic", "load", "asm", "asm_note", "duration", "call_mix", "call_model", "subscribers",
-                     "replication", "hardware", "software", "features", "interfaces", "parameters", "tables",
-                     "contradictions", "notes"]
-            c.scenarios.append({k: rec[k] for k in order if k in rec})
-        self.prose_errata(heads)
+        for tid in my:
+            if cat.get(tid) in ("helm", "db-parameters"):
+                t = self.by_id[tid]
+                params[f"Table {tid}"] = {"category": cat[tid], "caption": t.caption,
+                                          "values": [{"key": r.cells[0], "value": r.cells[1] if len(r.cells) > 1 else ""}
+                                                     for r in self.lrows[tid]]}
+        if sec.startswith("3.2."):
+            params["shared"] = {"table_id": "3-61", "caption": self.by_id["3-61"].caption,
+                                "note": "Printed in the 3.2 preamble: 'cnDBTier Helm Parameters that needs to be configured "
+                                        "for all the test scenarios for AM/UE (15K, 25K, 30K, 60K, and 75K)'. The table "
+                                        "belongs to no single scenario (scenario empty in the data)."}
+        return params
+
+    def _contradiction(self, sid: str, con: dict, hline: int) -> dict:
+        """A ``contradictions`` entry of scenario ``sid`` from SPEC's ``con``: every version cited, and its erratum (one
+        recorded now, or the erratum of kind ``con["reuse"]`` an earlier part recorded for that table)."""
+        versions = [self._cite(v, hline) for v in con["versions"]]
+        reuse = con.get("reuse")
+        prior = [e["id"] for e in self.c.errata if reuse and e.get("table_id") == reuse[0] and e["kind"] == reuse[1]]
+        eid = prior[0] if prior else self.E(scenario=sid, table_id=next((v["table_id"] for v in versions if v.get("table_id")), None),
+                     lines=[v["line"] for v in versions if v.get("line")], where=con["field"], kind="contradiction",
+                     raw="\n".join(v["text"] for v in versions), problem=con["summary"], action="noted",
+                     reason=con.get("reason", "Every version is cited in scenarios.yaml; the record uses "
+                                              "the value stated in its field's note."))
+        return {"field": con["field"], "summary": con["summary"], "versions": versions, "erratum": eid}
 
     def prose_errata(self, heads):
         E = self.E

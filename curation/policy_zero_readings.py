@@ -45,25 +45,24 @@ class ZeroReadings(PolicyGuide):
         Connector of scenario 3.2.1, gets a noted contradiction (its call model routes CHF traffic, its feature tables
         disable CHF). Appended, so earlier erratum ids keep their numbers. Raises KeyError, naming the table and rows,
         when a row it quotes is not printed, and CellError (``flag_zero_cpu``) when a cell to flag is not a usable 0."""
-        E, by = self.E, self.by_id
+        self._zero_3_41()
+        self._zero_3_20()
+        self._zero_3_70()
+        self._zero_3_204()
+        self._zero_3_267()
+        self._chf_contradiction_3_63()
 
-        def printed(tid, *labels):
-            out = [r for r in by[tid].rows if r.cells and r.cells[0] in labels]
-            if len(out) != len(labels):
-                raise KeyError(f"Table {tid}: rows {labels} expected, found {[r.cells[0] for r in out]}")
-            return out
-
-        def text(rs):
-            return [r.text.strip() for r in rs]
-
-        # 3.1.4: the replication SQL nodes idle while both sites write and replicate
-        zero = printed("3-41", "ndbmysqld")
-        busy = printed("3-41", "ndbappmysqld")
+    def _zero_3_41(self):
+        """Table 3-41, scenario 3.1.4: the replication SQL nodes (ndbmysqld) idle while both sites write and replicate."""
+        E = self.E
+        by = self.by_id
+        zero = self._rows_labelled("3-41", "ndbmysqld")
+        busy = self._rows_labelled("3-41", "ndbappmysqld")
         repl = self.line_of("3-34", "Replication")
         prose = self.find_line("replicated on both the sites using Single-channel replication", by["3-33"].first_line - 10)
         eid = E(table_id="3-41", lines=[prose, repl.line] + [r.line for r in busy + zero], where="row ndbmysqld, Site1 and Site2",
                 kind="inconsistent-values",
-                raw="\n".join(["replicated on both the sites using Single-channel replication", repl.text] + text(busy + zero)),
+                raw="\n".join(["replicated on both the sites using Single-channel replication", repl.text] + _texts(busy + zero)),
                 problem="Table 3-41: ndbmysqld prints 0% CPU ('0%/80%') at both sites of scenario 3.1.4, which carry 15K TPS "
                         "each and replicate to each other.",
                 action="flagged-excluded",
@@ -77,13 +76,15 @@ class ZeroReadings(PolicyGuide):
                        "footprint keeps ndbmysqld fixed per site in any case).")
         self.flag_zero_cpu("3-41", zero, ("site1", "site2"), eid)
 
-        # 3.1.2: Site 2 reads like a site without traffic, but the scenario gives it 15K TPS
-        zero = printed("3-20", "ocpcf-oc-binding", "ocpcf-ocpm-pre", "ocpcf-pcrf-core")
+    def _zero_3_20(self):
+        """Table 3-20, scenario 3.1.2: Site 2 reads like a site without traffic, but the scenario gives it 15K TPS."""
+        E = self.E
+        zero = self._rows_labelled("3-20", "ocpcf-oc-binding", "ocpcf-ocpm-pre", "ocpcf-pcrf-core")
         rate, bind = self.line_of("3-12", "Call Rate"), self.line_of("3-14", "Binding Service")
-        busy = printed("3-21", "ndbappmysqld")
+        busy = self._rows_labelled("3-21", "ndbappmysqld")
         eid = E(table_id="3-20", lines=[rate.line, bind.line] + [r.line for r in zero + busy],
                 where="rows ocpcf-oc-binding, ocpcf-ocpm-pre, ocpcf-pcrf-core, Site 2", kind="inconsistent-values",
-                raw="\n".join([rate.text, bind.text] + text(zero + busy)),
+                raw="\n".join([rate.text, bind.text] + _texts(zero + busy)),
                 problem="Table 3-20: at Site 2, which carries 15K TPS in scenario 3.1.2, Binding, PRE and PCRF Core print 0% "
                         "CPU ('0%/60%', '0%/80%', '0%/40%'; Site 1: 12%, 13%, 25%).",
                 action="flagged-excluded",
@@ -97,12 +98,14 @@ class ZeroReadings(PolicyGuide):
                        "out of calculations; the Site 1 cells stay usable.")
         self.flag_zero_cpu("3-20", zero, ("site2",), eid)
 
-        # 3.2.1: Bulwark enabled, on the call model's path, at 0%
-        zero = printed("3-70", "ocpcf-bulwark")
+    def _zero_3_70(self):
+        """Table 3-70, scenario 3.2.1: Bulwark enabled, on the call model's path, at 0%."""
+        E = self.E
+        zero = self._rows_labelled("3-70", "ocpcf-bulwark")
         path, on = self.line_of("3-63", "Bulwark"), self.line_of("3-64", "Bulwark Service")
-        alloc = printed("3-68", "Bulwark Service")
+        alloc = self._rows_labelled("3-68", "Bulwark Service")
         eid = E(table_id="3-70", lines=[path.line, on.line] + [r.line for r in alloc + zero], where="row ocpcf-bulwark, Site1",
-                kind="inconsistent-values", raw="\n".join([path.text, on.text] + text(alloc + zero)),
+                kind="inconsistent-values", raw="\n".join([path.text, on.text] + _texts(alloc + zero)),
                 problem="Table 3-70: Bulwark prints 0% CPU ('0%/60%') at Site1, though enabled (Table 3-64) and given 14400 "
                         "MPS by the call model (Table 3-63).",
                 action="flagged-excluded",
@@ -115,13 +118,15 @@ class ZeroReadings(PolicyGuide):
                        "its call model (Table 3-76). The cell is kept as printed, flagged and left out of calculations.")
         self.flag_zero_cpu("3-70", zero, ("site1",), eid)
 
-        # 3.4.1: PCRF Core's Site2 cell holds what Query Service reads elsewhere
-        zero = printed("3-204", "ocpcf-pcrf-core-hpa")
-        other = printed("3-204", "ocpcf-query-service-hpa")
+    def _zero_3_204(self):
+        """Table 3-204, scenario 3.4.1: PCRF Core's Site2 cell holds what Query Service reads elsewhere."""
+        E = self.E
+        zero = self._rows_labelled("3-204", "ocpcf-pcrf-core-hpa")
+        other = self._rows_labelled("3-204", "ocpcf-query-service-hpa")
         rate = self.line_of("U-3.4.1.1-1", "Call Rate (Diameter Gateway)")
         swap = next(e["id"] for e in self.c.errata if e["table_id"] == "3-204" and e["kind"] == "inconsistent-values")
         eid = E(table_id="3-204", lines=[rate.line] + [r.line for r in zero + other], where="row ocpcf-pcrf-core-hpa, Site2",
-                kind="inconsistent-values", raw="\n".join([rate.text] + text(zero + other)),
+                kind="inconsistent-values", raw="\n".join([rate.text] + _texts(zero + other)),
                 problem="Table 3-204: PCRF Core prints '0%/80%' at Site2, which carries 7.5K TPS like the other sites (13% "
                         "to 14% there).",
                 action="flagged-excluded",
@@ -134,12 +139,14 @@ class ZeroReadings(PolicyGuide):
                        "and a Query Service could read it, so it stays as printed and usable.")
         self.flag_zero_cpu("3-204", zero, ("site2",), eid)
 
-        # 3.6.1: the Ingress Gateway serves 1000 TPS at 0.00%
-        zero = printed("3-267", "Ingress Gateway")
-        egress = printed("3-267", "Egress Gateway")
+    def _zero_3_267(self):
+        """Table 3-267, scenario 3.6.1: the Ingress Gateway serves 1000 TPS at 0.00%."""
+        E = self.E
+        zero = self._rows_labelled("3-267", "Ingress Gateway")
+        egress = self._rows_labelled("3-267", "Egress Gateway")
         tps, lat = self.line_of("3-261", "Ingress Gateway"), self.line_of("3-270", "Ingress Gateway")
         eid = E(table_id="3-267", lines=[tps.line, lat.line] + [r.line for r in egress + zero], where="row Ingress Gateway, CPU",
-                kind="inconsistent-values", raw="\n".join([tps.text, lat.text] + text(egress + zero)),
+                kind="inconsistent-values", raw="\n".join([tps.text, lat.text] + _texts(egress + zero)),
                 problem="Table 3-267: the Ingress Gateway prints 0.00% CPU although Table 3-261 puts 1000 TPS through it.",
                 action="flagged-excluded",
                 reason="The Ingress Gateway serves traffic in scenario 3.6.1: 1000 TPS in its traffic table (Table 3-261 "
@@ -149,13 +156,16 @@ class ZeroReadings(PolicyGuide):
                        "of calculations; the memory cell (10.00%) stays usable.")
         self.flag_zero_cpu("3-267", zero, ("",), eid)
 
-        # 3.2.1: the call model and the feature tables disagree on the CHF Connector; its 0% stays usable
+    def _chf_contradiction_3_63(self):
+        """Table 3-63, scenario 3.2.1: the call model and the feature tables disagree on the CHF Connector; its 0% (Table
+        3-70) stays usable: a noted contradiction, not a flag."""
+        E = self.E
         chf = self.line_of("3-63", "CHF Connector")
         sm, am = self.line_of("3-65", "CHF (SM-Nchf)"), self.line_of("3-66", "CHF enabled (AM)")
-        util = printed("3-70", "ocpcf-occnp-chf-connector")
+        util = self._rows_labelled("3-70", "ocpcf-occnp-chf-connector")
         eid = E(table_id="3-63", lines=[chf.line, sm.line, am.line] + [r.line for r in util],
                 where="row 'CHF Connector' against Tables 3-65, 3-66 and 3-70", kind="contradiction",
-                raw="\n".join([chf.text, sm.text, am.text] + text(util)),
+                raw="\n".join([chf.text, sm.text, am.text] + _texts(util)),
                 problem="Table 3-63: row 'CHF Connector' sends 7200 MPS (Total MPS '7200') of AM traffic, while Tables 3-65 "
                         "and 3-66 disable CHF and Table 3-70 prints the CHF Connector at '0%/50%'.",
                 action="noted",
@@ -167,3 +177,16 @@ class ZeroReadings(PolicyGuide):
         for row in self.c.rows["utilization"]:
             if row["table_id"] == "3-70" and row["line"] == util[0].line:
                 row["note"] = (row["note"] + "; " if row.get("note") else "") + eid
+
+    def _rows_labelled(self, tid, *labels):
+        """The rows of Table ``tid`` as printed whose label is one of ``labels``, one each; KeyError naming the table
+        and the rows otherwise."""
+        out = [r for r in self.by_id[tid].rows if r.cells and r.cells[0] in labels]
+        if len(out) != len(labels):
+            raise KeyError(f"Table {tid}: rows {labels} expected, found {[r.cells[0] for r in out]}")
+        return out
+
+
+def _texts(rs):
+    """The printed text of each of rows ``rs``, stripped."""
+    return [r.text.strip() for r in rs]
