@@ -312,7 +312,7 @@ def view_name(doc: str, name: str) -> str:
 SQLITE_ABOUT = [
     ("title", "Benchmark Atlas: curated telecom network-function benchmark data"),
     ("tables", "One table per download table (the CSVs in csv/), same columns and rows in the same order; "
-               "a view <doc>_<table> per document (bsf_resources: the rows of resources whose doc is bsf); "
+               "a view <doc>_<table> per document (<doc>_resources: the rows of resources whose doc is <doc>); "
                "sources lists the documents."),
     ("missing_values", "A value the source does not give is NULL in a numeric or boolean column and '' (empty text) "
                        "in a text column, as in the JSON downloads. Booleans are 0 and 1."),

@@ -370,11 +370,13 @@ def overview(bundle: dict) -> list[dict]:
 
 
 def defaults(bundle: dict) -> dict:
-    """The page's default inputs ``{"on", "off", "load"}`` (strings as the form holds them): BSF 3.2 as the ASM-on side
-    where the bundle has it (else the first ASM-on scenario), against the first ASM-off scenario of its product that is
+    """The page's default inputs ``{"on", "off", "load"}`` (strings as the form holds them): the guides' example
+    ASM-on run (``bundle["examples"]["asm"]["on"]``, declared by a guide module in ``atlas.guides``) where the bundle
+    has it (else the first ASM-on scenario), against the first ASM-off scenario of its product that is
     comparable like for like (``comparable``), else the first of its product; the load empty (each scenario's own)."""
     on_ids = asm_on_ids(bundle)
-    on = "bsf-3-2" if "bsf-3-2" in on_ids else on_ids[0]
+    first = ((bundle.get("examples") or {}).get("asm") or {}).get("on")  # a guide module's EXAMPLES
+    on = first if first in on_ids else on_ids[0]
     doc = _scenario(bundle, on)["doc"]
     offs = [sid for sid in asm_off_ids(bundle) if _scenario(bundle, sid)["doc"] == doc]
     like = [x for x in offs if not comparable(bundle, on, x)]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, built, record_rows, rights, schema, sha256
+from .. import guides
+from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, built, record_rows, rights, schema, sha256, view_name
 from ..html import anchor, esc, md_esc
 from .views import facet_bar, row_attrs, shown_link
 
@@ -78,12 +79,6 @@ def _link(path: str, label: str, data: bytes) -> str:
             f'<span class="atlas-note atlas-nowrap">{_size(len(data))}</span>')
 
 
-SQL_EXAMPLE = """-- BSF 3.3, Table 3-25: replicas and CPU request per service and container
-SELECT service, container, replicas, cpu_request_cores
-FROM bsf_resources
-WHERE scenario = 'bsf-3-3' AND table_id = '3-25'
-ORDER BY row;"""
-"""The query the datasets page shows under the SQLite file (tests/test_datasets.py runs it on the built file)."""
 
 
 def datasets_page(r) -> str:
@@ -91,6 +86,7 @@ def datasets_page(r) -> str:
     the data package and the sources with their rights note."""
     b = built(r)
     a = r.a
+    sql = guides.example(r, "sql")  # a guide's example query (atlas.guides): BSF 3.3's Table 3-25
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="downloads"><thead><tr>'
            "<th>Table</th><th>Rows</th><th>What one row is</th><th>CSV</th><th>JSON</th></tr></thead><tbody>"]
     for name in NAMES:
@@ -108,12 +104,13 @@ def datasets_page(r) -> str:
             f'<li>{_link(SQLITE, "SQLite database (" + SQLITE + ")", b.files[SQLITE])}: one table per table above, same '
             "columns and rows, typed (<code>TEXT</code>, <code>INTEGER</code>, <code>REAL</code>; booleans 0 and 1) with "
             "the schemas' primary keys and each column's unit as a comment in its <code>CREATE TABLE</code>; a view per "
-            "product and table (<code>bsf_resources</code>, <code>policy_latency</code>, …), indexes on "
+            "product and table (" + ", ".join(f"<code>{esc(view_name(d, n))}</code>" for d, n in zip(r.a.docs()[:2], ("resources", "latency")))
+            + ", …), indexes on "
             "<code>(doc, scenario)</code> and <code>(doc, table_id)</code>, and tables <code>sources</code> and "
             "<code>about</code>. A value the guide does not give is <code>NULL</code> in a numeric column and empty text "
             "in a text column, as in the JSON. Open it with <code>sqlite3</code>, any SQLite client or "
-            "<code>datasette " + SQLITE + "</code>, e.g.:"
-            f'<pre><code class="language-sql">{esc(SQL_EXAMPLE)}</code></pre></li>'
+            "<code>datasette " + SQLITE + "</code>" + (", e.g.:" f'<pre><code class="language-sql">{esc(sql)}</code></pre>' if sql else ".")
+            + "</li>"
             f'<li>{_link("datapackage.json", "Frictionless Data Package (datapackage.json)", b.files["datapackage.json"])}: '
             "describes every CSV above with its Table Schema (types, constraints, units), size, SHA-256 and sources, "
             "and the SQLite file with its size and SHA-256. "

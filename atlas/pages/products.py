@@ -19,7 +19,8 @@ from calculators.formatting import fmt
 from ..bundle import build as build_bundle
 from ..datastore import KIND_LABEL, Atlas
 from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
-from . import product_metrics, services
+from .. import guides
+from . import services
 from .data import table_download_links, view_links
 from .home import ASM_LABEL
 from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
@@ -190,7 +191,7 @@ class Renderer:
         out.append("")
         out.append(self.scenarios_table(doc))
         out.append(view_links(self, ("views", doc, "scenarios"), "../../"))
-        if doc not in product_metrics.TABLES:
+        if not guides.hook(doc, "scenarios_table"):
             out += self.requests_notes(doc, src, scen)
         listed = {tid for x in scen for tid in x["tables"]}
         loose = [t for t in self.a.tables if t["doc"] == doc and t["id"] not in listed]
@@ -233,7 +234,7 @@ class Renderer:
     def scenarios_table(self, doc: str) -> str:
         """The scenarios table of product page ``doc`` (totals, cores per 1K, partial marks), each row with its facets
         (mode, ASM, load range; ``views.facet_bar`` above the table). Raises KeyError for an unknown document."""
-        own = product_metrics.TABLES.get(doc)  # products measured by their own metrics (DSR MPS, ShCM SPS)
+        own = guides.hook(doc, "scenarios_table")  # a guide measured by its own metrics (its guide module)
         if own:
             return own(self, doc)
         src = self.a.source(doc)
@@ -310,8 +311,8 @@ class Renderer:
             out.append("")
             out.append(f'<p><a class="md-button" id="atlas-scale-link" href="../../../calculators/footprint/?{esc(self.scale_query(sid))}">'
                        'Scale this footprint in the calculator</a></p>')
-        elif product_metrics.calculator_button(self, sid):
-            out += ["", product_metrics.calculator_button(self, sid)]
+        elif own_calculator := guides.hook(s["doc"], "calculator_button", lambda r, x: "")(self, sid):
+            out += ["", own_calculator]  # a guide measured by its own metrics links its calculator
         chart = self.utilization_chart(sid)
         if chart:
             out += ["", "## Observed CPU per service", "",
