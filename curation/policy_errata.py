@@ -366,7 +366,8 @@ class TableErrata(ZeroReadings):
                     row["status"] = "corrected"
 
     def audit_errata(self):
-        """Defects the second reading found with no erratum (issue 15); appended so earlier ids keep their numbers."""
+        """Defects a second reading of the guide (an audit of the provenance: tests/test_data_audit_values.py) found with no
+        erratum; appended so earlier ids keep their numbers."""
         self._audit_typo_errata()
         self._idle_call_path_errata()
         self._audit_value_errata()

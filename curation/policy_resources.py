@@ -257,7 +257,7 @@ class _ResourceTable:
     table_errata: list[str]
     flagged_rows: dict[int, str] = field(default_factory=dict)
     corrected_rows: dict[int, list[str]] = field(default_factory=dict)
-    row_fix: dict[int, dict] = field(default_factory=dict)  # line -> {column index: replacement handling}
+    row_readings: dict[int, dict] = field(default_factory=dict)  # line -> how its cells are read, e.g. {"bare": True}
     bare_mem: list[tuple[int, str, str]] = field(default_factory=list)
 
 
@@ -342,7 +342,7 @@ def _row_errata(run: _Run, rt: _ResourceTable) -> None:
                    "prints db-backup-manager-svc as 0.1 cores; the suffixes m/Mi were lost.")
         for ln in lines:
             rt.corrected_rows.setdefault(ln, []).append(eid)
-            rt.row_fix[ln] = {"bare": True}
+            rt.row_readings[ln] = {"bare": True}
 
 
 def _resource_row(run: _Run, rt: _ResourceTable, i: int, r) -> None:
@@ -406,7 +406,7 @@ def _read_cells(run: _Run, rt: _ResourceTable, r, cells: list[str], container0: 
     A memory number with a trailing dot is read without it, with its erratum (its row then reads as corrected); a bare
     memory number under a header without a unit is read as GiB (``rt.bare_mem``, one erratum per table)."""
     t = rt.t
-    fix = rt.row_fix.get(r.line, {})
+    reading = rt.row_readings.get(r.line, {})
     per: dict[str, dict] = {}
     missing_cols: dict[str, list[str]] = {}
     flagged_cols: dict[str, list[str]] = {}
@@ -435,7 +435,7 @@ def _read_cells(run: _Run, rt: _ResourceTable, r, cells: list[str], container0: 
             d["storage_gib"] = mem_gib(cell)
             continue
         if kind == "cpu":
-            v = cpu_cores(cell, "millicores" if fix.get("bare") else "cores")
+            v = cpu_cores(cell, "millicores" if reading.get("bare") else "cores")
             for k in val_keys:
                 d[_cpu_col(k)] = v
             continue
@@ -444,7 +444,7 @@ def _read_cells(run: _Run, rt: _ResourceTable, r, cells: list[str], container0: 
             flagged_cols.setdefault(cont, []).append(h)
             continue
         unit = header_mem_unit(h)
-        if fix.get("bare"):
+        if reading.get("bare"):
             unit = "MiB"
         elif unit is None and not re.search(r"[A-Za-z]", cell):
             unit = "GiB"
