@@ -107,7 +107,16 @@ registerRoute(({ url }) => own({ url }), async ({ request }) => {
   }
 }, "HEAD");
 
-setCatchHandler(async () => Response.error());
+// A page this browser has no copy of, with no network: a page that says so (plain HTML: no script, no style, as the
+// site's Content-Security-Policy wants), linking the home page; anything else fails as a network error.
+const NOT_KEPT = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Not available offline - Benchmark Atlas</title>
+<h1>Not available offline</h1>
+<p>This page of the Benchmark Atlas was not opened while this browser was online, so it has no copy of it.
+The pages, calculators and downloads you opened before work offline; this one opens once the network is back.</p>
+<p><a href="${ROOT.href}">The atlas's home page</a></p></html>`;
+setCatchHandler(async ({ request }) => (request.mode === "navigate"
+  ? new Response(NOT_KEPT, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } })
+  : Response.error()));
 
 /** Keep ``urls`` (the files a page used before this worker controlled it) as the routes above would have. */
 async function keep(urls) {

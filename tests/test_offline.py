@@ -151,7 +151,8 @@ def test_build_manifest_lists_unhashed_files_with_their_sha256(built_site):
 def test_pages_calculator_and_download_work_offline_after_one_visit(browser, server):
     """Visit the home page, the datasets page (one CSV downloaded) and the footprint calculator (a result computed),
     then take the network away entirely and reload: the calculator boots and computes again, the home page and the
-    datasets page open, and the CSV downloads again, all from the worker's cache; under /atlas/ and the site's CSP."""
+    datasets page open, and the CSV downloads again, all from the worker's cache; a page never opened says it is not
+    available offline; under /atlas/ and the site's CSP."""
     _, base = server
     ctx = _context(browser)
     try:
@@ -180,6 +181,9 @@ def test_pages_calculator_and_download_work_offline_after_one_visit(browser, ser
         with pg.expect_download() as dl:
             pg.click('a[href$="downloads/csv/resources.csv"]')
         assert Path(dl.value.path()).read_bytes() == first_csv
+        pg.goto(base + "products/nef/")  # never opened: the worker says so, and links home
+        assert pg.inner_text("h1") == "Not available offline"
+        assert pg.get_attribute("a", "href") == base
         assert ctx.csp == [] and ctx.blocker.blocked == []
         print(f"offline revisit: home, datasets, footprint computed, CSV downloaded; {len(aborted)} requests aborted")
     finally:
