@@ -97,7 +97,7 @@ async function start() {
   }
   const wb = new Workbox(new URL("sw.js", root).href, { scope: root.pathname });
   wb.addEventListener("waiting", () => announce(wb));
-  const reg = await wb.register({ immediate: true });
+  const reg = await wb.register();  // after the load event (workbox-window's default): the page loads first
   if (!reg) return;
   const sw = await wb.getSW();
   const active = reg.active || await new Promise((resolve) => {
