@@ -63,9 +63,13 @@ KRR_MEM_MIB = ((500, "critical"), (250, "warning"), (100, "ok"))
 MAX_WORKLOADS = 5000
 """Most workloads read from one paste; a Benchmark Atlas limit."""
 
-_POD_HASH = re.compile(r"^(?P<base>.+?)-(?:[a-z0-9]{6,10}-[a-z0-9]{5}|[a-z0-9]{5}|[0-9]+)$")
-"""A pod name: ``<deployment>-<ReplicaSet hash>-<pod hash>``, ``<daemonset>-<pod hash>`` or ``<statefulset>-<ordinal>``
-(Kubernetes names pods so: a ReplicaSet's hash is 6 to 10 characters of [a-z0-9], a generated suffix 5)."""
+_H = "[b-df-hj-np-tv-z0-9]"
+"""A character of a generated name: Kubernetes draws them from "bcdfghjklmnpqrstvwxz2456789" (no vowels, so no words;
+k8s.io/apimachinery/pkg/util/rand); other digits are accepted too (the issue's own example, ``x2k1l``, has a 1)."""
+_POD_HASH = (re.compile(rf"^(?P<base>.+)-{_H}{{6,10}}-{_H}{{5}}$"), re.compile(rf"^(?P<base>.+)-{_H}{{5}}$"),
+             re.compile(r"^(?P<base>.+)-[0-9]+$"))
+"""Pod names, tried in this order: ``<deployment>-<ReplicaSet hash>-<pod hash>`` (a hash of 6 to 10 characters, a
+suffix of 5), ``<daemonset>-<pod hash>``, ``<statefulset>-<ordinal>``."""
 
 
 class DeploymentError(di.DeploymentInputError):
@@ -113,8 +117,11 @@ def match_name(name: str, names: dict[str, dict]) -> dict | None:
 def workload_of_pod(pod: str) -> str:
     """The workload name a pod name carries: the ReplicaSet and pod hashes (``-7d9c5b6f4-x2k1l``), a DaemonSet's pod
     hash or a StatefulSet's ordinal (``-0``) stripped; the name itself when none is there."""
-    m = _POD_HASH.match(pod)
-    return m.group("base") if m else pod
+    for rx in _POD_HASH:
+        m = rx.match(pod)
+        if m:
+            return m.group("base")
+    return pod
 
 
 def _pods_of(workload: dict, pod: str) -> bool:
@@ -126,11 +133,9 @@ def _pods_of(workload: dict, pod: str) -> bool:
     rest = pod[len(name) + 1:]
     if workload["kind"] == "StatefulSet":
         return rest.isdigit()
-    if workload["kind"] == "DaemonSet":
-        return bool(re.fullmatch(r"[a-z0-9]{5}", rest))
-    if workload["kind"] == "ReplicaSet":
-        return bool(re.fullmatch(r"[a-z0-9]{5}", rest))
-    return bool(re.fullmatch(r"[a-z0-9]{6,10}-[a-z0-9]{5}", rest))
+    if workload["kind"] in ("DaemonSet", "ReplicaSet"):
+        return bool(re.fullmatch(f"{_H}{{5}}", rest))
+    return bool(re.fullmatch(f"{_H}{{6,10}}-{_H}{{5}}", rest))
 
 
 def key_of(w: dict) -> str:
@@ -155,6 +160,9 @@ def _objects(objects) -> dict:
     if objects in (None, ""):
         return {"workloads": [], "hpas": [], "problems": [], "ignored": []}
     obj = di.load_json(objects) if isinstance(objects, str) else objects
+    if isinstance(obj, dict) and set(obj) == {"yamlError"}:
+        # the page's js-yaml could not read the YAML pasted (docs/assets/js/deployment.js)
+        raise DeploymentError(f"Workloads: the YAML could not be read: {obj['yamlError']}")
     return di.parse_objects(obj)
 
 

@@ -399,3 +399,65 @@ FIELDS = {"Product": "product", "Call model": "call_model", "Load observed": "lo
 """The names the calculator's messages start with, and the form parameter each is about."""
 
 catalogue.register("deployment", run_web, dp.di.DeploymentInputError, report_web, FIELDS)
+
+
+# ------------------------------------------------------------------ the command line's view (calculators.__main__)
+def _num(x, places: int = 6):
+    return None if x is None else round(float(x), places)
+
+
+def summary(bundle: dict, params: dict) -> dict:
+    """The figures of the result ``run_web`` gives for ``params``, as plain numbers (cores, GiB per 1K of load per
+    site; the HPA rows; the workloads unmatched; the scaling totals): what the command line prints, and what a test
+    compares with the page. Raises DeploymentError."""
+    out = compute_web(bundle, params)
+    res, r = out["res"], out["request"]
+    s = {"request": {"product": r["doc"], "call_model": r["call_model"], "load": _num(r["load"]), "unit": r["unit"]},
+         "runs": [{"run": x["id"], "load_per_site": x["load_per_site"],
+                   "cpu_request_per_1k": _num(dp.per_1k(x["cpu_request"], x["load_per_site"])),
+                   "cpu_used_per_1k": _num(dp.per_1k(x["cpu_used"], x["load_per_site"]))} for x in out["runs"]]}
+    if res is None:
+        return s
+    t = res["totals"]["yours"]
+    s["yours"] = {k: _num(v) for k, v in t["per_1k"].items()}
+    s["services"] = {x["service"]: {"pods": x["pods"], **{k: _num(v) for k, v in x["per_1k"].items()},
+                                    "krr_cpu": ((x["under_use"] or {}).get("cpu") or {}).get("severity")}
+                     for x in res["services"]}
+    s["hpa"] = {x["key"]: {"target": x["target"], "reads": (x["view"] or {}).get("hpa_reads"),
+                           "desired": (x["view"] or {}).get("desired"), "max_must_rise_to": (x["view"] or {}).get("max_must_rise_to"),
+                           "severity": (x["view"] or {}).get("severity"), "why": x["why"]} for x in res["over_target"]}
+    s["unmatched"] = [w["key"] for w in res["unmatched"]]
+    s["problems"] = [f"{p['where']}: {p['message']}" for p in res["problems"]]
+    if out["scale"]:
+        y, v = out["scale"]["yours"], out["scale"]["vendor"]
+        s["scale"] = {"yours": {"cpu_request_site": y["totals"]["site"]["after"]["cpu_request"],
+                                "mem_request_site": y["totals"]["site"]["after"]["mem_request"], "nodes_per_site": y["nodes_per_site"]},
+                      "vendor": None if v is None else {"cpu_request_site": v["totals"]["site"]["after"]["cpu_request"],
+                                                        "mem_request_site": v["totals"]["site"]["after"]["mem_request"],
+                                                        "nodes_per_site": v["nodes_per_site"], "runs_used": v["evidence"]["runs_used"]}}
+    return s
+
+
+def summary_text(s: dict) -> str:
+    """``summary`` as the command line's table text."""
+    r = s["request"]
+    lines = [f"{r['product']} {r['call_model']} at {r['load']:g} {r['unit']} at your site"]
+    if "yours" in s:
+        y = s["yours"]
+        lines.append(f"yours: {y['cpu_request']} cores requested, {y['cpu_used']} used, {y['mem_request']} GiB requested, "
+                     f"{y['mem_used']} GiB used per 1K {r['unit']}")
+    for x in s["runs"]:
+        lines.append(f"{x['run']} at {x['load_per_site']:g}: {x['cpu_request_per_1k']} cores requested, {x['cpu_used_per_1k']} used per 1K")
+    for name, v in (s.get("services") or {}).items():
+        lines.append(f"  {name}: {v['pods']} pods, {v['cpu_request']} requested, {v['cpu_used']} used per 1K; KRR {v['krr_cpu']}")
+    for k, v in (s.get("hpa") or {}).items():
+        lines.append(f"  HPA {k}: target {v['target']} %, reads {v['reads']}, desired {v['desired']}"
+                     + (f", max must rise to {v['max_must_rise_to']}" if v["max_must_rise_to"] else "") + f", {v['severity'] or v['why']}")
+    if s.get("unmatched"):
+        lines.append("unmatched: " + ", ".join(s["unmatched"]))
+    for p in s.get("problems") or []:
+        lines.append("problem: " + p)
+    if s.get("scale"):
+        lines.append(f"scaled from yours: {s['scale']['yours']}")
+        lines.append(f"from the vendor's runs: {s['scale']['vendor']}")
+    return "\n".join(lines)
