@@ -306,7 +306,8 @@ def _per_pod(containers: list[dict], field: str, single: str):
 
 def vendor_services(bundle: dict, sid: str) -> dict[str, dict]:
     """Per canonical service of run ``sid`` (one traffic site, test stubs left out): ``{service: {"component",
-    "replicas", "cpu_request", "mem_request" (cores, GiB over its replicas), "cpu_used" (cores, ``runs.cores_used``
+    "replicas", "cpu_request", "mem_request" (cores, GiB over its replicas; memory None when a container prints no
+    memory request, e.g. only a limit: the atlas never takes the limit for it), "cpu_used" (cores, ``runs.cores_used``
     summed over its containers; None without a reading), "mem_used" (GiB, ``runs.amount_used`` of its memory readings;
     None without one), "range": replicas from a min-max range}}``."""
     used = runs.cores_used(bundle, sid)
@@ -324,7 +325,9 @@ def vendor_services(bundle: dict, sid: str) -> dict[str, dict]:
         for c in containers:
             n = c.get("replicas") if c.get("replicas") is not None else rep
             m = c.get("mem_request_gib") if c.get("mem_request_gib") is not None else c.get("mem_gib")
-            if m is not None and n is not None:
+            if m is None:
+                mem = None  # a container printed without a memory request (e.g. only a limit): no total to compare
+            elif n is not None and mem is not None:
                 mem += inputs.exact(m) * n
             got = runs.amount_used(mem_read.get((service, c["container"]), []), n, m, c.get("mem_limit_gib"), "GiB")
             if got is not None:
@@ -351,7 +354,8 @@ def comparable_runs(bundle: dict, doc: str, call_model: str, load) -> list[dict]
         out.append({"id": c["id"], "short_title": c["short_title"], "load_per_site": c["load_per_site"], "unit": c["unit"],
                     "asm": c["asm"], "mode": c["mode"], "services": sv, "cpu_request": runs.requested_cpu(bundle, c["id"]),
                     "cpu_used": _sum(v["cpu_used"] for v in sv.values() if v["cpu_used"] is not None),
-                    "mem_request": _sum(v["mem_request"] for v in sv.values()),
+                    "mem_request": _sum(v["mem_request"] for v in sv.values() if v["mem_request"] is not None),
+                    "mem_request_missing": sorted(k for k, v in sv.items() if v["mem_request"] is None),
                     "without_reading": sorted(k for k, v in sv.items() if v["cpu_used"] is None)})
     return out
 
@@ -529,7 +533,8 @@ def compute(bundle: dict, *, doc, call_model=None, load, sites=None, objects=Non
                           "asm": r["asm"], "cpu_request": per_1k(r["cpu_request"], r["load_per_site"]),
                           "cpu_used": per_1k(r["cpu_used"], r["load_per_site"]),
                           "mem_request": per_1k(r["mem_request"], r["load_per_site"]),
-                          "without_reading": r["without_reading"]} for r in cruns]}
+                          "without_reading": r["without_reading"], "mem_request_missing": r["mem_request_missing"]}
+                         for r in cruns]}
     ot = []
     for w in matched:
         v = over_target(w, controller)

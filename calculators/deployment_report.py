@@ -57,7 +57,10 @@ def _sev(s) -> str:
 
 def compute_web(bundle: dict, params: dict) -> dict:
     """``{"res": deployment.compute result or None (nothing pasted), "request", "runs", "scale": deployment.scale_own
-    or None}`` of the form's strings. Raises DeploymentError."""
+    or None}`` of the form's strings (no product: the page's default product, call model and load). Raises
+    DeploymentError."""
+    if not (params.get("product") or "").strip():  # no product chosen: the page's defaults (the first product)
+        params = {**params, **{k: v for k, v in defaults(bundle).items() if k in ("product", "call_model", "load")}}
     g = lambda k: (params.get(k) or "").strip() if isinstance(params.get(k) or "", str) else params.get(k)
     objects = params.get("objects") or ""
     top = params.get("top") or ""
@@ -100,9 +103,13 @@ def _runs_table(out: dict) -> str:
     for v in (res["totals"]["vendor"] if res else [
             {"run": x["id"], "short_title": x["short_title"], "load_per_site": x["load_per_site"], "asm": x["asm"],
              "cpu_request": dp.per_1k(x["cpu_request"], x["load_per_site"]), "cpu_used": dp.per_1k(x["cpu_used"], x["load_per_site"]),
-             "mem_request": dp.per_1k(x["mem_request"], x["load_per_site"]), "without_reading": x["without_reading"]}
+             "mem_request": dp.per_1k(x["mem_request"], x["load_per_site"]), "without_reading": x["without_reading"],
+             "mem_request_missing": x["mem_request_missing"]}
             for x in out["runs"]]):
-        note = (f'no reading for {len(v["without_reading"])} service(s): used is at least this' if v["without_reading"] else "")
+        note = "; ".join(x for x in (
+            f'no CPU reading for {len(v["without_reading"])} service(s): used is at least this' if v["without_reading"] else "",
+            f'no memory request printed for {", ".join(v["mem_request_missing"])}: memory requested is at least this'
+            if v["mem_request_missing"] else "") if x)
         rows.append(f'<tr><th scope="row"><a href="../../products/{escape(r["doc"])}/{escape(v["run"])}/">{escape(v["run"])}</a>: '
                     f'{escape(v["short_title"])} ({"ASM on" if v["asm"] else "ASM off"})</th><td>{_f(v["load_per_site"], 0)}</td>'
                     f'<td>{_f(v["cpu_request"])}</td><td>{_f(v["cpu_used"])}</td><td>{_f(v["mem_request"])}</td><td>–</td>'
