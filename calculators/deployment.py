@@ -355,6 +355,7 @@ def comparable_runs(bundle: dict, doc: str, call_model: str, load) -> list[dict]
                     "asm": c["asm"], "mode": c["mode"], "services": sv, "cpu_request": runs.requested_cpu(bundle, c["id"]),
                     "cpu_used": _sum(v["cpu_used"] for v in sv.values() if v["cpu_used"] is not None),
                     "mem_request": _sum(v["mem_request"] for v in sv.values() if v["mem_request"] is not None),
+                    "mem_used": _sum(v["mem_used"] for v in sv.values() if v["mem_used"] is not None),
                     "mem_request_missing": sorted(k for k, v in sv.items() if v["mem_request"] is None),
                     "without_reading": sorted(k for k, v in sv.items() if v["cpu_used"] is None)})
     return out
@@ -533,6 +534,7 @@ def compute(bundle: dict, *, doc, call_model=None, load, sites=None, objects=Non
                           "asm": r["asm"], "cpu_request": per_1k(r["cpu_request"], r["load_per_site"]),
                           "cpu_used": per_1k(r["cpu_used"], r["load_per_site"]),
                           "mem_request": per_1k(r["mem_request"], r["load_per_site"]),
+                          "mem_used": per_1k(r["mem_used"], r["load_per_site"]) if r["mem_used"] else None,
                           "without_reading": r["without_reading"], "mem_request_missing": r["mem_request_missing"]}
                          for r in cruns]}
     ot = []

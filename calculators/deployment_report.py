@@ -104,6 +104,7 @@ def _runs_table(out: dict) -> str:
             {"run": x["id"], "short_title": x["short_title"], "load_per_site": x["load_per_site"], "asm": x["asm"],
              "cpu_request": dp.per_1k(x["cpu_request"], x["load_per_site"]), "cpu_used": dp.per_1k(x["cpu_used"], x["load_per_site"]),
              "mem_request": dp.per_1k(x["mem_request"], x["load_per_site"]), "without_reading": x["without_reading"],
+             "mem_used": dp.per_1k(x["mem_used"], x["load_per_site"]) if x["mem_used"] else None,
              "mem_request_missing": x["mem_request_missing"]}
             for x in out["runs"]]):
         note = "; ".join(x for x in (
@@ -112,7 +113,7 @@ def _runs_table(out: dict) -> str:
             if v["mem_request_missing"] else "") if x)
         rows.append(f'<tr><th scope="row"><a href="../../products/{escape(r["doc"])}/{escape(v["run"])}/">{escape(v["run"])}</a>: '
                     f'{escape(v["short_title"])} ({"ASM on" if v["asm"] else "ASM off"})</th><td>{_f(v["load_per_site"], 0)}</td>'
-                    f'<td>{_f(v["cpu_request"])}</td><td>{_f(v["cpu_used"])}</td><td>{_f(v["mem_request"])}</td><td>–</td>'
+                    f'<td>{_f(v["cpu_request"])}</td><td>{_f(v["cpu_used"])}</td><td>{_f(v["mem_request"])}</td><td>{_f(v.get("mem_used"))}</td>'
                     f'<td>{escape(note)}</td></tr>')
     return ('<div class="atlas-table-wrap"><table class="atlas-data" id="deployment-totals"><caption>Per 1K ' + unit +
             ' at one site: yours and the vendor\'s comparable runs (same product and call model), nearest load first</caption>'
@@ -293,7 +294,10 @@ def result_chart(bundle: dict, out: dict) -> dict:
                         {"field": "efficiency", "title": "Cores per 1K"}]}}
     spec = {"$schema": "https://vega.github.io/schema/vega-lite/v6.json",
             "description": "CPU cores per 1K of load for every vendor run and your deployment; per matched service, cores used per 1K.",
-            "vconcat": [layer_home]}
+            "vconcat": [layer_home],
+            # the home chart colours by product, the service panels by whose point: each keeps its own scales and legends
+            "resolve": {"scale": {"color": "independent", "shape": "independent", "size": "independent"},
+                        "legend": {"color": "independent", "shape": "independent", "size": "independent"}}}
     if res is not None and res["services"]:
         sp = dp.service_points(bundle, res)
         spec["vconcat"].append({
@@ -307,6 +311,7 @@ def result_chart(bundle: dict, out: dict) -> dict:
                                             "scale": {"domain": ["your call model's runs", "other runs", "yours"]}},
                                   "shape": {"field": "who", "type": "nominal", "scale": {"domain": ["your call model's runs", "other runs", "yours"],
                                                                                          "range": ["circle", "square", "diamond"]}},
+                                  "size": {"condition": {"test": "datum.who === 'yours'", "value": 160}, "value": 40},
                                   "tooltip": [{"field": "run"}, {"field": "load", "format": ","}, {"field": "per_1k"}]}},
             "resolve": {"scale": {"y": "independent"}}})
     return spec

@@ -50,11 +50,11 @@ def page(r) -> str:
                     for p in prods for m in p["call_models"])
     k8s = "".join(f'<option value="{escape(k)}"{" selected" if k == d["kubernetes"] else ""}>{escape(v)}</option>'
                   for k, v in ot.CONTROLLERS.items())
-    unit = next(p["unit"] for p in prods if p["doc"] == d["product"])
+    units = ", ".join(f'{p["name"]}: {p["unit"]}' for p in prods)
     form = f"""
   <label>Product <select name="product" id="calc-product">{popts}</select></label>
   <label>Call model (the vendor's comparable runs) <select name="call_model" id="calc-call-model" data-same-doc-as="product">{copts}</select></label>
-  <label>Load your site carried when observed (<span class="atlas-unit">{escape(unit)}</span>) <input name="load" id="calc-load" type="text" inputmode="decimal" value="{escape(d['load'])}"></label>
+  <label>Load your site carried when observed, in the product's unit ({escape(units)}) <input name="load" id="calc-load" type="text" inputmode="decimal" value="{escape(d['load'])}"></label>
   <label>HPA controller (its tolerance test differs at a ratio of exactly 1.1) <select name="kubernetes" id="calc-kubernetes">{k8s}</select></label>
   <fieldset class="atlas-own" id="deployment-inputs"><legend>Your cluster: stays in this browser, never in the link or sent anywhere</legend>
   <p class="atlas-note">Try an example: {_examples(r)}</p>
