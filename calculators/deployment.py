@@ -345,19 +345,24 @@ def comparable_runs(bundle: dict, doc: str, call_model: str, load) -> list[dict]
     """The vendor's comparable runs (same product and call model, issue 27), nearest your load per site first:
     ``[{"id", "short_title", "load_per_site", "unit", "asm", "mode", "services": vendor_services, "cpu_request"
     (``runs.requested_cpu``, the home chart's count), "cpu_used" (cores used summed over services with a reading),
-    "partial": services without a reading}]``."""
+    "partial": services without a reading, "section": the run's section in its guide, "tables": the tables read}]``."""
     cands = [c for c in evidence.candidates(bundle, doc, call_model, None, None, load) if c["comparable"]]
     cands.sort(key=lambda c: abs(math.log(float(load) / c["load_per_site"])))
     out = []
     for c in cands:
         sv = vendor_services(bundle, c["id"])
-        out.append({"id": c["id"], "short_title": c["short_title"], "load_per_site": c["load_per_site"], "unit": c["unit"],
+        scen = runs.scenario(bundle, c["id"]) or {}
+        tables = sorted({r["table_id"] for rows in runs.pods(bundle, c["id"]).values() for r in rows}
+                        | {u["table_id"] for u in runs.readings(bundle, c["id"], "cpu") + runs.readings(bundle, c["id"], "memory")})
+        out.append({"id": c["id"], "section": scen.get("section"), "tables": tables,
+                    "short_title": c["short_title"], "load_per_site": c["load_per_site"], "unit": c["unit"],
                     "asm": c["asm"], "mode": c["mode"], "services": sv, "cpu_request": runs.requested_cpu(bundle, c["id"]),
                     "cpu_used": _sum(v["cpu_used"] for v in sv.values() if v["cpu_used"] is not None),
                     "mem_request": _sum(v["mem_request"] for v in sv.values() if v["mem_request"] is not None),
                     "mem_used": _sum(v["mem_used"] for v in sv.values() if v["mem_used"] is not None),
                     "mem_request_missing": sorted(k for k, v in sv.items() if v["mem_request"] is None),
-                    "without_reading": sorted(k for k, v in sv.items() if v["cpu_used"] is None)})
+                    "without_reading": sorted(k for k, v in sv.items() if v["cpu_used"] is None),
+                    "mem_without_reading": sorted(k for k, v in sv.items() if v["mem_used"] is None)})
     return out
 
 

@@ -90,6 +90,12 @@ def inputs_of(out: dict, params: dict) -> dict:
 
 
 # ------------------------------------------------------------------ HTML
+def _run_name(out: dict, sid: str) -> str:
+    """A vendor run as readers know it: the product and the guide's section (``Policy 3.2.8``)."""
+    x = next((r for r in out["runs"] if r["id"] == sid), None)
+    return f'{out["request"]["product"]} {x["section"]}' if x and x.get("section") else sid
+
+
 def _runs_table(out: dict) -> str:
     r = out["request"]
     res = out["res"]
@@ -107,11 +113,13 @@ def _runs_table(out: dict) -> str:
              "mem_used": dp.per_1k(x["mem_used"], x["load_per_site"]) if x["mem_used"] else None,
              "mem_request_missing": x["mem_request_missing"]}
             for x in out["runs"]]):
+        mem_missing = next((x.get("mem_without_reading") for x in out["runs"] if x["id"] == v["run"]), None)
         note = "; ".join(x for x in (
             f'no CPU reading for {len(v["without_reading"])} service(s): used is at least this' if v["without_reading"] else "",
+            f'no memory reading for {len(mem_missing)} service(s): memory used is at least this' if mem_missing else "",
             f'no memory request printed for {", ".join(v["mem_request_missing"])}: memory requested is at least this'
             if v["mem_request_missing"] else "") if x)
-        rows.append(f'<tr><th scope="row"><a href="../../products/{escape(r["doc"])}/{escape(v["run"])}/">{escape(v["run"])}</a>: '
+        rows.append(f'<tr><th scope="row"><a href="../../products/{escape(r["doc"])}/{escape(v["run"])}/">{escape(_run_name(out, v["run"]))}</a>: '
                     f'{escape(v["short_title"])} ({"ASM on" if v["asm"] else "ASM off"})</th><td>{_f(v["load_per_site"], 0)}</td>'
                     f'<td>{_f(v["cpu_request"])}</td><td>{_f(v["cpu_used"])}</td><td>{_f(v["mem_request"])}</td><td>{_f(v.get("mem_used"))}</td>'
                     f'<td>{escape(note)}</td></tr>')
@@ -122,7 +130,7 @@ def _runs_table(out: dict) -> str:
             + "".join(rows) + "</tbody></table></div>")
 
 
-def _services_table(res: dict) -> str:
+def _services_table(out: dict, res: dict) -> str:
     rows = []
     for s in res["services"]:
         vend = s["vendor"]
@@ -134,7 +142,7 @@ def _services_table(res: dict) -> str:
         rows.append(f'<tr data-service="{escape(s["service"])}"><th scope="row">{page}{miss}</th><td>{s["pods"]}</td>'
                     f'<td>{_f(s["per_1k"]["cpu_request"])}</td><td>{_f(s["per_1k"]["cpu_used"])}</td>'
                     f'<td>{_f(near["cpu_request"]) if near else "–"}</td><td>{_f(near["cpu_used"]) if near else "–"}</td>'
-                    f'<td>{escape(near["run"]) if near else "not in the comparable runs"}</td><td>{rng("cpu_used")}</td>'
+                    f'<td>{escape(_run_name(out, near["run"])) if near else "not in the comparable runs"}</td><td>{rng("cpu_used")}</td>'
                     f'<td>{_f(s["per_1k"]["mem_request"])}</td><td>{_f(near["mem_request"]) if near else "–"}</td></tr>')
     return ('<div class="atlas-table-wrap"><table class="atlas-data" id="deployment-services"><caption>Per service, per 1K of '
             'load per site (all its running containers, sidecars included)</caption><thead><tr><th>Service</th><th>Pods</th>'
@@ -164,7 +172,7 @@ def _over_table(res: dict) -> str:
             + "</tbody></table></div>")
 
 
-def _under_table(res: dict) -> str:
+def _under_table(out: dict, res: dict) -> str:
     rows = []
     for s in res["services"]:
         u = s["under_use"]
@@ -178,7 +186,7 @@ def _under_table(res: dict) -> str:
                                                                       if x["current"] < x["recommended"] else "")
             rows.append(f'<tr data-service="{escape(s["service"])}" data-resource="{what}"><th scope="row">{escape(s["display_name"])}</th>'
                         f'<td>{what}</td><td>{_f(x["ratio_yours"] * 100, 1)} %</td><td>{_f(x["ratio_vendor"] * 100, 1)} % '
-                        f'({escape(u["run"])})</td><td>{_f(x["current"])} {unit}</td><td>{_f(x["recommended"])} {unit}</td>'
+                        f'({escape(_run_name(out, u["run"]))})</td><td>{_f(x["current"])} {unit}</td><td>{_f(x["recommended"])} {unit}</td>'
                         f'<td>{_sev(x["severity"])}</td><td>{escape(flag)}</td></tr>')
     if not rows:
         return '<p>No matched service has both your use and a vendor reading to compare.</p>'
@@ -265,9 +273,9 @@ def result_html(out: dict) -> str:
              f'{crit} HPA(s) critical; {far} service(s) using far less than they request.</p>')
     return "".join([
         head, _problems(res),
-        "<h3>Where you stand</h3>", _runs_table(out), _services_table(res),
+        "<h3>Where you stand</h3>", _runs_table(out), _services_table(out, res),
         "<h3>Over their HPA target</h3>", _over_table(res),
-        "<h3>Using far less than requested</h3>", _under_table(res),
+        "<h3>Using far less than requested</h3>", _under_table(out, res),
         '<h3 id="deployment-unmatched-heading">Unmatched workloads</h3>', _unmatched(res),
         "<h3>Scale your own</h3>", _scale_html(out),
         f'<p class="atlas-note">{escape(METHOD)}</p>'])
@@ -394,8 +402,8 @@ def report_web(bundle: dict, params: dict) -> dict:
     warnings += [["unmatched", f"{w['key']}: matched no service"] for w in (res or {}).get("unmatched", [])]
     docs, sections = report.doc_names(bundle), report.sections(bundle)
     doc = out["request"]["doc"]
-    sources = [[f"{r['id']} (comparable run)", docs.get(doc, doc), sections.get(r["id"]), None, None, r["short_title"],
-                "resources and utilization", None, None] for r in out["runs"]]
+    sources = [[f"{_run_name(out, r['id'])} (comparable run {r['id']})", docs.get(doc, doc), sections.get(r["id"]), t, None,
+                r["short_title"], "resources and utilization", None, None] for r in out["runs"] for t in r["tables"]]
     return report.build("deployment", "Your deployment beside the vendor's runs",
                         f"{out['request']['product']}, {out['request']['call_model_name']}, {float(out['request']['load']):g} "
                         f"{out['request']['unit']} at your site", "your-deployment.xlsx", inputs=inp,
