@@ -44,6 +44,7 @@ VENDOR = {
                 "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json"],
     "vega": ["vega/build/vega.min.js", "vega-lite/build/vega-lite.min.js", "vega-embed/build/vega-embed.min.js"],
     "tablesort": ["tablesort/dist/tablesort.min.js"],
+    "js-yaml": ["js-yaml/dist/browser/js-yaml.umd.min.js"],  # the "Your deployment" page reads kubectl's -o yaml with it
 }
 """Files copied from node_modules into assets/vendor/<folder>/, per folder."""
 INTERPRETER = "vega-interpreter/build/vega-interpreter.js"

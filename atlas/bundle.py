@@ -152,6 +152,25 @@ def scenario_facts(atlas: Atlas) -> list[dict]:
              "software": s.get("software")} for s in atlas.scenarios]
 
 
+def deployment_names(atlas: Atlas) -> dict:
+    """``deployment_names``: the name registry the "Your deployment" calculator matches your workloads through, the
+    one the service pages use (services.yaml): ``{"services": [{"doc", "service", "display_name", "component", "role",
+    "holds", "names": [canonical, display and every alias name the guides print, e.g. ``ocpcf-occnp-ingress-gateway``],
+    "page": the service page's slug (``atlas.pages.services.groups``)}]}``, in services.yaml order."""
+    from .pages.services import groups
+    page = {(m["doc"], m["service"]): g["slug"] for g in groups(atlas) for m in g["members"]}
+    out = []
+    for s in atlas.services:
+        names = []
+        for n in [s["service"], s.get("display_name"), *(s.get("aliases") or [])]:
+            if n and n not in names:
+                names.append(n)
+        out.append({"doc": s["doc"], "service": s["service"], "display_name": s.get("display_name") or s["service"],
+                    "component": s["component"], "role": s["role"], "holds": (s.get("holds") or {}).get("what"),
+                    "names": names, "page": page.get((s["doc"], s["service"]))})
+    return {"services": out}
+
+
 def excluded_rows(atlas: Atlas) -> dict:
     """``excluded_rows`` (see calculators/partial.py): every utilization row with status flagged or
     missing, with the errata its note cites, so a result without it is marked partial. (Excluded
@@ -197,6 +216,7 @@ BUILDERS: tuple[tuple[tuple[str, ...], Callable[[Atlas], object]], ...] = (
     (("scenario_facts",), scenario_facts),
     (("excluded_rows",), excluded_rows),
     (("examples",), examples),
+    (("deployment_names",), deployment_names),
 ) + tuple(guides.bundle_builders())
 """Every bundle key and the function that builds it from the validated data: one key (its value) or several
 (a dict of exactly those keys). The keys of a guide's own metrics come from its guide module (``BUNDLE_KEYS`` and

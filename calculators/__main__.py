@@ -7,6 +7,9 @@
                                      [--format table|csv|json]
     python -m calculators dsr --scenario dsr-relay-12vcpu --target 240000 [--ceiling 40] [--redundancy mated-pair]
     python -m calculators shcm --scenario shcm-test-5 --target 21600 [--unit RPS] [--ceiling 80]
+    python -m calculators deployment --product policy --call-model pcf-sm --load 43000 --get objects.json|.yaml
+                                     [--top top.txt] [--mapping mapping.json] [--target-load 86000 --sites 2]
+                                     [--format table|csv|json]
     python -m calculators <calculator> --list      (the scenario ids, or products, with their titles)
 
 Numbers are read by calculators.inputs, as on the pages: '63,500' is sixty-three thousand five hundred,
@@ -25,7 +28,7 @@ from pathlib import Path
 
 from fractions import Fraction
 
-from . import asm, asm_report, dsr, footprint, footprint_report, overtarget, overtarget_report, shcm
+from . import asm, asm_report, deployment_report, dsr, footprint, footprint_report, overtarget, overtarget_report, shcm
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,6 +125,10 @@ def choices(bundle: dict, calc: str) -> list[tuple[str, str]]:
                 for r in dsr.runs(bundle)]
     if calc == shcm.NAME:
         return [(t["id"], f"{t.get('section') or ''} {t['short_title']}".strip()) for t in shcm.tests(bundle)]
+    if calc == "deployment":
+        from . import deployment
+        return [(f"--product {p['doc']} --call-model {m['id']}", f"{p['name']}: {m['name']} ({', '.join(m['runs'])})")
+                for p in deployment.products(bundle) for m in p["call_models"]]
     return []
 
 
@@ -180,6 +187,39 @@ def _asm_table(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str]) -> s
                         "cpu_delta": w["cpu_delta"], "mem_delta": w["mem_delta"]} for k, w in wi.items()],
                       ["change", "scenario", "load", "cpu_before", "cpu_after", "cpu_delta", "mem_delta"]))
     return "\n".join(out)
+
+
+def _read_text(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ValueError(f"{what}: cannot read {path}: {e}") from None
+
+
+def _deployment_params(args) -> dict:
+    """The "Your deployment" page's form parameters from the command line: the workloads file as JSON text, a YAML
+    file read with PyYAML first (imported here only), as the page reads YAML with js-yaml before Python sees it."""
+    objects = ""
+    if args.get:
+        text = _read_text(args.get, "Workloads")
+        if text.lstrip()[:1] in ("{", "["):
+            objects = text
+        else:
+            try:
+                import yaml
+            except ImportError:
+                raise ValueError("Workloads: reading -o yaml needs PyYAML (pip install pyyaml, or the project venv); "
+                                 "or pass `kubectl get ... -o json`.") from None
+            try:
+                docs = [d for d in yaml.safe_load_all(text) if d is not None]
+            except yaml.YAMLError as e:
+                raise ValueError(f"Workloads: the YAML could not be read: {e}") from None
+            objects = json.dumps(docs[0] if len(docs) == 1 else docs)
+    return {"product": args.product or "", "call_model": args.call_model or "", "load": args.load, "objects": objects,
+            "top": _read_text(args.top, "kubectl top") if args.top else "",
+            "mapping": _read_text(args.mapping, "Mapping") if args.mapping else "", "kubernetes": args.kubernetes,
+            "target_load": args.target_load or "", "target_sites": args.sites or "", "redundancy": args.redundancy or "",
+            "node_cores": args.node_cores or "", "node_mem": args.node_mem or ""}
 
 
 def main(argv=None) -> int:
@@ -255,6 +295,21 @@ def main(argv=None) -> int:
                    help=f"spare Rhino nodes, 0 to {shcm.MAX_SPARE} (default {shcm.DEFAULT_SPARE}: N+1, the others carry a "
                         "failed node's load)")
     h.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
+    y = sub.add_parser("deployment", help="your own deployment (kubectl get/top output) beside the vendor's comparable runs")
+    y.add_argument("--product", help="product id (see --list)")
+    y.add_argument("--call-model", help="the product's call model id (default: its first; see --list)")
+    y.add_argument("--load", required=True, help="the load your site carried when observed, in the product's unit")
+    y.add_argument("--get", help="file of `kubectl get deployments,statefulsets,hpa -o json` (or -o yaml: read with PyYAML)")
+    y.add_argument("--top", help="file of `kubectl top pods --containers` text")
+    y.add_argument("--mapping", help='JSON file {"namespace/name": "service"} mapping workloads by hand ("" leaves one out)')
+    y.add_argument("--kubernetes", default=overtarget.DEFAULT_CONTROLLER, choices=tuple(overtarget.CONTROLLERS),
+                   help="the HPA controller's Kubernetes version (default 1.33)")
+    y.add_argument("--target-load", help="scale your own deployment to this total load (footprint rules)")
+    y.add_argument("--sites", help="with --target-load: sites carrying traffic (default 1)")
+    y.add_argument("--redundancy", choices=footprint.REDUNDANCY, help="with --target-load: none, n+1 or mated-pair")
+    y.add_argument("--node-cores", help="with --target-load: worker node CPU, cores (with --node-mem: pack onto nodes)")
+    y.add_argument("--node-mem", help="with --target-load: worker node memory, GiB")
+    y.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
     for name, sp in sub.choices.items():
         sp.add_argument("--list", action="store_true", help="list the scenario ids (products for overtarget) with their titles, then exit")
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -318,6 +373,13 @@ def main(argv=None) -> int:
                 sys.stdout.write(mod.result_csv(res))
             else:
                 print(_steps_table(res, mod._rows(res)))
+        elif args.calc == "deployment":
+            params = _deployment_params(args)
+            if args.format == "csv":
+                sys.stdout.write(deployment_report.result_csv(deployment_report.compute_web(bundle, params)))
+            else:
+                out = deployment_report.summary(bundle, params)
+                print(json.dumps(out, indent=1) if args.format == "json" else deployment_report.summary_text(out))
         else:
             res = overtarget.compute(bundle, args.product, args.mem_threshold, args.kubernetes)
             own = problems = None

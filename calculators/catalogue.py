@@ -32,6 +32,9 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
                                               "util_rows", "excluded_rows")),
     "dsr": ("calculators.dsr", ("sources", "dsr_runs", "dsr_notes", "sizing_bands", "examples")),
     "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info", "sizing_bands", "examples")),
+    "deployment": ("calculators.deployment_report", ("sources", "scenarios", "services", "resources", "resources_excluded",
+                                                     "utilization", "scenario_cpu", "scenario_facts", "excluded_rows",
+                                                     "sizing_bands", "deployment_names")),
 }
 CALCULATORS: dict = {}
 REPORTS: dict = {}

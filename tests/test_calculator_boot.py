@@ -16,7 +16,9 @@ from calculators import formatting, catalogue
 from conftest import BOOT_LIMIT_MS, ROOT, PackEditor, bundle_file, result_cell, serve, site_manifest, wait_for_chart, wasm_holder
 from atlas.bundle import calculator_slice
 
-PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm"}
+PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm",
+         "deployment": "deployment"}
+_EX = ROOT / "docs" / "assets" / "examples" / "deployment"
 
 # Inputs per calculator, from the tests of each calculator (values asserted there), plus defaults.
 CASES = {
@@ -30,6 +32,11 @@ CASES = {
             {"scenario": "dsr-relay-18vcpu", "target": "500000"}, {"scenario": "dsr-fabr-sds", "target": "1000"}],
     "shcm": [{}, {"scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80"},
              {"scenario": "shcm-test-1", "target": "5000", "unit": "SPS"}],
+    "deployment": [{}, {"product": "policy", "call_model": "pcf-sm", "load": "43000",
+                        "objects": (_EX / "policy-pcf-sm.json").read_text(encoding="utf-8"),
+                        "top": (_EX / "policy-pcf-sm-top.txt").read_text(encoding="utf-8"),
+                        "target_load": "86000", "target_sites": "2", "node_cores": "64", "node_mem": "256"},
+                   {"product": "policy", "call_model": "pcf-sm", "load": "0"}],
 }
 
 
@@ -81,8 +88,10 @@ def test_a_page_imports_only_its_own_calculator_and_never_html(name, bundle, tmp
     mods = set(mods)
     assert "html" not in mods and "html.entities" not in mods
     others = {m for n, (m, _) in catalogue.CATALOGUE.items() if n != name}
-    if name not in ("footprint", "asm"):  # the ASM calculator sizes through the footprint module
+    if name not in ("footprint", "asm", "deployment"):  # the ASM calculator sizes through the footprint module
         others.add("calculators.footprint")
+    if name == "deployment":  # your deployment is flagged by the over-target calculator's HPA rule, not a copy of it
+        others.discard("calculators.overtarget")
     assert catalogue.CATALOGUE[name][0] in mods and not (mods & others), mods & others
 
 
@@ -261,7 +270,8 @@ def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
         module = catalogue.CATALOGUE[name][0].split(".")[1] + ".py"
         assert f"calculators/{module}" in files and "calculators/catalogue.py" in files
         others = {m.split(".")[1] + ".py" for n, (m, _) in catalogue.CATALOGUE.items() if n != name}
-        assert not {f"calculators/{m}" for m in others if m != "footprint.py"} & set(files)
+        shared = {"footprint.py"} | ({"overtarget.py"} if name == "deployment" else set())  # the rules they reuse
+        assert not {f"calculators/{m}" for m in others if m not in shared} & set(files)
         for rel, content in files.items():
             if rel.endswith(".py"):
                 src = (ROOT / rel).read_bytes() if rel.startswith("calculators/") else stdlib.read(rel[len("lib/"):])

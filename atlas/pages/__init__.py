@@ -12,7 +12,7 @@ from typing import Callable
 
 from calculators import footprint as _fp
 
-from . import accuracy, calc_asm, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, products, services
+from . import accuracy, calc_asm, calc_deployment, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, products, services
 
 
 def _ceilings(r) -> str:
@@ -33,6 +33,7 @@ MACROS: dict[str, Callable[..., str]] = {
     "dsr_calculator": calc_dsr.page,                   # docs/calculators/dsr.md
     "dsr_example": calc_dsr.example,                   # docs/calculators/dsr.md (worked example)
     "dsr_site_example": calc_dsr.site_example,         # docs/calculators/dsr.md (site-limit example)
+    "deployment_calculator": calc_deployment.page,     # docs/calculators/deployment.md
     "shcm_calculator": calc_shcm.page,                 # docs/calculators/shcm.md
     "shcm_cpu_reading": calc_shcm.cpu_reading,         # docs/calculators/shcm.md (method step 3)
     "shcm_extrapolation": calc_shcm.extrapolation,     # docs/calculators/shcm.md (limits)

@@ -61,6 +61,7 @@
               labelFontSize: narrow ? 10 : 11, titleFontSize: narrow ? 10 : 11, labelLimit: narrow ? 110 : 220 },
       legend: { labelColor: fg, titleColor: fg, labelFontSize: narrow ? 10 : 11, labelLimit: narrow ? 140 : 220 },
       title: { color: fg },
+      header: { labelColor: fg, titleColor: fg },  /* a faceted chart's panel names (the Your deployment page) */
       mark: { color: dark() ? "#8c9eff" : "#3f51b5" },
       tick: { color: fg },
       range: { category: dark()
