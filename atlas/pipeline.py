@@ -11,7 +11,8 @@
    docs/ with their macros expanded, and the navigation (``atlas.pages.generate``);
 5. **page data**: the compare page's data and the errata page's detail columns, loaded on first use
    (``atlas.pages.compare``, ``atlas.pages.data``);
-6. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``);
+6. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``), and the page script that
+   registers the service worker (``atlas.offline.page_script``);
 7. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
    folder beside the site that replaces the site only when everything succeeded. The templates put
    each own script's and stylesheet's content hash in its URL (``mkdocs_extra``);
@@ -21,7 +22,10 @@
    character, outside pre, code, textarea, script and style (``atlas.whitespace``);
 10. **trim stylesheets**: Material's stylesheets cut to the rules the site's pages and scripts can use
    (``atlas.trimcss``, PurgeCSS), renamed by content, every page's link rewritten;
-11. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
+11. **service worker**: ``sw.js`` at the site's root, bundled with Workbox, with the build's id and the SHA-256 of
+   every file not named by its content written in (``atlas.offline``): pages and calculators work offline after one
+   visit, and never with another build's files;
+12. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
    (``atlas.compress``), which then replaces the site.
 
 Steps 1 to 6 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
@@ -50,7 +54,7 @@ DOCS_TREE = ROOT / "build" / "docs"
 CONFIG = ROOT / "mkdocs.yml"
 
 STEPS = ("validate data", "calculator bundle and code packs", "downloads", "generate pages", "page data", "browser assets",
-         "render (MkDocs)", "static charts", "collapse whitespace", "trim stylesheets", "compress")
+         "render (MkDocs)", "static charts", "collapse whitespace", "trim stylesheets", "service worker", "compress")
 """The steps, in the order they run."""
 
 
@@ -160,6 +164,8 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
                 files |= {f.relative_to(docs_dir).as_posix() for f in (docs_dir / sub).rglob("*") if f.is_file()}
         with step("browser assets", secs, kept):
             files |= set(assets.vendor(docs_dir))
+            from . import offline
+            files.add(offline.page_script(docs_dir))
             css = docs_dir / charts.CSS
             css.parent.mkdir(parents=True, exist_ok=True)
             css.write_text(charts.dark_css(), encoding="utf-8")
@@ -172,13 +178,15 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
     return Prepared(r, docs_dir, files, secs, drawing)
 
 
-def mkdocs_extra(docs_dir: Path, extra: dict) -> dict:
+def mkdocs_extra(docs_dir: Path, extra: dict, service_worker: bool = False) -> dict:
     """MkDocs' ``extra`` (``config.extra`` in the templates) for rendering ``docs_dir``: ``extra`` (mkdocs.yml's,
     as MkDocs loaded it) plus ``asset_hash``, the content version of each file of the docs tree
     (``atlas.assets.AssetVersions``), which overrides/ puts in the URL of every script and stylesheet of
-    this site a page loads, and of the code manifest the calculator worker fetches."""
+    this site a page loads, and of the code manifest the calculator worker fetches; and ``service_worker``: whether
+    the pages register the site's service worker (a build, ``render``: True; ``make serve``: False, whose pages
+    change under the same address and must never come from a build's cache)."""
     from .assets import AssetVersions
-    return {**extra, "asset_hash": AssetVersions(docs_dir)}
+    return {**extra, "asset_hash": AssetVersions(docs_dir), "service_worker": service_worker}
 
 
 def _mkdocs_logging(verbose: bool) -> None:
@@ -212,11 +220,11 @@ def swap_into_place(tmp: Path, final: Path) -> None:
 
 def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict | None = None,
            drawing=None) -> None:
-    """Steps 6 to 10: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
+    """Steps 7 to 12: MkDocs renders ``docs_dir`` (strict: a broken link or any warning fails) into a temporary
     folder beside ``site_dir``, the static charts are put into its pages (``drawing``, an
     ``atlas.charts.Drawing`` started by ``prepare``; else they are drawn now), the pages' white-space runs collapsed
-    (``atlas.whitespace``), Material's stylesheets trimmed (``atlas.trimcss``), its large files are
-    precompressed (``atlas.compress``), and it then replaces ``site_dir`` (``swap_into_place``). Raises
+    (``atlas.whitespace``), Material's stylesheets trimmed (``atlas.trimcss``), the service worker written
+    (``atlas.offline``), its large files are precompressed (``atlas.compress``), and it then replaces ``site_dir`` (``swap_into_place``). Raises
     StepFailed; the previous site is then unchanged and the temporary folder removed."""
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     final = Path(site_dir).resolve()
@@ -230,7 +238,7 @@ def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict 
             from mkdocs.config import load_config
             from mkdocs.exceptions import Abort
             cfg = load_config(str(CONFIG), docs_dir=str(docs_dir), site_dir=str(tmp), strict=True)
-            cfg["extra"] = mkdocs_extra(docs_dir, dict(cfg["extra"]))
+            cfg["extra"] = mkdocs_extra(docs_dir, dict(cfg["extra"]), service_worker=True)
             cfg.plugins.on_startup(command="build", dirty=False)
             try:
                 mkdocs_build(cfg)
@@ -249,6 +257,9 @@ def render(docs_dir: Path, site_dir: Path, verbose: bool = False, seconds: dict 
         with step("trim stylesheets", seconds, kept):
             from .trimcss import trim
             trim(tmp)
+        with step("service worker", seconds, kept):
+            from .offline import write_service_worker
+            write_service_worker(tmp)
         with step("compress", seconds, kept):
             from .compress import precompress
             precompress(tmp)

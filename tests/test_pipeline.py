@@ -13,9 +13,10 @@ from conftest import ROOT
 
 def test_the_steps_run_in_the_documented_order():
     r = subprocess.run([sys.executable, "-m", "atlas", "steps"], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert r.stdout.split("\n")[:11] == ["1. validate data", "2. calculator bundle and code packs", "3. downloads",
+    assert r.stdout.split("\n")[:12] == ["1. validate data", "2. calculator bundle and code packs", "3. downloads",
                                          "4. generate pages", "5. page data", "6. browser assets", "7. render (MkDocs)",
-                                         "8. static charts", "9. collapse whitespace", "10. trim stylesheets", "11. compress"]
+                                         "8. static charts", "9. collapse whitespace", "10. trim stylesheets",
+                                         "11. service worker", "12. compress"]
 
 
 def test_the_downloads_step_runs_before_the_pages_that_list_it(tmp_path, monkeypatch):

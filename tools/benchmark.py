@@ -1,6 +1,6 @@
 """Speed benchmark of the Benchmark Atlas (run with `make bench`).
 
-    .venv/bin/python tools/benchmark.py [RUNS] [--builds N] [--site DIR] [--tests]
+    .venv/bin/python tools/benchmark.py [RUNS] [--builds N] [--site DIR] [--tests] [--links-only] [--link-runs N]
 
 Runs vary by a few hundred ms on a 2-core machine: keep RUNS at 11 or more for the medians.
 
@@ -16,6 +16,12 @@ Prints, for this machine (JSON):
     (runtime, import, data), and the run time in Python, and how many runs booted from the build's
     memory snapshot (``calculator_booted_from``: "snapshot", or "files" when it could not be used;
     tools/snapshot_experiment.py measures the snapshot against the bare boot alone);
+  * first visits per link (``first_result_per_link``): each of LINKS emulated by the server (``Link``: a round trip
+    before each response, one shared rate for the bodies; Chromium's CDP emulation does not reach the worker), cold cache, the build's .br files served
+    to a browser that accepts them (``Precompressed``), the footprint page's first result (it boots from the memory
+    snapshot) against the bare Pyodide boot on the same link, interleaved, median of --link-runs (default 3); and
+    the revisit in the same browser context (the service worker then answers from its cache); --links-only
+    measures only this;
   * a warm revisit: the footprint page opened again in the same browser profile (on disk, as a reader's), served
     with the Hosting page's Cache-Control, timed to its first result, with the body bytes the server sent;
   * that the prerendered result is visible at first paint: it is in the HTML as served, and
@@ -104,6 +110,134 @@ class Quiet(SimpleHTTPRequestHandler):
 
     def log_message(self, *a):
         pass
+
+
+class Precompressed(Quiet):
+    """Quiet, with the build's precompressed files as the Hosting page's servers send them: ``<file>.br`` to a browser
+    that accepts Brotli (``Content-Encoding: br``, the file's own type, ``Vary: Accept-Encoding``), and a
+    ``304 Not Modified`` to a revalidation of an unchanged file; over the emulated ``Link``."""
+
+    def copyfile(self, source, outputfile):
+        while chunk := source.read(64 * 1024):
+            Link.send(len(chunk))
+            outputfile.write(chunk)
+
+    def send_head(self):
+        Link.wait_round_trip()
+        path = self.translate_path(self.path)
+        br = path + ".br"
+        if "br" not in self.headers.get("Accept-Encoding", "") or not os.path.isfile(br) or not os.path.isfile(path):
+            return super().send_head()
+        mtime = int(os.stat(path).st_mtime)
+        since = self.headers.get("If-Modified-Since")
+        if since:
+            from email.utils import parsedate_to_datetime
+            try:
+                if int(parsedate_to_datetime(since).timestamp()) >= mtime:
+                    self.send_response(304)
+                    self.end_headers()
+                    return None
+            except (TypeError, ValueError):
+                pass
+        f = open(br, "rb")
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Encoding", "br")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("Content-Length", str(os.fstat(f.fileno()).st_size))
+        self.send_header("Last-Modified", self.date_time_string(mtime))
+        self.end_headers()
+        return f
+
+
+LINKS = [("localhost", None), ("100 Mbit/s, 5 ms", (100, 5)), ("20 Mbit/s, 30 ms", (20, 30)),
+         ("10 Mbit/s, 50 ms", (10, 50)), ("4 Mbit/s, 100 ms", (4, 100))]
+"""The links first visits are measured on: name, (Mbit/s each way, round-trip latency ms) or None for no emulation.
+The first four are issue 29's; the last a slow office or field link."""
+
+
+class Link:
+    """The link between the reader and the server, emulated by the server for every response (``Precompressed``):
+    one round trip (``ms``) before each response, and the bodies of all responses in flight sharing ``mbit`` Mbit/s
+    (one clock for the link, so parallel downloads share it as on a real link). Chromium's own emulation (CDP
+    Network.emulateNetworkConditions on the page) was tried first and not kept: it does not reach a dedicated worker's
+    requests, which fetch nearly everything a calculator boots from (on 4 Mbit/s, 100 ms the footprint page's ~9 MB
+    snapshot boot came in 13.6 s, where the link alone needs 18 s)."""
+    lock = threading.Lock()
+    mbit: float | None = None
+    ms: float = 0
+    free_at = 0.0
+
+    @classmethod
+    def set(cls, link) -> None:
+        cls.mbit, cls.ms = link if link else (None, 0)
+        cls.free_at = 0.0
+
+    @classmethod
+    def wait_round_trip(cls) -> None:
+        if cls.mbit:
+            time.sleep(cls.ms / 1000)
+
+    @classmethod
+    def send(cls, n: int) -> None:
+        """Holds the caller until ``n`` more bytes would have crossed the link."""
+        if not cls.mbit:
+            return
+        with cls.lock:
+            start = max(time.perf_counter(), cls.free_at)
+            cls.free_at = start + n * 8 / (cls.mbit * 1e6)
+            until = cls.free_at
+        delay = until - time.perf_counter()
+        if delay > 0:
+            time.sleep(delay)
+
+
+def per_link(p, url: str, runs: int) -> dict:
+    """First visits per link (LINKS): for each, ``runs`` times in a new browser context (cold cache), interleaved, the
+    bare Pyodide boot (bench/bare.html) and the footprint page's first result (it boots from the snapshot where it
+    can), then the footprint page again in the same context (the revisit: the service worker answers from its cache).
+    Returns per link the medians, the runs and the first result's difference from the bare boot in percent."""
+    b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS + [BLOCK_OTHER_HOSTS])
+    out = {}
+    try:
+        for name, link in LINKS:
+            Link.set(link)
+            bare, first, again, boot_from = [], [], [], []
+            for i in range(runs):
+                for kind in (("bare", "calc") if i % 2 == 0 else ("calc", "bare")):
+                    ctx = b.new_context()
+                    pg = ctx.new_page()
+                    if kind == "bare":
+                        pg.goto(url + "/bench/bare.html")
+                        pg.wait_for_selector("body[data-ready]", state="attached", timeout=300000)
+                        bare.append(float(pg.get_attribute("body", "data-ready")))
+                    else:
+                        pg.goto(url + CALC_URL)
+                        pg.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=300000)
+                        first.append(float(pg.get_attribute("#atlas-calculator", "data-result-ms")))
+                        boot_from.append(pg.get_attribute("#atlas-calculator", "data-boot-from") or "?")
+                        # the files handed to the service worker once the first run is done, then the revisit
+                        pg.wait_for_selector('html[data-atlas-offline="calculator"], html[data-atlas-offline="off"]',
+                                             state="attached", timeout=300000)
+                        pg2 = ctx.new_page()
+                        pg.close()
+                        pg2.goto(url + CALC_URL)
+                        pg2.wait_for_selector('#atlas-calculator[data-result-seq="1"]', state="attached", timeout=300000)
+                        again.append(float(pg2.get_attribute("#atlas-calculator", "data-result-ms")))
+                    ctx.close()
+            mb, mf, ma = statistics.median(bare), statistics.median(first), statistics.median(again)
+            out[name] = {"bare_boot_ms_median": round(mb), "first_result_ms_median": round(mf),
+                         "first_vs_bare_percent": round((mf / mb - 1) * 100, 1),
+                         "revisit_first_result_ms_median": round(ma), "revisit_vs_bare_percent": round((ma / mb - 1) * 100, 1),
+                         "bare_runs_ms": [round(x) for x in bare], "first_runs_ms": [round(x) for x in first],
+                         "revisit_runs_ms": [round(x) for x in again],
+                         "booted_from": {k: boot_from.count(k) for k in sorted(set(boot_from))}}
+            print(f"{name:>18}: bare {mb:8.0f} ms, first result {mf:8.0f} ms ({out[name]['first_vs_bare_percent']:+.1f} %), "
+                  f"revisit {ma:8.0f} ms ({out[name]['revisit_vs_bare_percent']:+.1f} %)", file=sys.stderr)
+    finally:
+        Link.set(None)
+        b.close()
+    return out
 
 
 def build(out: Path) -> float:
@@ -324,6 +458,8 @@ def main() -> None:
     ap.add_argument("runs", nargs="?", type=int, default=11)
     ap.add_argument("--builds", type=int, default=3)
     ap.add_argument("--site", type=Path, help="benchmark this built site instead of building (no build times)")
+    ap.add_argument("--link-runs", type=int, default=3, help="runs per link of the first visits per link (default 3)")
+    ap.add_argument("--links-only", action="store_true", help="measure only the first visits per link (needs --site)")
     ap.add_argument("--tests", action="store_true",
                     help="also time the whole test suite as `make test` runs it, set-up done (minutes: run it alone)")
     opt = ap.parse_args()
@@ -344,6 +480,13 @@ def main() -> None:
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}"
+    brotli = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Precompressed, directory=str(site)))
+    threading.Thread(target=brotli.serve_forever, daemon=True).start()
+    if opt.links_only:
+        with sync_playwright() as p:
+            links = per_link(p, f"http://127.0.0.1:{brotli.server_address[1]}", opt.link_runs)
+        print(json.dumps({"first_result_per_link": links}, indent=2))
+        return
     outside: list[str] = []
 
     def watch(req):
@@ -389,6 +532,7 @@ def main() -> None:
                     boot_from.append(pg.get_attribute("#atlas-calculator", "data-boot-from") or "?")
                 ctx.close()
         warm, warm_bytes = warm_revisits(p, url, max(3, opt.runs // 2))
+        links = per_link(p, f"http://127.0.0.1:{brotli.server_address[1]}", opt.link_runs)
         for name, (path, ready) in page_types(site).items():
             ctx = context(b)
             pg = ctx.new_page()
@@ -430,6 +574,7 @@ def main() -> None:
         ctx.close()
         b.close()
     httpd.shutdown()
+    brotli.shutdown()
     med_bare, med_calc, med_ready = statistics.median(bare), statistics.median(calc), statistics.median(ready_ms)
     report = {
         "build_seconds_median": round(statistics.median(builds), 2) if builds else None, "build_seconds": [round(x, 2) for x in builds],
@@ -439,6 +584,7 @@ def main() -> None:
         "calculator_ready_overhead_vs_bare_percent": round((med_ready / med_bare - 1) * 100, 1),
         "calculator_first_result_ms_median": round(med_calc), "calculator_runs_ms": [round(x) for x in calc],
         "calculator_first_result_overhead_vs_bare_percent": round((med_calc / med_bare - 1) * 100, 1),
+        "first_result_per_link": links,
         "calculator_warm_revisit_first_result_ms_median": round(statistics.median(warm)), "warm_revisit_runs_ms": [round(x) for x in warm],
         "warm_revisit_body_bytes_sent_median": round(statistics.median(warm_bytes)),
         "calculator_boot_phases_ms_median": {k: round(statistics.median(p.get(k, math.nan) for p in phases))
