@@ -10,12 +10,17 @@
  * stopped, the reader told, and Python restarted. At most one run is in flight; inputs given
  * meanwhile wait, and only the newest of them is computed next (a burst of changes costs two
  * runs, not one per change). ?atlas_timeout_ms= and ?atlas_run_timeout_ms= (tests, slow
- * machines) are clamped to BOOT_RANGE and RUN_RANGE: a link cannot remove a limit. */
+ * machines) are clamped to BOOT_RANGE and RUN_RANGE: a link cannot remove a limit.
+ *
+ * While Python boots, the status line counts the bytes received of each file the worker fetches and names
+ * any file that has sent nothing for 5 s (the worker's {type: "transfer"} messages); it keeps waiting, as a
+ * slow link may resume, up to the boot limit. */
 (function () {
   "use strict";
   var script = document.currentScript;
   var root = document.getElementById("atlas-calculator");
   if (!root || !script) return;
+  root.setAttribute("data-script-ms", String(Math.round(performance.now())));  /* when this script took over */
   var base = new URL("./", script.src);
   /* The worker's URL as pyboot.js makes it from its tag (pyworker.mjs at its content version, with
    * the version of this build's code manifest); without that tag, the worker beside this script. */
@@ -328,14 +333,81 @@
       o.hint, o.hosting, o.detail);
     runBtn.disabled = true;
   }
+  /* The files the worker is fetching, as its newest {type: "transfer"} message gave them: per file its site path,
+   * bytes received (``got``) and expected (``total``, or null), ``done``, ``counted`` (false for a JavaScript module,
+   * whose bytes a worker cannot see), ``stalled`` (nothing received for 5 s) and ``idleMs`` (since its last bytes,
+   * when this page received the message, at ``transferAt``: its performance.now()). */
+  var transfer = [], transferAt = 0;
+  function mb(n) { return (n / 1e6).toFixed(1); }
+  function idleS(f) { return Math.floor((f.idleMs + performance.now() - transferAt) / 1000); }
+  /* "12.3 of 37.7 MB" received of file ``f`` (or "12.3 MB" when its size is not known) */
+  function received(f) { return mb(f.got) + (f.total ? " of " + mb(f.total) : "") + " MB"; }
+  /* What the files in flight say, for the status line: {bytes: the total received and what is still coming, file
+   * by file; stalled: each file that has sent nothing for 5 s, named with its path and what it sent}. */
+  function transferText() {
+    var got = 0, total = 0, coming = [], stalled = [];
+    transfer.forEach(function (f) {
+      if (f.counted) {
+        got += f.got;
+        total += Math.max(f.total || 0, f.got);
+      }
+      if (f.done) return;
+      var name = f.file.split("/").pop();
+      if (f.counted) coming.push(name + " " + received(f));
+      if (!f.stalled) return;
+      stalled.push(f.counted ? f.file + ": no data for " + idleS(f) + " s (" + (f.got || f.total ? received(f) + " received" : "nothing received") + ")"
+                             : f.file + ": still not loaded after " + idleS(f) + " s (a script: its bytes are not counted)");
+    });
+    return {
+      bytes: total ? mb(got) + " of " + mb(total) + " MB received" + (coming.length ? " (" + coming.join(", ") + ")" : "") : "",
+      stalled: stalled,
+    };
+  }
+  /* The status line while Python boots: the stage, the seconds, the bytes received, and any stalled file by name. */
+  function bootStatus() {
+    var t = transferText();
+    status((restarts ? "Restarting Python after a stopped calculation. " : "") + stage + "… " +
+      ((performance.now() - started) / 1000).toFixed(0) + " s" + (t.bytes ? ": " + t.bytes : "") +
+      (t.stalled.length ? ". " + t.stalled.join("; ") + ". Still waiting: a slow link may resume" : "") +
+      (root.getAttribute("data-busy") === "true" ? ". Your inputs will be computed as soon as Python has loaded." : ""));
+  }
+  function onTransfer(m) {
+    transfer = m.files || [];
+    transferAt = performance.now();
+    var got = 0, total = 0, stalled = [];
+    transfer.forEach(function (f) {
+      if (f.counted) { got += f.got; total += Math.max(f.total || 0, f.got); }
+      if (f.stalled && !f.done) stalled.push(f);
+    });
+    root.setAttribute("data-bytes-received", String(got));
+    root.setAttribute("data-bytes-expected", String(total));
+    if (stalled.length) {
+      if (!root.hasAttribute("data-stalled")) {
+        /* how long the file had sent nothing when the worker told this page (the goal: 5 s), and when this page showed it (ms since navigation) */
+        root.setAttribute("data-stall-named-after-ms", String(stalled[0].idleMs));
+        root.setAttribute("data-stall-named-ms", String(Math.round(performance.now())));
+      }
+      root.setAttribute("data-stalled", stalled.map(function (f) { return f.file; }).join(" "));
+    } else {
+      root.removeAttribute("data-stalled");
+    }
+    if (state === "booting") bootStatus();
+    else if (root.getAttribute("data-report") === "busy") {
+      var t = transferText();
+      status("Making the XLSX report of this result…" + (t.bytes ? " " + t.bytes : "") + (t.stalled.length ? ". " + t.stalled.join("; ") + ". Still waiting: a slow link may resume." : ""));
+    }
+  }
   function tick() {
     if (state !== "booting") return;
-    status((restarts ? "Restarting Python after a stopped calculation. " : "") + stage + "… " +
-      ((performance.now() - started) / 1000).toFixed(0) + " s" +
-      (root.getAttribute("data-busy") === "true" ? ". Your inputs will be computed as soon as Python has loaded." : ""));
+    bootStatus();
     if (performance.now() - started > timeoutMs) {
+      /* the boot limit: name the files that had stopped arriving, or those still coming */
+      var t = transferText(), coming = transfer.filter(function (f) { return !f.done; }).map(function (f) { return f.file; });
       fail("Python did not finish loading within " + Math.round(timeoutMs / 1000) + " s" +
-        (restarts ? " of its restart." : " of opening this page (the server or the network may be very slow)."));
+        (restarts ? " of its restart" : " of opening this page") +
+        (t.stalled.length ? ": " + t.stalled.join("; ") + "." :
+         coming.length ? ": still loading " + coming.join(", ") + " (the server or the network may be very slow)." :
+         restarts ? "." : " (the server or the network may be very slow)."));
       return;
     }
     setTimeout(tick, 500);
@@ -384,6 +456,8 @@
     restarts += 1;
     root.setAttribute("data-restarts", String(restarts));
     message(text);
+    transfer = [];
+    root.removeAttribute("data-stalled");
     started = performance.now();
     stage = "Starting";
     setState("booting");
@@ -555,6 +629,7 @@
       if (w !== worker) return; /* a stopped worker's late message */
       var m = ev.data || {};
       if (m.type === "progress") { stage = m.detail; return; }
+      if (m.type === "transfer") { onTransfer(m); return; }
       if (m.type === "ready") {
         setState("ready");
         root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
@@ -570,6 +645,10 @@
         root.setAttribute("data-boot-from", m.from || "files");
         if (m.snapshotError) root.setAttribute("data-snapshot-error", m.snapshotError);
         else root.removeAttribute("data-snapshot-error");
+        /* every file was checked against its SHA-256 before use: by Web Crypto, or by the worker's own script where
+         * the page is not a secure context; and the ms each check took (the snapshot's is the largest) */
+        if (m.verifiedWith) root.setAttribute("data-verified-with", m.verifiedWith);
+        if (m.hashMs) root.setAttribute("data-hash-ms", JSON.stringify(m.hashMs));
         if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
         var again = restarts ? "Python was restarted after the stopped calculation" : "Python is ready";
         if (inflight) { armRunTimer(); status(again + "; computing your inputs…"); }
@@ -577,6 +656,13 @@
         return;
       }
       if (m.type === "boot-error") {
+        /* a file whose bytes did not match: when its bytes and the digest to check them against were in, and when
+         * the worker named it (ms since navigation), so that how soon it was named can be measured (the page shows it
+         * at data-failed-ms, or once this script runs, data-script-ms, if that is later) */
+        if (m.arrivedAt) {
+          root.setAttribute("data-failed-file-arrived-ms", String(Math.round(m.arrivedAt - performance.timeOrigin)));
+          root.setAttribute("data-failed-named-ms", String(Math.round(m.namedAt - performance.timeOrigin)));
+        }
         fail((m.file ? m.file + " " : "") + m.message, { hint: m.hint, hosting: !!m.hosting, detail: m.detail });
         return;
       }
