@@ -202,7 +202,8 @@ def test_a_run_that_never_returns_is_stopped_said_and_python_restarted(page, bui
         # Either the run limit stops it, or the runtime dies of the recursion (a fatal error): both restart Python.
         wait_calc(page, '#atlas-calculator[data-restarts="1"]')
         msg = page.inner_text("#atlas-calc-message")
-        assert ("did not finish within 4 s" in msg or "internal error" in msg) and "Python is restarting" in msg, msg
+        # "is restarting" while it does; "was restarted" once it is back (the newer inputs' result then clears it)
+        assert ("did not finish within 4 s" in msg or "internal error" in msg) and ("Python is restarting" in msg or "Python was restarted" in msg), msg
         # the press made while the endless run held Python is computed after the restart: the result of the newest
         # inputs (80000) is shown, Python idle. Its number is 3, or higher where typing's own run (250 ms after the last
         # key) started before the press that followed it, as it can on a busy machine
@@ -257,13 +258,51 @@ def test_an_error_that_leaves_python_past_1_gib_restarts_it(page, built_site):
             document.querySelector('#atlas-calculator form').requestSubmit(); }""")
         page.wait_for_selector('#atlas-calculator[data-restarts="1"][data-state="ready"]', state="attached", timeout=BOOT_LIMIT_MS)
         msg = page.inner_text("#atlas-calc-message")
-        assert "MemoryError: simulated" in msg and "Python's memory had grown to 1." in msg and "restarting" in msg, msg
+        assert "MemoryError: simulated" in msg and "Python's memory had grown to 1." in msg and "Python was restarted" in msg, msg
         shown = int(page.get_attribute("#atlas-calculator", "data-result-seq"))
         page.fill("#calc-load", "126000")
         page.click("#calc-run")
         wait_calc(page, "126000 computed after the restart", until=_IDLE_AFTER.replace("N", str(shown)).replace("LOAD", "126000"))
         assert result_cell(page, "BSF Management Service") == "17"
         assert int(page.get_attribute("#atlas-calculator", "data-heap-bytes")) < 4 * before < 2 ** 30
+        assert page.js_errors == []
+    finally:
+        httpd.shutdown()
+
+
+@pytest.mark.browser
+def test_inputs_that_blew_up_python_are_not_run_again_by_themselves_and_the_status_says_one_thing(page, built_site):
+    """Issue 29 item 6: the same inputs waiting (typed, then pressed: here both presses in one task) when they blow
+    Python's memory up (load 780 keeps a 1.2 GB buffer) ran again after the restart, and blew it up again (two
+    restarts), while "Python is restarting." stayed in the message beside the status line's "Python was restarted".
+    Now Python restarts once, the inputs are not run again by themselves, the message and the status line both say it
+    was restarted (nothing says it is restarting), and the message says the inputs may be changed or tried again;
+    changed, they compute."""
+    httpd, url = serve(built_site, _EndlessPython)
+    try:
+        page.goto(url + CALC, wait_until="load")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+        page.evaluate("""() => { const form = document.querySelector('#atlas-calculator form'), load = document.getElementById('calc-load');
+            load.value = '780'; form.requestSubmit(); form.requestSubmit(); }""")
+        # Python back and idle (no run in flight or waiting) after a restart: the second press would have kept it busy
+        wait_calc(page, "idle after the restart", until="""() => { const c = document.getElementById('atlas-calculator');
+            return c.hasAttribute('data-restarts') && c.dataset.state === 'ready' && !c.hasAttribute('data-busy'); }""")
+        assert page.get_attribute("#atlas-calculator", "data-restarts") == "1"
+        # the first Python's result 1 and the run that blew it up; the restarted Python has run nothing
+        assert page.get_attribute("#atlas-calculator", "data-runs-computed") == "2"
+        msg, status = page.inner_text("#atlas-calc-message"), page.inner_text("#atlas-calc-status")
+        assert msg.startswith("The calculator hit an internal error: MemoryError: simulated: the run took 1.2 GB (Python's memory had grown to 1."), msg
+        assert msg.endswith("The result below is unchanged. Python was restarted; those inputs are not run again by themselves: "
+                            "change them, or press Compute to try them again."), msg
+        assert status == "Python was restarted after it ran out of memory. Change the inputs and press Compute.", status
+        assert "restarting" not in msg + status
+        assert result_cell(page, "BSF Management Service") == "17"  # the result before, unchanged
+        assert page.input_value("#calc-load") == "780"  # left for the reader to change
+        page.fill("#calc-load", "126000")
+        page.click("#calc-run")
+        wait_calc(page, "126000 computed after the restart", until=_IDLE_AFTER.replace("N", "1").replace("LOAD", "126000"))
+        assert page.get_attribute("#atlas-calculator", "data-restarts") == "1"
+        assert page.inner_text("#atlas-calc-status").startswith("Computed in your browser") and page.locator("#atlas-calc-message").is_hidden()
         assert page.js_errors == []
     finally:
         httpd.shutdown()

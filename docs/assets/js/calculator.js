@@ -56,6 +56,8 @@
   var QUIET_MS = 60;
   /* The boot clock starts at navigation (performance.now() is ms since then), not when this script runs. */
   var state = "booting", started = 0, stage = "Starting", worker = null, seq = 0, restarts = 0;
+  /* why Python was last restarted: {said: what happened, in the message box; after: the restart in the status line} */
+  var restartWhy = null;
   var inflight = null, pending = null, runTimer = null, slowTimer = null, quietTimer = null, stopped = null, lastInput = 0;
   var blobUrls = [];
   var hostingUrl = new URL("../../about/hosting/", base).href;
@@ -366,7 +368,7 @@
   /* The status line while Python boots: the stage, the seconds, the bytes received, and any stalled file by name. */
   function bootStatus() {
     var t = transferText();
-    status((restarts ? "Restarting Python after a stopped calculation. " : "") + stage + "… " +
+    status((restarts ? "Restarting Python " + restartWhy.after + ". " : "") + stage + "… " +
       ((performance.now() - started) / 1000).toFixed(0) + " s" + (t.bytes ? ": " + t.bytes : "") +
       (t.stalled.length ? ". " + t.stalled.join("; ") + ". Still waiting: a slow link may resume" : "") +
       (root.getAttribute("data-busy") === "true" ? ". Your inputs will be computed as soon as Python has loaded." : ""));
@@ -443,10 +445,15 @@
   function stuck() {
     if (!inflight || state !== "ready") return;
     stopped = inflight;
-    restartWorker("The calculation was stopped: it did not finish within " + (runLimitMs / 1000) + " s. " +
-      "The result below is unchanged; Python is restarting.");
+    restartWorker({ said: "The calculation was stopped: it did not finish within " + (runLimitMs / 1000) + " s.",
+                    after: "after the stopped calculation" });
   }
-  function restartWorker(text) {
+  /* Python is started again after ``why`` ({said: what happened, for the message box; after: "after …", for the status
+   * line}). The inputs that caused it (``stopped``) are not run again by themselves, also when the same inputs wait
+   * (typed, then pressed: they ran twice, and a memory blow-up restarted Python twice); newer inputs are. While Python
+   * restarts, the message says so; once it is back, the message says it was restarted and that the reader may change
+   * the inputs or press Compute to try them again, and the status line says the same, not "restarting" beside it. */
+  function restartWorker(why) {
     disarm();
     if (downloadsWanted !== null) downloadsDone({ id: downloadsWanted, error: "Python restarted before they were written: press Compute" });
     inflight = null;
@@ -454,8 +461,9 @@
     busy();
     if (worker) worker.terminate();
     restarts += 1;
+    restartWhy = why;
     root.setAttribute("data-restarts", String(restarts));
-    message(text);
+    message(why.said + " The result below is unchanged; Python is restarting.");
     transfer = [];
     root.removeAttribute("data-stalled");
     started = performance.now();
@@ -650,7 +658,12 @@
         if (m.verifiedWith) root.setAttribute("data-verified-with", m.verifiedWith);
         if (m.hashMs) root.setAttribute("data-hash-ms", JSON.stringify(m.hashMs));
         if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
-        var again = restarts ? "Python was restarted after the stopped calculation" : "Python is ready";
+        var again = restarts ? "Python was restarted " + restartWhy.after : "Python is ready";
+        if (restarts) {
+          /* the message said "Python is restarting": it now says what the status line says */
+          message(restartWhy.said + " The result below is unchanged. Python was restarted; " +
+            (inflight ? "your newer inputs are being computed." : "those inputs are not run again by themselves: change them, or press Compute to try them again."));
+        }
         if (inflight) { armRunTimer(); status(again + "; computing your inputs…"); }
         else status(again + ". Change the inputs and press Compute.");
         return;
@@ -693,7 +706,12 @@
         message("The calculator hit an internal error and kept the previous result: " + m.message);
         status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
       }
-      if (m.fatal) { stopped = null; restartWorker("The calculator hit an internal error and kept the previous result: " + m.message + " Python is restarting."); return; }
+      if (m.fatal) {
+        stopped = { params: doneParams };  /* these inputs are not run again by themselves (restartWorker) */
+        restartWorker({ said: "The calculator hit an internal error: " + m.message.replace(/\.$/, "") + ".",
+                        after: /memory/i.test(m.message) ? "after it ran out of memory" : "after an internal error" });
+        return;
+      }
       askDownloads();
     };
     w.onerror = function (ev) {
