@@ -234,6 +234,7 @@ def test_a_changed_report_pack_is_named_when_the_xlsx_is_asked_for(page, built_s
         msg = page.inner_text("#atlas-calc-message")
         assert (f"The XLSX report could not be made: {rel} is not the file this build wrote: its SHA-256 begins "
                 f"{_sha(sent)[:12]} where the build's begins {want[:12]}.") in msg, msg
+        assert page.get_attribute("#calc-dl-xlsx", "href") is None
         assert result_cell(page, "BSF Management Service") == "17"
         assert page.js_errors == []
     finally:

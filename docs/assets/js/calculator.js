@@ -205,6 +205,7 @@
       "Its downloads are held back until then.";
     resultEl.parentNode.insertBefore(pendingEl, resultEl);
     resultEl.setAttribute("data-link-pending", "true");
+    report.hold(true);
     if (holder) {
       heldLinks = document.createDocumentFragment();
       while (holder.firstChild) heldLinks.appendChild(holder.firstChild);
@@ -218,6 +219,7 @@
     if (text) {
       pendingEl.textContent = "Default example below, not your link: " + text;
       if (holder && heldLinks) { holder.textContent = ""; holder.appendChild(heldLinks); holder.appendChild(document.createTextNode(" (the default example's)")); }
+      report.hold(false, " (the default example's)");
     } else {
       pendingEl.parentNode.removeChild(pendingEl);
       pendingEl = null;
@@ -553,14 +555,46 @@
       });
     });
   });
-  /* The report: "XLSX" and "Print report". The prerendered result's XLSX is the build's (a data: URL);
+  /* The report: "XLSX" and "Print report". The prerendered result's XLSX is the build's (a file of the site);
    * for a result computed here, the first click asks the worker (which loads the report pack then) for
-   * the XLSX of the inputs that gave the shown result, and the link then downloads it. */
+   * the XLSX of the inputs that gave the shown result, and the link then downloads it.
+   *
+   * The link shows what it gives (issue 30 defect 2: after Compute it kept the default's file and name, so copying
+   * it or a middle click gave the default report). Its states, in data-link-state: "build" (the prerendered
+   * result's file, its href and name as built), "held" (a link's own result is being computed: no href, disabled,
+   * as the CSV and Helm links are held), "on-click" (a result computed here whose workbook is not made yet: no href,
+   * so there is nothing to copy or open in another tab, and it acts as a button that makes it), "made" (an object
+   * URL of this result's workbook with its own file name: copying it or a middle click gives that workbook while
+   * the page is open). A newer result puts it back to "on-click". */
   var report = (function () {
     var MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
     var link = document.getElementById("calc-dl-xlsx");
     var printBtn = document.getElementById("calc-print");
     var forParams = null, asked = 0, askedKey = "", blobUrl = null;
+    var built = link ? { href: link.getAttribute("href"), download: link.getAttribute("download"), text: link.textContent, title: link.getAttribute("title") } : null;
+    function setLink(state, o) {
+      if (!link) return;
+      o = o || {};
+      link.setAttribute("data-link-state", state);
+      ["href", "download", "role", "tabindex", "aria-disabled"].forEach(function (a) { link.removeAttribute(a); });
+      link.textContent = built.text + (o.note || "");
+      link.title = built.title || "";
+      if (state === "build") {
+        link.setAttribute("href", built.href);
+        link.setAttribute("download", built.download);
+      } else if (state === "held") {
+        link.setAttribute("aria-disabled", "true");
+        link.title = "Held back until your link's result is computed";
+      } else if (state === "on-click") {
+        link.setAttribute("role", "button");
+        link.setAttribute("tabindex", "0");
+        link.title = "Makes the XLSX of the result shown (inputs, results, totals, warnings, method and sources as one workbook)";
+      } else if (state === "made") {
+        link.setAttribute("href", o.href);
+        link.setAttribute("download", o.filename);
+        link.title = "The XLSX of the result shown: " + o.filename;
+      }
+    }
     if (printBtn) {
       printBtn.hidden = false;
       printBtn.addEventListener("click", function () { window.print(); });
@@ -573,9 +607,17 @@
     });
     window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
     function key(p) { return p ? JSON.stringify(p) : ""; }
+    if (link) link.addEventListener("keydown", function (ev) {
+      /* "on-click" acts as a button: Enter and Space press it */
+      if (link.getAttribute("data-link-state") === "on-click" && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); link.click(); }
+    });
     if (link) link.addEventListener("click", function (ev) {
-      if (!forParams || link.getAttribute("data-for") === key(forParams)) return; /* the build's, or made already */
+      var linkState = link.getAttribute("data-link-state") || "build";
+      if (linkState === "held") { ev.preventDefault(); return; }
+      if (linkState !== "on-click") return; /* the build's, or made already */
       ev.preventDefault();
+      if (link.getAttribute("aria-busy") === "true") return;
+      if (state === "failed") { message("The XLSX of this result cannot be made: Python is unavailable (see the status above)."); return; }
       if (!worker || state !== "ready") { message("The XLSX of this result can be made once Python has loaded."); return; }
       asked += 1;
       askedKey = key(forParams);
@@ -585,8 +627,14 @@
       worker.postMessage({ type: "report", id: asked, params: forParams });
     });
     return {
-      /* a new result is shown, computed from the parameters ``p`` */
-      shown: function (p) { forParams = p || null; },
+      /* a new result is shown, computed from the parameters ``p``: its workbook is made on a click */
+      shown: function (p) {
+        forParams = p || null;
+        if (blobUrl) { URL.revokeObjectURL(blobUrl); blobUrl = null; }
+        setLink("on-click");
+      },
+      /* while a link's result is coming (``held`` true), or the default example's again (``note``: said after it) */
+      hold: function (held, note) { if (!forParams) setLink(held ? "held" : "build", { note: note }); },
       done: function (m) {
         if (!link || m.id !== asked) return;
         link.removeAttribute("aria-busy");
@@ -599,9 +647,7 @@
         }
         if (blobUrl) URL.revokeObjectURL(blobUrl);
         blobUrl = URL.createObjectURL(new Blob([m.bytes], { type: MIME }));
-        link.href = blobUrl;
-        link.download = m.filename;
-        link.setAttribute("data-for", askedKey);
+        setLink("made", { href: blobUrl, filename: m.filename });
         root.setAttribute("data-report", "ready");
         status("The XLSX report of this result is ready (" + m.filename + ").");
         link.click();
