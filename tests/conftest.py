@@ -415,6 +415,23 @@ def wait_calc(page, selector: str, timeout: int = BOOT_LIMIT_MS, until: str | No
         pytest.fail(f"{selector} not reached within {timeout} ms; the calculator: {seen}", pytrace=False)
 
 
+def status_points_at_the_message(page) -> str:
+    """Asserts that the calculator's status line, where it points the reader to the message ("see the message below"
+    or "above"), points where the message box is on the page (issue 30 defect 5: it said "above" of a message shown
+    below it), and that the message is shown; returns the status text."""
+    where = page.evaluate("""() => { const s = document.getElementById('atlas-calc-status').getBoundingClientRect();
+        const m = document.getElementById('atlas-calc-message');
+        const r = m.getBoundingClientRect();
+        return {hidden: m.hidden, below: r.top >= s.bottom, above: r.bottom <= s.top}; }""")
+    status = page.inner_text("#atlas-calc-status")
+    said = re.findall(r"see the message (above|below)", status)
+    assert said, f"the status does not point to the message: {status}"
+    assert not where["hidden"], "the status points to a message that is hidden"
+    for word in said:
+        assert where[word], f"the status says the message is {word}, but it is not: {where}; {status}"
+    return status
+
+
 def result_cell(page, service, container="app", column="Replicas (target)") -> str:
     """Text of a calculator result-table cell, by service, container and column header."""
     headers = page.locator("#atlas-calc-result table.atlas-rows thead th").all_inner_texts()

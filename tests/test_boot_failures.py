@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOOT_LIMIT_MS, FAILED, READY, PackEditor, _Handler, result_cell, serve, wait_calc
+from conftest import BOOT_LIMIT_MS, FAILED, READY, PackEditor, _Handler, result_cell, serve, status_points_at_the_message, wait_calc
 
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
 # Sizes of Pyodide 314.0.7's core files as npm ships them (node_modules/pyodide, `ls -l`).
@@ -319,6 +319,8 @@ def test_a_refused_permalink_says_why_in_the_status_line(page, site_url):
     assert "computing" not in status and "refused" in status and "default inputs" in status, status
     msg = page.inner_text("#atlas-calc-message")
     assert "This link's inputs were not valid" in msg and "-5" in msg, msg
+    # the status line is above the message box and says so (issue 30 defect 5: it said "see the message above")
+    assert "(see the message below)" in status_points_at_the_message(page)
     assert result_cell(page, "BSF Management Service") == "14"  # the prerendered default
     assert page.js_errors == []
 

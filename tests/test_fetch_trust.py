@@ -25,7 +25,7 @@ from urllib.parse import urlparse
 import pytest
 
 from conftest import (BOOT_LIMIT_MS, CHROMIUM, CHROMIUM_ARGS, FAILED, READY, ROOT, PackEditor, _Handler, _send, computed,
-                      result_cell, serve, site_manifest, wait_calc, wasm_holder)
+                      result_cell, serve, site_manifest, status_points_at_the_message, wait_calc, wasm_holder)
 
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
 """126K TPS on BSF scenario 3.3 at a 70 % target: BSF Management Service 17 replicas (Table 3-25, memory binds:
@@ -234,6 +234,7 @@ def test_a_changed_report_pack_is_named_when_the_xlsx_is_asked_for(page, built_s
         msg = page.inner_text("#atlas-calc-message")
         assert (f"The XLSX report could not be made: {rel} is not the file this build wrote: its SHA-256 begins "
                 f"{_sha(sent)[:12]} where the build's begins {want[:12]}.") in msg, msg
+        assert "The XLSX report failed (see the message below)" in status_points_at_the_message(page)
         assert page.get_attribute("#calc-dl-xlsx", "href") is None
         assert result_cell(page, "BSF Management Service") == "17"
         assert page.js_errors == []

@@ -14,7 +14,8 @@
  *
  * While Python boots, the status line counts the bytes received of each file the worker fetches and names
  * any file that has sent nothing for 5 s (the worker's {type: "transfer"} messages); it keeps waiting, as a
- * slow link may resume, up to the boot limit. */
+ * slow link may resume, up to the boot limit. The status line sits above the message box: its words point
+ * down to it ("see the message below"). */
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -297,7 +298,7 @@
       linkDone(fromUrl ? "your link's inputs were refused (see the message above)." : "the newest inputs were refused (see the message above).");
       message((fromUrl ? "This link's inputs were not valid: " : "") + res.error +
         (fromUrl ? " The result below is for the default inputs." : " The result below is unchanged."));
-      status("Python is ready. Those inputs were refused (see the message above); the result below is " +
+      status("Python is ready. Those inputs were refused (see the message below); the result below is " +
         (fromUrl ? "for the default inputs." : "unchanged."));
       return;
     }
@@ -642,7 +643,7 @@
         if (m.error) {
           root.setAttribute("data-report", "failed");
           message("The XLSX report could not be made: " + m.error);
-          status("Python is ready. The XLSX report failed (see the message above); the result below is unchanged.");
+          status("Python is ready. The XLSX report failed (see the message below); the result below is unchanged.");
           return;
         }
         if (blobUrl) URL.revokeObjectURL(blobUrl);
@@ -750,7 +751,7 @@
       } else if (latest || m.fatal) {
         linkDone("the calculator hit an internal error (see the message above).");
         message("The calculator hit an internal error and kept the previous result: " + m.message);
-        status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
+        status("Python is ready. The last inputs were not computed (see the message below); the result below is unchanged.");
       }
       if (m.fatal) {
         stopped = { params: doneParams };  /* these inputs are not run again by themselves (restartWorker) */
