@@ -256,6 +256,52 @@ def report_pack_sources() -> list[tuple[str, Path]]:
     return out
 
 
+FETCHED_CORE = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+"""Pyodide's files that the calculator worker fetches with ``fetch`` (the lock file itself, the WebAssembly and the
+standard library through Pyodide), and so can verify against ``digests``. Its two JavaScript modules
+(pyodide.mjs, pyodide.asm.mjs) are loaded with ``import()``, whose bytes a worker cannot see: they are checked
+by size and type only (the worker's HEAD requests), and the snapshot's header carries the build id of the
+pyodide.asm.mjs it was made with."""
+
+
+def file_digest(data: bytes) -> dict:
+    """``{"bytes": size in bytes, "sha256": 64 hex digits}`` of ``data``: what the worker checks a fetched file against."""
+    return {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def fetched_digests(manifest: dict, folders: dict[str, Path]) -> dict[str, dict]:
+    """The size and full SHA-256 (``file_digest``) of every file the calculator worker fetches, by its path under the
+    site root: each page's code pack and data bundle (``.marshal`` and ``.json``), the report pack and the memory
+    snapshot that ``manifest`` names, read from ``folders`` (``{"assets/py": folder, "assets/data": folder}``, where
+    they are being written), and Pyodide's FETCHED_CORE files from node_modules (copied unchanged by ``vendor``).
+
+    Why in the manifest, and the manifest checked by the page: a content-hashed name carries only the first
+    HASH_DIGITS (12) hex digits of a file's SHA-256 and is never checked by the browser, so a stale proxy or a
+    half-replaced deployment serving other bytes under the same name went unnoticed (issue 29 item 1). The worker
+    now checks every byte it fetches against these full digests before using it (docs/assets/js/pyworker.mjs,
+    ``fetchVerified``). The digests cannot be in the calculator pages themselves: the pages are written (step 3)
+    while this step makes the files, and each page would carry a copy. The page names the manifest instead, by
+    the first 12 hex digits of its SHA-256 (``data-manifest``, from ``AssetVersions``), which the worker checks
+    too: page, then manifest, then every file. Twelve digits are enough against accident: another manifest starts
+    with the same ones once in 2**48. Against a forger they would not be, but no hash can be: whoever can change
+    the files the server sends can change the page that names them (that is HTTPS's part). A new build still never
+    shares a file name with an old one: the names stay content-hashed, and the digests only add what a name leaves
+    out. Raises OSError if a file is missing."""
+    out = {}
+
+    def add(folder: str, name: str) -> None:
+        out[f"{folder}/{name}"] = file_digest((folders[folder] / name).read_bytes())
+    for entry in [*manifest["packs"].values(), manifest["report"]]:
+        add("assets/py", entry["pack"])
+    for entry in manifest["bundles"].values():
+        add("assets/data", entry["marshal"])
+        add("assets/data", entry["json"])
+    add("assets/py", manifest["snapshot"]["file"])
+    for name in FETCHED_CORE:
+        out[f"assets/vendor/pyodide/{name}"] = file_digest((node_modules() / "pyodide" / name).read_bytes())
+    return dict(sorted(out.items()))
+
+
 def _cached(rel: str, tag: str) -> str:
     """The bytecode file compile_pyc.mjs writes for source ``rel``: ``dir/__pycache__/name.<tag>.pyc``."""
     head, _, name = rel.rpartition("/")
@@ -272,8 +318,9 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
     ``[path, offset, length]`` of each file in it) and its data bundle (``bundles``: the ``.marshal`` and
     ``.json`` file names), every one content-hashed; ``report`` (the report pack, loaded when the reader asks
     for an XLSX: calculators/report.py, reportxlsx and XlsxWriter, sources and bytecode); also ``path`` (folders put first on sys.path),
-    ``cache_tag``, ``core`` (the byte size of each Pyodide core file) and ``snapshot`` (``file``, its
-    ``bytes``, Pyodide's ``build_id`` it was made with, the ``calculators`` it holds)."""
+    ``cache_tag``, ``core`` (the byte size of each Pyodide core file), ``snapshot`` (``file``, its
+    ``bytes``, Pyodide's ``build_id`` it was made with, the ``calculators`` it holds) and ``digests`` (the size
+    and full SHA-256 of every file the worker fetches: ``fetched_digests``)."""
     nm = node_modules()
     assets = Path(docs_dir) / "assets"
     py, data = assets / "py", assets / "data"
@@ -336,6 +383,7 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
         (tpy / snap).write_bytes(blob)
         manifest["snapshot"] = {"file": snap, "bytes": len(blob), "build_id": build_id,
                                 "calculators": sorted(catalogue.CATALOGUE)}
+        manifest["digests"] = fetched_digests(manifest, {"assets/py": tpy, "assets/data": tdata})
         (tpy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
         for dest in (py, data):
             shutil.rmtree(dest, ignore_errors=True)

@@ -225,43 +225,80 @@ def wasm_holder() -> type[_Handler]:
     return HeldWasm
 
 
+def serve_manifest_and_pages(handler: SimpleHTTPRequestHandler, manifest: dict) -> bool:
+    """For a handler serving a built site as another build would be: answers the request with ``manifest`` as
+    assets/py/manifest.json, or with the page asked for naming that manifest by its content hash (``data-manifest``,
+    which the calculator worker checks the manifest against), and returns True; False for any other file."""
+    from atlas.assets import content_hash
+    path = handler.path.split("?")[0]
+    body = json.dumps(manifest).encode("utf-8")
+    if path.endswith("/assets/py/manifest.json"):
+        _send(handler, body, "application/json")
+        return True
+    page = Path(handler.translate_path(handler.path))
+    page = page / "index.html" if path.endswith("/") else page
+    if path.endswith(("/", ".html")) and page.is_file():
+        html = page.read_text(encoding="utf-8")
+        if 'data-manifest="' in html:
+            html = re.sub(r'data-manifest="[0-9a-f]+"', f'data-manifest="{content_hash(body)}"', html)
+            _send(handler, html.encode("utf-8"), "text/html; charset=utf-8")
+            return True
+    return False
+
+
+def _send(handler: SimpleHTTPRequestHandler, body: bytes, ctype: str) -> None:
+    handler.send_response(200)
+    handler.send_header("Content-Type", ctype)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
 class PackEditor(_Handler):
-    """Serves a built site with calculator ``calc``'s code pack, and the manifest that indexes it,
-    rewritten by ``edit(files) -> files`` (path -> bytes): how tests change the code a page gets.
-    The pack keeps the content-hashed name the manifest gives it (the browser does not check it).
-    The manifest names no memory snapshot: the build's holds the code as built, not as edited, so the
-    page boots from the files (tests/test_snapshot.py)."""
+    """Serves a built site as a build of edited code would be: calculator ``calc``'s code pack rewritten by
+    ``edit(files) -> files`` (path -> bytes) and its data bundle (.marshal) by ``edit_bundle(bytes) -> bytes``, the
+    manifest indexing the new pack and giving the new size and SHA-256 of both (``digests``: the worker checks every
+    file against them), and every page naming that manifest by its content hash (``serve_manifest_and_pages``): how
+    tests change the code or data a page gets. The pack and bundle keep the content-hashed names the manifest gives
+    them (the worker checks the digests, not the names). The manifest names no memory snapshot: the build's holds the
+    code as built, not as edited, so the page boots from the files (tests/test_snapshot.py)."""
     calc = "footprint"
 
     @staticmethod
     def edit(files: dict[str, bytes]) -> dict[str, bytes]:
         return files
 
+    @staticmethod
+    def edit_bundle(data: bytes) -> bytes:
+        return data
+
     def _manifest(self) -> dict:
         return json.loads((Path(self.directory) / "assets" / "py" / "manifest.json").read_text(encoding="utf-8"))
 
-    def _rewritten(self) -> tuple[bytes, bytes]:
+    def _rewritten(self) -> tuple[dict, bytes, bytes]:
+        """(the manifest, the pack, the .marshal bundle) as served."""
         from atlas import codepack
+        from atlas.assets import file_digest
         manifest = self._manifest()
         entry = manifest["packs"][self.calc]
         files = self.edit(codepack.unpack(entry["files"], (Path(self.directory) / "assets" / "py" / entry["pack"]).read_bytes()))
         entry["files"], blob = codepack.pack(list(files.items()))
+        marshal = manifest["bundles"][self.calc]["marshal"]
+        bundle = self.edit_bundle((Path(self.directory) / "assets" / "data" / marshal).read_bytes())
+        manifest["digests"][f"assets/py/{entry['pack']}"] = file_digest(blob)
+        manifest["digests"][f"assets/data/{marshal}"] = file_digest(bundle)
         manifest.pop("snapshot", None)
-        return json.dumps(manifest).encode("utf-8"), blob
+        return manifest, blob, bundle
 
     def do_GET(self):
         path = self.path.split("?")[0]
-        pack = self._manifest()["packs"][self.calc]["pack"]
-        if path.endswith(("/assets/py/manifest.json", f"/assets/py/{pack}")):
-            manifest, blob = self._rewritten()
-            body = manifest if path.endswith(".json") else blob
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json" if path.endswith(".json") else "application/octet-stream")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        super().do_GET()
+        manifest = self._manifest()
+        pack, marshal = manifest["packs"][self.calc]["pack"], manifest["bundles"][self.calc]["marshal"]
+        if path.endswith((f"/assets/py/{pack}", f"/assets/data/{marshal}")):
+            _, blob, bundle = self._rewritten()
+            return _send(self, blob if path.endswith(".pack") else bundle, "application/octet-stream")
+        if not serve_manifest_and_pages(self, self._rewritten()[0]):
+            super().do_GET()
 
 
 def site_manifest(site: Path) -> dict:
@@ -378,6 +415,23 @@ def wait_calc(page, selector: str, timeout: int = BOOT_LIMIT_MS, until: str | No
             return {attributes: c ? Object.fromEntries([...c.attributes].map(a => [a.name, a.value.slice(0, 120)])) : null,
                     status: text('atlas-calc-status'), message: text('atlas-calc-message')}; }""")
         pytest.fail(f"{selector} not reached within {timeout} ms; the calculator: {seen}", pytrace=False)
+
+
+def status_points_at_the_message(page) -> str:
+    """Asserts that the calculator's status line, where it points the reader to the message ("see the message below"
+    or "above"), points where the message box is on the page (issue 30 defect 5: it said "above" of a message shown
+    below it), and that the message is shown; returns the status text."""
+    where = page.evaluate("""() => { const s = document.getElementById('atlas-calc-status').getBoundingClientRect();
+        const m = document.getElementById('atlas-calc-message');
+        const r = m.getBoundingClientRect();
+        return {hidden: m.hidden, below: r.top >= s.bottom, above: r.bottom <= s.top}; }""")
+    status = page.inner_text("#atlas-calc-status")
+    said = re.findall(r"see the message (above|below)", status)
+    assert said, f"the status does not point to the message: {status}"
+    assert not where["hidden"], "the status points to a message that is hidden"
+    for word in said:
+        assert where[word], f"the status says the message is {word}, but it is not: {where}; {status}"
+    return status
 
 
 def result_cell(page, service, container="app", column="Replicas (target)") -> str:

@@ -219,7 +219,7 @@ def caching_page(browser):
 def _upgrade(site: Path, out: Path) -> tuple[str, str]:
     """A copy of ``site`` (symlinks, but for the files changed) as a new build of it would be: the
     footprint calculator's code pack with one more file (so new bytes, a new name; the old pack gone),
-    the manifest naming it, calculator.js changed, and the footprint page naming both new versions.
+    the manifest naming it (with its size and SHA-256), calculator.js changed, and the footprint page naming both new versions.
     Returns (new pack name, new calculator.js version)."""
     shutil.copytree(site, out, copy_function=os.symlink)
     py = out / "assets" / "py"
@@ -229,7 +229,9 @@ def _upgrade(site: Path, out: Path) -> tuple[str, str]:
     files["calculators/upgraded.py"] = b"# shipped by the new build\n"
     entry["files"], blob = codepack.pack(list(files.items()))
     (py / entry["pack"]).unlink()
+    del manifest["digests"][f"assets/py/{entry['pack']}"]
     entry["pack"] = assets.hashed_name("code.footprint.pack", blob)
+    manifest["digests"][f"assets/py/{entry['pack']}"] = assets.file_digest(blob)  # the worker checks the new pack by it
     (py / entry["pack"]).write_bytes(blob)
     # no memory snapshot in the new build's manifest: the page must then take its code from the new pack, which it
     # can only know of from the new manifest (the old one, if cached, would boot it from the old snapshot)

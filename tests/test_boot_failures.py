@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import BOOT_LIMIT_MS, FAILED, READY, PackEditor, _Handler, result_cell, serve, wait_calc
+from conftest import BOOT_LIMIT_MS, FAILED, READY, PackEditor, _Handler, result_cell, serve, status_points_at_the_message, wait_calc
 
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
 # Sizes of Pyodide 314.0.7's core files as npm ships them (node_modules/pyodide, `ls -l`).
@@ -83,8 +83,9 @@ EARLY = {
     "worker-text-plain": (mangled("/pyworker.mjs", ctype="text/plain"),
                           ["assets/js/pyworker.mjs (the calculator's worker script) is served as “text/plain”",
                            "send text/javascript for .mjs files; see Hosting."], True),
+    # the page names the manifest by the start of its SHA-256 (data-manifest): a cut one is not the page's
     "manifest-truncated": (mangled("/assets/py/manifest.json", keep=lambda n: n - 40),
-                           ["assets/py/manifest.json is damaged: it is not valid JSON"], False),
+                           ["assets/py/manifest.json is not the one this page was built with: its SHA-256 begins"], False),
 }
 
 
@@ -117,21 +118,15 @@ class _CorruptPack(PackEditor):
         return files
 
 
-class _CorruptBundle(_Handler):
-    """The footprint page's data bundle cut short after its magic number and a few bytes (and the memory
-    snapshot missing, so that the page boots from the files: tests/test_snapshot.py)."""
+class _CorruptBundle(PackEditor):
+    """The footprint page's data bundle cut short after its magic number and a few bytes, as a build would have
+    written it (the manifest gives its new size and SHA-256, so it passes the worker's check and reaches Python; and
+    names no memory snapshot, so that the page boots from the files). Bytes that differ from what the manifest
+    gives: tests/test_fetch_trust.py."""
 
-    def do_GET(self):
-        if re.search(r"/assets/py/snapshot\.[0-9a-f]+\.pack$", self.path.split("?")[0]):
-            return self.send_error(404)
-        if not re.search(r"/calculator-bundle\.footprint\.[0-9a-f]+\.marshal$", self.path.split("?")[0]):
-            return super().do_GET()
-        body = Path(self.translate_path(self.path)).read_bytes()[:4 + 1000]
-        self.send_response(200)
-        self.send_header("Content-Type", "application/octet-stream")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+    @staticmethod
+    def edit_bundle(data):
+        return data[:4 + 1000]
 
 
 @pytest.mark.browser
@@ -207,7 +202,8 @@ def test_a_run_that_never_returns_is_stopped_said_and_python_restarted(page, bui
         # Either the run limit stops it, or the runtime dies of the recursion (a fatal error): both restart Python.
         wait_calc(page, '#atlas-calculator[data-restarts="1"]')
         msg = page.inner_text("#atlas-calc-message")
-        assert ("did not finish within 4 s" in msg or "internal error" in msg) and "Python is restarting" in msg, msg
+        # "is restarting" while it does; "was restarted" once it is back (the newer inputs' result then clears it)
+        assert ("did not finish within 4 s" in msg or "internal error" in msg) and ("Python is restarting" in msg or "Python was restarted" in msg), msg
         # the press made while the endless run held Python is computed after the restart: the result of the newest
         # inputs (80000) is shown, Python idle. Its number is 3, or higher where typing's own run (250 ms after the last
         # key) started before the press that followed it, as it can on a busy machine
@@ -262,13 +258,51 @@ def test_an_error_that_leaves_python_past_1_gib_restarts_it(page, built_site):
             document.querySelector('#atlas-calculator form').requestSubmit(); }""")
         page.wait_for_selector('#atlas-calculator[data-restarts="1"][data-state="ready"]', state="attached", timeout=BOOT_LIMIT_MS)
         msg = page.inner_text("#atlas-calc-message")
-        assert "MemoryError: simulated" in msg and "Python's memory had grown to 1." in msg and "restarting" in msg, msg
+        assert "MemoryError: simulated" in msg and "Python's memory had grown to 1." in msg and "Python was restarted" in msg, msg
         shown = int(page.get_attribute("#atlas-calculator", "data-result-seq"))
         page.fill("#calc-load", "126000")
         page.click("#calc-run")
         wait_calc(page, "126000 computed after the restart", until=_IDLE_AFTER.replace("N", str(shown)).replace("LOAD", "126000"))
         assert result_cell(page, "BSF Management Service") == "17"
         assert int(page.get_attribute("#atlas-calculator", "data-heap-bytes")) < 4 * before < 2 ** 30
+        assert page.js_errors == []
+    finally:
+        httpd.shutdown()
+
+
+@pytest.mark.browser
+def test_inputs_that_blew_up_python_are_not_run_again_by_themselves_and_the_status_says_one_thing(page, built_site):
+    """Issue 29 item 6: the same inputs waiting (typed, then pressed: here both presses in one task) when they blow
+    Python's memory up (load 780 keeps a 1.2 GB buffer) ran again after the restart, and blew it up again (two
+    restarts), while "Python is restarting." stayed in the message beside the status line's "Python was restarted".
+    Now Python restarts once, the inputs are not run again by themselves, the message and the status line both say it
+    was restarted (nothing says it is restarting), and the message says the inputs may be changed or tried again;
+    changed, they compute."""
+    httpd, url = serve(built_site, _EndlessPython)
+    try:
+        page.goto(url + CALC, wait_until="load")
+        page.wait_for_selector('#atlas-calculator[data-result-seq="1"]:not([data-busy])', state="attached", timeout=BOOT_LIMIT_MS)
+        page.evaluate("""() => { const form = document.querySelector('#atlas-calculator form'), load = document.getElementById('calc-load');
+            load.value = '780'; form.requestSubmit(); form.requestSubmit(); }""")
+        # Python back and idle (no run in flight or waiting) after a restart: the second press would have kept it busy
+        wait_calc(page, "idle after the restart", until="""() => { const c = document.getElementById('atlas-calculator');
+            return c.hasAttribute('data-restarts') && c.dataset.state === 'ready' && !c.hasAttribute('data-busy'); }""")
+        assert page.get_attribute("#atlas-calculator", "data-restarts") == "1"
+        # the first Python's result 1 and the run that blew it up; the restarted Python has run nothing
+        assert page.get_attribute("#atlas-calculator", "data-runs-computed") == "2"
+        msg, status = page.inner_text("#atlas-calc-message"), page.inner_text("#atlas-calc-status")
+        assert msg.startswith("The calculator hit an internal error: MemoryError: simulated: the run took 1.2 GB (Python's memory had grown to 1."), msg
+        assert msg.endswith("The result below is unchanged. Python was restarted; those inputs are not run again by themselves: "
+                            "change them, or press Compute to try them again."), msg
+        assert status == "Python was restarted after it ran out of memory. Change the inputs and press Compute.", status
+        assert "restarting" not in msg + status
+        assert result_cell(page, "BSF Management Service") == "17"  # the result before, unchanged
+        assert page.input_value("#calc-load") == "780"  # left for the reader to change
+        page.fill("#calc-load", "126000")
+        page.click("#calc-run")
+        wait_calc(page, "126000 computed after the restart", until=_IDLE_AFTER.replace("N", "1").replace("LOAD", "126000"))
+        assert page.get_attribute("#atlas-calculator", "data-restarts") == "1"
+        assert page.inner_text("#atlas-calc-status").startswith("Computed in your browser") and page.locator("#atlas-calc-message").is_hidden()
         assert page.js_errors == []
     finally:
         httpd.shutdown()
@@ -285,6 +319,8 @@ def test_a_refused_permalink_says_why_in_the_status_line(page, site_url):
     assert "computing" not in status and "refused" in status and "default inputs" in status, status
     msg = page.inner_text("#atlas-calc-message")
     assert "This link's inputs were not valid" in msg and "-5" in msg, msg
+    # the status line is above the message box and says so (issue 30 defect 5: it said "see the message above")
+    assert "(see the message below)" in status_points_at_the_message(page)
     assert result_cell(page, "BSF Management Service") == "14"  # the prerendered default
     assert page.js_errors == []
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import BOOT_LIMIT_MS, FAILED, PackEditor, build_site, copy_data, result_cell, rewrite_csv_cell, serve, wasm_holder
+from conftest import (BOOT_LIMIT_MS, FAILED, PackEditor, build_site, copy_data, result_cell, rewrite_csv_cell, serve,
+                      status_points_at_the_message, wasm_holder)
 
 
 # --- bad data stops the build -------------------------------------------------------------------
@@ -77,6 +78,7 @@ def test_python_exception_shows_internal_error_and_keeps_previous_result(page, b
         assert "internal error" in msg and "kept the previous result" in msg
         assert "RuntimeError: injected failure for the test" in msg
         assert "Traceback" not in msg  # the reader gets the error, not a Python stack dump
+        assert "(see the message below)" in status_points_at_the_message(page)
         assert page.get_attribute("#atlas-calculator", "data-busy") is None
         assert page.get_attribute("#atlas-calculator", "data-state") == "ready"
         assert result_cell(page, "BSF Management Service") == "17"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from calculators.catalogue import CATALOGUE
-from conftest import BOOT_LIMIT_MS, ROOT, _Handler, computed, result_cell, serve, site_manifest
+from conftest import BOOT_LIMIT_MS, ROOT, _Handler, computed, result_cell, serve, serve_manifest_and_pages, site_manifest
 
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
 SNAPSHOT = re.compile(r"/assets/py/snapshot\.[0-9a-f]{12}\.pack$")
@@ -49,11 +49,21 @@ def test_the_build_writes_one_snapshot_of_the_served_pyodide_for_every_calculato
         assert local.encode() not in data, local
 
 
-def _served_with_snapshot(alter) -> type[_Handler]:
+def _served_with_snapshot(alter, built=False) -> type[_Handler]:
     """A handler (its own class each call) serving the built site with the snapshot's bytes passed
-    through ``alter(bytes) -> bytes | None`` (None: HTTP 404)."""
+    through ``alter(bytes) -> bytes | None`` (None: HTTP 404). ``built``: as a build would have written them (the
+    manifest giving their size and SHA-256, the pages naming that manifest), so that they pass the worker's check
+    and reach Pyodide; else the manifest is the build's, and the worker finds that the bytes are not."""
     class Altered(_Handler):
         def do_GET(self):
+            if built:
+                from atlas.assets import file_digest
+                manifest = site_manifest(Path(self.directory))
+                snap = Path(self.directory) / "assets" / "py" / manifest["snapshot"]["file"]
+                manifest["digests"][f"assets/py/{snap.name}"] = file_digest(alter(snap.read_bytes()))
+                manifest["snapshot"]["bytes"] = manifest["digests"][f"assets/py/{snap.name}"]["bytes"]
+                if serve_manifest_and_pages(self, manifest):
+                    return
             if not SNAPSHOT.search(self.path.split("?")[0]):
                 return super().do_GET()
             body = alter(Path(self.translate_path(self.path)).read_bytes())
@@ -100,19 +110,29 @@ def _build_id_of_another_pyodide(data: bytes) -> bytes:
     return data[:16] + bytes(range(32)) + data[48:]
 
 
+def _one_byte_changed(data: bytes) -> bytes:
+    """The snapshot with the byte at its middle changed (its length kept): a stale or damaged copy under its name."""
+    i = len(data) // 2
+    return data[:i] + bytes([data[i] ^ 0x01]) + data[i + 1:]
+
+
 FALLBACKS = {
-    "missing": (lambda d: None, r"assets/py/snapshot\.[0-9a-f]{12}\.pack is missing: the server answered HTTP 404\."),
-    "truncated": (lambda d: d[:-65536], r"assets/py/snapshot\.[0-9a-f]{12}\.pack is \d+ bytes where the build wrote \d+\."),
-    "another-pyodide": (_build_id_of_another_pyodide, r"^Snapshot build id mismatch$"),
-    "not-a-snapshot": (lambda d: bytes(4) + d[4:], r"^Snapshot has invalid magic number$"),
+    # (alter, as a build would have written it (the manifest's digest follows), what data-snapshot-error says)
+    "missing": (lambda d: None, False, r"assets/py/snapshot\.[0-9a-f]{12}\.pack is missing: the server answered HTTP 404\."),
+    "truncated": (lambda d: d[:-65536], False,
+                  r"assets/py/snapshot\.[0-9a-f]{12}\.pack is [\d,]+ bytes where the build wrote [\d,]+: it is truncated, or not this build's\."),
+    "changed-byte": (_one_byte_changed, False,
+                     r"assets/py/snapshot\.[0-9a-f]{12}\.pack is not the file this build wrote: its SHA-256 begins [0-9a-f]{12} where the build's begins [0-9a-f]{12}\."),
+    "another-pyodide": (_build_id_of_another_pyodide, True, r"^Snapshot build id mismatch$"),
+    "not-a-snapshot": (lambda d: bytes(4) + d[4:], True, r"^Snapshot has invalid magic number$"),
 }
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("case", sorted(FALLBACKS))
 def test_a_snapshot_that_cannot_be_used_falls_back_to_the_files_and_still_computes(page, built_site, case):
-    alter, words = FALLBACKS[case]
-    httpd, url = serve(built_site, _served_with_snapshot(alter))
+    alter, built, words = FALLBACKS[case]
+    httpd, url = serve(built_site, _served_with_snapshot(alter, built))
     try:
         urls = _requests(page)
         page.goto(url + CALC, wait_until="load")

@@ -10,12 +10,18 @@
  * stopped, the reader told, and Python restarted. At most one run is in flight; inputs given
  * meanwhile wait, and only the newest of them is computed next (a burst of changes costs two
  * runs, not one per change). ?atlas_timeout_ms= and ?atlas_run_timeout_ms= (tests, slow
- * machines) are clamped to BOOT_RANGE and RUN_RANGE: a link cannot remove a limit. */
+ * machines) are clamped to BOOT_RANGE and RUN_RANGE: a link cannot remove a limit.
+ *
+ * While Python boots, the status line counts the bytes received of each file the worker fetches and names
+ * any file that has sent nothing for 5 s (the worker's {type: "transfer"} messages); it keeps waiting, as a
+ * slow link may resume, up to the boot limit. The status line sits above the message box: its words point
+ * down to it ("see the message below"). */
 (function () {
   "use strict";
   var script = document.currentScript;
   var root = document.getElementById("atlas-calculator");
   if (!root || !script) return;
+  root.setAttribute("data-script-ms", String(Math.round(performance.now())));  /* when this script took over */
   var base = new URL("./", script.src);
   /* The worker's URL as pyboot.js makes it from its tag (pyworker.mjs at its content version, with
    * the version of this build's code manifest); without that tag, the worker beside this script. */
@@ -51,6 +57,8 @@
   var QUIET_MS = 60;
   /* The boot clock starts at navigation (performance.now() is ms since then), not when this script runs. */
   var state = "booting", started = 0, stage = "Starting", worker = null, seq = 0, restarts = 0;
+  /* why Python was last restarted: {said: what happened, in the message box; after: the restart in the status line} */
+  var restartWhy = null;
   var inflight = null, pending = null, runTimer = null, slowTimer = null, quietTimer = null, stopped = null, lastInput = 0;
   var blobUrls = [];
   var hostingUrl = new URL("../../about/hosting/", base).href;
@@ -198,6 +206,7 @@
       "Its downloads are held back until then.";
     resultEl.parentNode.insertBefore(pendingEl, resultEl);
     resultEl.setAttribute("data-link-pending", "true");
+    report.hold(true);
     if (holder) {
       heldLinks = document.createDocumentFragment();
       while (holder.firstChild) heldLinks.appendChild(holder.firstChild);
@@ -211,6 +220,7 @@
     if (text) {
       pendingEl.textContent = "Default example below, not your link: " + text;
       if (holder && heldLinks) { holder.textContent = ""; holder.appendChild(heldLinks); holder.appendChild(document.createTextNode(" (the default example's)")); }
+      report.hold(false, " (the default example's)");
     } else {
       pendingEl.parentNode.removeChild(pendingEl);
       pendingEl = null;
@@ -288,7 +298,7 @@
       linkDone(fromUrl ? "your link's inputs were refused (see the message above)." : "the newest inputs were refused (see the message above).");
       message((fromUrl ? "This link's inputs were not valid: " : "") + res.error +
         (fromUrl ? " The result below is for the default inputs." : " The result below is unchanged."));
-      status("Python is ready. Those inputs were refused (see the message above); the result below is " +
+      status("Python is ready. Those inputs were refused (see the message below); the result below is " +
         (fromUrl ? "for the default inputs." : "unchanged."));
       return;
     }
@@ -328,14 +338,81 @@
       o.hint, o.hosting, o.detail);
     runBtn.disabled = true;
   }
+  /* The files the worker is fetching, as its newest {type: "transfer"} message gave them: per file its site path,
+   * bytes received (``got``) and expected (``total``, or null), ``done``, ``counted`` (false for a JavaScript module,
+   * whose bytes a worker cannot see), ``stalled`` (nothing received for 5 s) and ``idleMs`` (since its last bytes,
+   * when this page received the message, at ``transferAt``: its performance.now()). */
+  var transfer = [], transferAt = 0;
+  function mb(n) { return (n / 1e6).toFixed(1); }
+  function idleS(f) { return Math.floor((f.idleMs + performance.now() - transferAt) / 1000); }
+  /* "12.3 of 37.7 MB" received of file ``f`` (or "12.3 MB" when its size is not known) */
+  function received(f) { return mb(f.got) + (f.total ? " of " + mb(f.total) : "") + " MB"; }
+  /* What the files in flight say, for the status line: {bytes: the total received and what is still coming, file
+   * by file; stalled: each file that has sent nothing for 5 s, named with its path and what it sent}. */
+  function transferText() {
+    var got = 0, total = 0, coming = [], stalled = [];
+    transfer.forEach(function (f) {
+      if (f.counted) {
+        got += f.got;
+        total += Math.max(f.total || 0, f.got);
+      }
+      if (f.done) return;
+      var name = f.file.split("/").pop();
+      if (f.counted) coming.push(name + " " + received(f));
+      if (!f.stalled) return;
+      stalled.push(f.counted ? f.file + ": no data for " + idleS(f) + " s (" + (f.got || f.total ? received(f) + " received" : "nothing received") + ")"
+                             : f.file + ": still not loaded after " + idleS(f) + " s (a script: its bytes are not counted)");
+    });
+    return {
+      bytes: total ? mb(got) + " of " + mb(total) + " MB received" + (coming.length ? " (" + coming.join(", ") + ")" : "") : "",
+      stalled: stalled,
+    };
+  }
+  /* The status line while Python boots: the stage, the seconds, the bytes received, and any stalled file by name. */
+  function bootStatus() {
+    var t = transferText();
+    status((restarts ? "Restarting Python " + restartWhy.after + ". " : "") + stage + "… " +
+      ((performance.now() - started) / 1000).toFixed(0) + " s" + (t.bytes ? ": " + t.bytes : "") +
+      (t.stalled.length ? ". " + t.stalled.join("; ") + ". Still waiting: a slow link may resume" : "") +
+      (root.getAttribute("data-busy") === "true" ? ". Your inputs will be computed as soon as Python has loaded." : ""));
+  }
+  function onTransfer(m) {
+    transfer = m.files || [];
+    transferAt = performance.now();
+    var got = 0, total = 0, stalled = [];
+    transfer.forEach(function (f) {
+      if (f.counted) { got += f.got; total += Math.max(f.total || 0, f.got); }
+      if (f.stalled && !f.done) stalled.push(f);
+    });
+    root.setAttribute("data-bytes-received", String(got));
+    root.setAttribute("data-bytes-expected", String(total));
+    if (stalled.length) {
+      if (!root.hasAttribute("data-stalled")) {
+        /* how long the file had sent nothing when the worker told this page (the goal: 5 s), and when this page showed it (ms since navigation) */
+        root.setAttribute("data-stall-named-after-ms", String(stalled[0].idleMs));
+        root.setAttribute("data-stall-named-ms", String(Math.round(performance.now())));
+      }
+      root.setAttribute("data-stalled", stalled.map(function (f) { return f.file; }).join(" "));
+    } else {
+      root.removeAttribute("data-stalled");
+    }
+    if (state === "booting") bootStatus();
+    else if (root.getAttribute("data-report") === "busy") {
+      var t = transferText();
+      status("Making the XLSX report of this result…" + (t.bytes ? " " + t.bytes : "") + (t.stalled.length ? ". " + t.stalled.join("; ") + ". Still waiting: a slow link may resume." : ""));
+    }
+  }
   function tick() {
     if (state !== "booting") return;
-    status((restarts ? "Restarting Python after a stopped calculation. " : "") + stage + "… " +
-      ((performance.now() - started) / 1000).toFixed(0) + " s" +
-      (root.getAttribute("data-busy") === "true" ? ". Your inputs will be computed as soon as Python has loaded." : ""));
+    bootStatus();
     if (performance.now() - started > timeoutMs) {
+      /* the boot limit: name the files that had stopped arriving, or those still coming */
+      var t = transferText(), coming = transfer.filter(function (f) { return !f.done; }).map(function (f) { return f.file; });
       fail("Python did not finish loading within " + Math.round(timeoutMs / 1000) + " s" +
-        (restarts ? " of its restart." : " of opening this page (the server or the network may be very slow)."));
+        (restarts ? " of its restart" : " of opening this page") +
+        (t.stalled.length ? ": " + t.stalled.join("; ") + "." :
+         coming.length ? ": still loading " + coming.join(", ") + " (the server or the network may be very slow)." :
+         restarts ? "." : " (the server or the network may be very slow)."));
       return;
     }
     setTimeout(tick, 500);
@@ -371,10 +448,15 @@
   function stuck() {
     if (!inflight || state !== "ready") return;
     stopped = inflight;
-    restartWorker("The calculation was stopped: it did not finish within " + (runLimitMs / 1000) + " s. " +
-      "The result below is unchanged; Python is restarting.");
+    restartWorker({ said: "The calculation was stopped: it did not finish within " + (runLimitMs / 1000) + " s.",
+                    after: "after the stopped calculation" });
   }
-  function restartWorker(text) {
+  /* Python is started again after ``why`` ({said: what happened, for the message box; after: "after …", for the status
+   * line}). The inputs that caused it (``stopped``) are not run again by themselves, also when the same inputs wait
+   * (typed, then pressed: they ran twice, and a memory blow-up restarted Python twice); newer inputs are. While Python
+   * restarts, the message says so; once it is back, the message says it was restarted and that the reader may change
+   * the inputs or press Compute to try them again, and the status line says the same, not "restarting" beside it. */
+  function restartWorker(why) {
     disarm();
     if (downloadsWanted !== null) downloadsDone({ id: downloadsWanted, error: "Python restarted before they were written: press Compute" });
     inflight = null;
@@ -382,8 +464,11 @@
     busy();
     if (worker) worker.terminate();
     restarts += 1;
+    restartWhy = why;
     root.setAttribute("data-restarts", String(restarts));
-    message(text);
+    message(why.said + " The result below is unchanged; Python is restarting.");
+    transfer = [];
+    root.removeAttribute("data-stalled");
     started = performance.now();
     stage = "Starting";
     setState("booting");
@@ -471,14 +556,46 @@
       });
     });
   });
-  /* The report: "XLSX" and "Print report". The prerendered result's XLSX is the build's (a data: URL);
+  /* The report: "XLSX" and "Print report". The prerendered result's XLSX is the build's (a file of the site);
    * for a result computed here, the first click asks the worker (which loads the report pack then) for
-   * the XLSX of the inputs that gave the shown result, and the link then downloads it. */
+   * the XLSX of the inputs that gave the shown result, and the link then downloads it.
+   *
+   * The link shows what it gives (issue 30 defect 2: after Compute it kept the default's file and name, so copying
+   * it or a middle click gave the default report). Its states, in data-link-state: "build" (the prerendered
+   * result's file, its href and name as built), "held" (a link's own result is being computed: no href, disabled,
+   * as the CSV and Helm links are held), "on-click" (a result computed here whose workbook is not made yet: no href,
+   * so there is nothing to copy or open in another tab, and it acts as a button that makes it), "made" (an object
+   * URL of this result's workbook with its own file name: copying it or a middle click gives that workbook while
+   * the page is open). A newer result puts it back to "on-click". */
   var report = (function () {
     var MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
     var link = document.getElementById("calc-dl-xlsx");
     var printBtn = document.getElementById("calc-print");
     var forParams = null, asked = 0, askedKey = "", blobUrl = null;
+    var built = link ? { href: link.getAttribute("href"), download: link.getAttribute("download"), text: link.textContent, title: link.getAttribute("title") } : null;
+    function setLink(state, o) {
+      if (!link) return;
+      o = o || {};
+      link.setAttribute("data-link-state", state);
+      ["href", "download", "role", "tabindex", "aria-disabled"].forEach(function (a) { link.removeAttribute(a); });
+      link.textContent = built.text + (o.note || "");
+      link.title = built.title || "";
+      if (state === "build") {
+        link.setAttribute("href", built.href);
+        link.setAttribute("download", built.download);
+      } else if (state === "held") {
+        link.setAttribute("aria-disabled", "true");
+        link.title = "Held back until your link's result is computed";
+      } else if (state === "on-click") {
+        link.setAttribute("role", "button");
+        link.setAttribute("tabindex", "0");
+        link.title = "Makes the XLSX of the result shown (inputs, results, totals, warnings, method and sources as one workbook)";
+      } else if (state === "made") {
+        link.setAttribute("href", o.href);
+        link.setAttribute("download", o.filename);
+        link.title = "The XLSX of the result shown: " + o.filename;
+      }
+    }
     if (printBtn) {
       printBtn.hidden = false;
       printBtn.addEventListener("click", function () { window.print(); });
@@ -491,9 +608,17 @@
     });
     window.addEventListener("afterprint", function () { opened.forEach(function (d) { d.open = false; }); opened = []; });
     function key(p) { return p ? JSON.stringify(p) : ""; }
+    if (link) link.addEventListener("keydown", function (ev) {
+      /* "on-click" acts as a button: Enter and Space press it */
+      if (link.getAttribute("data-link-state") === "on-click" && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); link.click(); }
+    });
     if (link) link.addEventListener("click", function (ev) {
-      if (!forParams || link.getAttribute("data-for") === key(forParams)) return; /* the build's, or made already */
+      var linkState = link.getAttribute("data-link-state") || "build";
+      if (linkState === "held") { ev.preventDefault(); return; }
+      if (linkState !== "on-click") return; /* the build's, or made already */
       ev.preventDefault();
+      if (link.getAttribute("aria-busy") === "true") return;
+      if (state === "failed") { message("The XLSX of this result cannot be made: Python is unavailable (see the status above)."); return; }
       if (!worker || state !== "ready") { message("The XLSX of this result can be made once Python has loaded."); return; }
       asked += 1;
       askedKey = key(forParams);
@@ -503,8 +628,14 @@
       worker.postMessage({ type: "report", id: asked, params: forParams });
     });
     return {
-      /* a new result is shown, computed from the parameters ``p`` */
-      shown: function (p) { forParams = p || null; },
+      /* a new result is shown, computed from the parameters ``p``: its workbook is made on a click */
+      shown: function (p) {
+        forParams = p || null;
+        if (blobUrl) { URL.revokeObjectURL(blobUrl); blobUrl = null; }
+        setLink("on-click");
+      },
+      /* while a link's result is coming (``held`` true), or the default example's again (``note``: said after it) */
+      hold: function (held, note) { if (!forParams) setLink(held ? "held" : "build", { note: note }); },
       done: function (m) {
         if (!link || m.id !== asked) return;
         link.removeAttribute("aria-busy");
@@ -512,14 +643,12 @@
         if (m.error) {
           root.setAttribute("data-report", "failed");
           message("The XLSX report could not be made: " + m.error);
-          status("Python is ready. The XLSX report failed (see the message above); the result below is unchanged.");
+          status("Python is ready. The XLSX report failed (see the message below); the result below is unchanged.");
           return;
         }
         if (blobUrl) URL.revokeObjectURL(blobUrl);
         blobUrl = URL.createObjectURL(new Blob([m.bytes], { type: MIME }));
-        link.href = blobUrl;
-        link.download = m.filename;
-        link.setAttribute("data-for", askedKey);
+        setLink("made", { href: blobUrl, filename: m.filename });
         root.setAttribute("data-report", "ready");
         status("The XLSX report of this result is ready (" + m.filename + ").");
         link.click();
@@ -555,6 +684,7 @@
       if (w !== worker) return; /* a stopped worker's late message */
       var m = ev.data || {};
       if (m.type === "progress") { stage = m.detail; return; }
+      if (m.type === "transfer") { onTransfer(m); return; }
       if (m.type === "ready") {
         setState("ready");
         root.setAttribute("data-boot-ms", String(Math.round(performance.now() - started)));
@@ -570,13 +700,29 @@
         root.setAttribute("data-boot-from", m.from || "files");
         if (m.snapshotError) root.setAttribute("data-snapshot-error", m.snapshotError);
         else root.removeAttribute("data-snapshot-error");
+        /* every file was checked against its SHA-256 before use: by Web Crypto, or by the worker's own script where
+         * the page is not a secure context; and the ms each check took (the snapshot's is the largest) */
+        if (m.verifiedWith) root.setAttribute("data-verified-with", m.verifiedWith);
+        if (m.hashMs) root.setAttribute("data-hash-ms", JSON.stringify(m.hashMs));
         if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
-        var again = restarts ? "Python was restarted after the stopped calculation" : "Python is ready";
+        var again = restarts ? "Python was restarted " + restartWhy.after : "Python is ready";
+        if (restarts) {
+          /* the message said "Python is restarting": it now says what the status line says */
+          message(restartWhy.said + " The result below is unchanged. Python was restarted; " +
+            (inflight ? "your newer inputs are being computed." : "those inputs are not run again by themselves: change them, or press Compute to try them again."));
+        }
         if (inflight) { armRunTimer(); status(again + "; computing your inputs…"); }
         else status(again + ". Change the inputs and press Compute.");
         return;
       }
       if (m.type === "boot-error") {
+        /* a file whose bytes did not match: when its bytes and the digest to check them against were in, and when
+         * the worker named it (ms since navigation), so that how soon it was named can be measured (the page shows it
+         * at data-failed-ms, or once this script runs, data-script-ms, if that is later) */
+        if (m.arrivedAt) {
+          root.setAttribute("data-failed-file-arrived-ms", String(Math.round(m.arrivedAt - performance.timeOrigin)));
+          root.setAttribute("data-failed-named-ms", String(Math.round(m.namedAt - performance.timeOrigin)));
+        }
         fail((m.file ? m.file + " " : "") + m.message, { hint: m.hint, hosting: !!m.hosting, detail: m.detail });
         return;
       }
@@ -605,9 +751,14 @@
       } else if (latest || m.fatal) {
         linkDone("the calculator hit an internal error (see the message above).");
         message("The calculator hit an internal error and kept the previous result: " + m.message);
-        status("Python is ready. The last inputs were not computed (see the message above); the result below is unchanged.");
+        status("Python is ready. The last inputs were not computed (see the message below); the result below is unchanged.");
       }
-      if (m.fatal) { stopped = null; restartWorker("The calculator hit an internal error and kept the previous result: " + m.message + " Python is restarting."); return; }
+      if (m.fatal) {
+        stopped = { params: doneParams };  /* these inputs are not run again by themselves (restartWorker) */
+        restartWorker({ said: "The calculator hit an internal error: " + m.message.replace(/\.$/, "") + ".",
+                        after: /memory/i.test(m.message) ? "after it ran out of memory" : "after an internal error" });
+        return;
+      }
       askDownloads();
     };
     w.onerror = function (ev) {
