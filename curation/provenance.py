@@ -426,11 +426,12 @@ def _title_lines(lines: list[str], table: dict) -> str:
     return above + "\n" + lines[a - 1]
 
 
-def _label_named_by_curation(label: str, table: dict, lines: list[str], memo: dict) -> bool:
+def _label_named_by_curation(label: str, row: dict, table: dict, lines: list[str], memo: dict) -> bool:
     """Whether a row label the row's lines do not print is one the seed is not expected to print: a placeholder in
-    parentheses, a header cell the table prints (a table printed with its rows as columns), or any label of a table
-    whose label column the seed does not print (its first header cell is not in the table's lines: a table the
-    curation rebuilt from prose, naming its items)."""
+    parentheses, the header of the row's own column where the table prints its row without a label (DSR Table 3-7:
+    the row's label is its value's column header, which the table prints), or any label of a table whose label column
+    the seed does not print (its first header cell is not in the table's lines: a table the curation rebuilt from
+    prose, naming its items)."""
     if PLACEHOLDER_LABEL.fullmatch(label.strip()):
         return True
     key = (table.get("doc"), table.get("id"))
@@ -441,7 +442,7 @@ def _label_named_by_curation(label: str, table: dict, lines: list[str], memo: di
         memo[key] = ({h for h in header if h.strip() and printed_in_text(h, text)},
                      bool(header) and not printed_in_text(header[0], text))
     printed_header, unprinted_label_column = memo[key]
-    return label in printed_header or unprinted_label_column
+    return (label == row.get("column_label") and label in printed_header) or unprinted_label_column
 
 
 def row_citation_problems(rows: dict[str, list[dict]], tables: list[dict], seed_lines: dict[str, list[str]]) -> list[str]:
@@ -487,7 +488,7 @@ def row_citation_problems(rows: dict[str, list[dict]], tables: list[dict], seed_
                     return printed_in_text(v, printed_there) or (
                         JOINED in v and all(printed_in_text(x, printed_there) for x in v.split(JOINED)))
             label = r.get("row_label") or ""
-            if label.strip() and not printed(label) and not _label_named_by_curation(label, t, lines, memo):
+            if label.strip() and not printed(label) and not _label_named_by_curation(label, r, t, lines, memo):
                 out.append(f"{where}, column row_label: {label!r} is not printed on {_where_lines(n, span)}")
             for col in RAW_COLUMNS.get(kind, ()):
                 v = r.get(col) or ""

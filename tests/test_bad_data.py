@@ -284,6 +284,10 @@ CASES = [
      "item 1", "field seed_file", f"'003_0000000000000000.txt' is not in the seeds folder {SEEDS} (the seed of bsf)"),
     ("row-label-changed", cell(R, 0, "row_label", "Appinfx"), R, "row 2", "column row_label",
      "'Appinfx' is not printed on seed line 267 ('| Appinfo | 2 | 1 | 1 | 0.5 | 1 |')"),
+    # Egress Gateway (data row 4) ends the table's first part (line 271); the '(Cont.)' part's caption and header
+    # (lines 273-276) come before the next row, and its header cell 'Microservice' is not one of this row's cells
+    ("label-from-the-next-parts-header", cell(R, 4, "row_label", "Microservice"), R, "row 6", "column row_label",
+     "'Microservice' is not printed on seed line 271 ('| Egress Gateway | 2 | 3 | 4 | 4 | 6 |')"),
     ("cell-and-raw-changed-4-to-40", cells(R, 1, cpu_limit_cores="40", raw_cpu_limit="40"), R, "row 3", "column raw_cpu_limit",
      "'40' is not a cell on seed line 268 ('| BSF Management Service | 11 | 3 | 4 | 1 | 4 |')"),
     ("cell-and-raw-changed-1-to-11", cells(R, 0, replicas="11", raw_replicas="11"), R, "row 2", "column raw_replicas",
@@ -349,6 +353,21 @@ def test_bad_data_is_named(tmp_path, breakage, file, where, column, what):
     assert f"{d}/{file}:" in msg or (file == "scenarios.yaml" and re.search(rf"{d}/\w+/scenarios.yaml:", msg)), msg
     assert where in msg and column in msg and what in msg, msg
     assert "Traceback" not in msg and "None" not in msg, msg
+
+
+def test_what_a_pod_can_do_is_not_refused(tmp_path):
+    """The range rules refuse only what no pod can do. Appinfo's memory limit is twice its request (Table 3-5: 0.5 and
+    1 Gi), so 150 % of its request is 75 % of its limit: accepted as a share of the request. A CPU percentage of an
+    unstated basis passes 100 %: it may be of the request or of one core (ShCM prints 280 %); BSF Table 3-19 prints
+    ndbmtd's Istio CPU at 156 % (data row kept usable), and the data loads with it."""
+    d = copy_data(tmp_path)  # raw texts kept (the seed prints them); the values read through an erratum
+    cells(U, 1, observed_percent="150", percent_basis="request", status="corrected", note="bsf-E001")(d)
+    cells(U, 0, observed_percent="180", status="corrected", note="bsf-E001")(d)
+    a = load(d)
+    u = a.frames["utilization"]
+    assert list(u["observed_percent"].iloc[:2]) == [180, 150]
+    assert ((u["table_id"] == "3-19") & (u["row_label"] == "ndbmt d") & (u["column_label"] == "Site1 Istio CPU")
+            & (u["observed_percent"] == 156) & (u["status"] == "corrected")).sum() == 1
 
 
 def test_the_data_is_checked_against_the_seeds(atlas):
