@@ -294,8 +294,8 @@ CASES = [
      "'11' is not a cell on seed line 267"),  # 11 is printed in the table, not on Appinfo's line
     ("utilization-raw-changed", cells(U, 0, observed_percent="1.5", raw="1.5%"), U, "row 2", "column raw",
      "'1.5%' is not a cell on seed line 338"),
-    ("running-text-part-of-a-number", cells("dsr/measurements.csv", DSR_288K, value="28000", raw="28K"),
-     "dsr/measurements.csv", f"row {DSR_288K + 2}", "column raw", "'28K' is not printed on seed lines 256-"),
+    ("running-text-part-of-a-number", cells("dsr/measurements.csv", DSR_288K, value="88000", raw="88K"),
+     "dsr/measurements.csv", f"row {DSR_288K + 2}", "column raw", "'88K' is not printed on seed lines 256-"),
     ("table-lines-beyond-the-seed", records("bsf/tables.yaml", table_field("3-5", "lines", [263, 999999])), "bsf/tables.yaml",
      "table 3-5", "field lines", f"[263, 999999] is not a range of the seed's lines (1 to {BSF_SEED_LINES}"),
     ("caption-changed", records("bsf/tables.yaml", table_field("3-5", "caption", "BSF microservices Resource Allotment")),
