@@ -76,7 +76,7 @@
     if (s) s.textContent = shown === total ? total + " rows" : shown + " of " + total + " rows";
   }
   function state(table) {
-    if (!table.__atlasState) table.__atlasState = { text: "", facets: {} };
+    if (!table.__atlasState) table.__atlasState = { text: "", facets: Object.create(null) };
     return table.__atlasState;
   }
   function keyOf(table) { return table.getAttribute("data-atlas-table"); }
@@ -231,7 +231,7 @@
      data-col-before="<sep>", the cell's text before its first <sep> (the errata's document: "policy" of "policy-E050"). */
   function facetCols(table) {
     if (!table.__atlasFacetCols) {
-      var m = {};
+      var m = Object.create(null);
       document.querySelectorAll(".atlas-facets .atlas-facet-group[data-col]").forEach(function (g) {
         if (g.parentElement.getAttribute("data-atlas-for") === keyOf(table))
           m[g.getAttribute("data-facet")] = { col: +g.getAttribute("data-col"), before: g.getAttribute("data-col-before") };
@@ -271,6 +271,10 @@
   }
 
   /* ---------------------------------------------------------------- the view in the address */
+  /* The maps keyed by what an address names (table keys, facets) have no prototype (Object.create(null)): a name such
+     as "toString", "constructor" or "__proto__" is then a key like any other, unknown to the page and named in the
+     note, instead of an inherited function that broke the whole view (c.toString.x=1 left the other tables
+     unfiltered). */
   var PARAM = /^(f|s|c)\.(.+)$/;
   var DYNAMIC = "#atlas-calc-result, #atlas-compare-result";
   var restoring = false;
@@ -328,9 +332,9 @@
     /* Applies the view in the address; returns a promise that settles once every table shows it (a table whose
        columns load on first use waits for them when the address filters or sorts it). */
     var p = new URLSearchParams(location.search);
-    var tables = {};
+    var tables = Object.create(null);
     addressed().forEach(function (t) { if (!tables[keyOf(t)]) tables[keyOf(t)] = t; });
-    var wanted = {};
+    var wanted = Object.create(null);
     p.forEach(function (value, name) {
       var m = PARAM.exec(name);
       if (!m) return;
