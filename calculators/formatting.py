@@ -59,7 +59,9 @@ FORMULA_SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b"
 """The four formula signs and their look-alikes a cell may start with after white space: = + - @ in ASCII, full width
 (U+FF1D U+FF0B U+FF0D U+FF20, what an East Asian input method types: ＝ ＋ － ＠) and small (U+FE66 U+FE62 U+FE63
 U+FE6B), the forms Unicode's compatibility normalisation (NFKC) reads as the ASCII signs."""
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+"""A real number written as text, in ASCII digits (as tables.js and compare.js read one: a full-width digit is no
+number to them, nor to a spreadsheet)."""
 
 
 def csv_cell(v):

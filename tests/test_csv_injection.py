@@ -40,6 +40,7 @@ from conftest import AT_SUM, DDE, HYPERLINK
     ("\n=1+1", "'\n=1+1"), ("\u3000=1+1", "'\u3000=1+1"), ("\u00a0=1+1", "'\u00a0=1+1"), (" \uff1d1+1", "' \uff1d1+1"),
     (" " + HYPERLINK, "' " + HYPERLINK),
     # ... but numbers and the dash stay as they are, white space aside; a sign later in the text is no formula
+    ("-\uff15", "'-\uff15"),  # a full-width digit is no number (as tables.js and compare.js read one): a formula sign first
     (" -5", " -5"), ("+3.2 ", "+3.2 "), (" - ", " - "), ("- ", "- "), ("   ", "   "), ("a =1", "a =1"),
 ])
 def test_csv_cell(cell, want):
