@@ -3,16 +3,22 @@
 ``load(root)`` returns an ``Atlas``: pandas DataFrames per kind of table
 (all documents concatenated) plus the YAML records. Validation is strict and
 happens before anything is rendered: a CSV row that breaks its Frictionless
-Table Schema, a YAML record that breaks its JSON Schema, or a reference to a
-scenario, table or erratum that does not exist raises ``DataError`` naming the
-file, the row and the column. Nothing is written while loading.
+Table Schema, a YAML record that breaks its JSON Schema, a reference to a
+scenario, table or erratum that does not exist, a table whose rows are not the
+ones tables.yaml counts, a value outside its physical range (the schemas' range
+rules: a limit below its request, a percentage of a limit over 100 %, a site the
+scenario does not have), or a citation its seed does not print (the seeds,
+where the build has them) raises ``DataError`` naming the file, the row and the
+column. Nothing is written while loading.
 """
 from __future__ import annotations
 
 import csv
 import io
 import json
+import logging
 import math
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,7 +30,10 @@ import yaml
 from frictionless import Resource, Schema
 
 from calculators.partial import USABLE
-from curation.provenance import data_problems  # at import: MkDocs loads the build hooks with the root on sys.path
+# at import: MkDocs loads the build hooks with the root on sys.path
+from curation import common as curation_common
+from curation.pipetables import read_lines
+from curation.provenance import citation_problems, shared_problems, unmarked_readings
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
@@ -98,6 +107,8 @@ class Atlas:
     services: list[dict] = field(default_factory=list)
     errata: list[dict] = field(default_factory=list)
     extras: dict[str, dict] = field(default_factory=dict)
+    seeds: Path | None = None
+    """The seeds folder every citation was checked against; None when the build had no seeds (``seeds_folder``)."""
     _by_table: dict = field(default_factory=dict, repr=False)
 
     def docs(self) -> list[str]:
@@ -255,11 +266,12 @@ def _validate_yaml(path: Path, schema_name: str, doc_ids: list[str] | None = Non
 NON_FINITE = {"nan", "+nan", "-nan", "inf", "+inf", "-inf", "infinity", "+infinity", "-infinity"}
 
 
-def _precheck_csv(path: Path, descriptor: dict, doc_ids: list[str]) -> None:
+def _precheck_csv(path: Path, descriptor: dict, doc_ids: list[str]) -> list[list[str]]:
     """What Frictionless lets through or reports without a place or the value: a byte that is not UTF-8, a
     header that differs from the schema's columns, no data row at all, a document id that sources.yaml does not
     list (``doc_ids``), a number cell that is nan or inf, a row repeated whole, and two rows with the same primary
-    key (the schema's primaryKey). Raises DataError naming file, row (header = row 1) and column."""
+    key (the schema's primaryKey). Returns the file's rows as text (the header first). Raises DataError naming
+    file, row (header = row 1) and column."""
     rows = list(csv.reader(io.StringIO(_text(path, csv_header=True), newline="")))
     names = [f["name"] for f in descriptor["fields"]]
     header = rows[0] if rows else []
@@ -298,14 +310,16 @@ def _precheck_csv(path: Path, descriptor: dict, doc_ids: list[str]) -> None:
                 raise DataError(f"{path}: row {n}, column {col}: same key ({', '.join(f'{names[i]}={r[i]!r}' for i in key)}) as row "
                                 f"{seen_keys[k]}, with a different value ({first[names.index(col)]!r} there, {r[names.index(col)]!r} here)")
             seen_keys[k] = n
+    return rows
 
 
-def _validate_csv(path: Path, kind: str, doc_ids: list[str]) -> pd.DataFrame:
+def _validate_csv(path: Path, kind: str, doc_ids: list[str]) -> tuple[pd.DataFrame, list[dict]]:
     """The rows of the CSV file ``path`` of ``kind``, checked against data/schemas/<kind>.schema.json (its enum of
-    document ids being ``doc_ids``, sources.yaml's), typed as the schema says. Raises DataError naming the file,
-    the row and the column."""
+    document ids being ``doc_ids``, sources.yaml's): typed as the schema says, and as text (one dict per row, as
+    csv.DictReader gives them: what the provenance checks read). Raises DataError naming the file, the row and the
+    column."""
     descriptor = _schema(kind, doc_ids)
-    _precheck_csv(path, descriptor, doc_ids)
+    text_rows = _precheck_csv(path, descriptor, doc_ids)
     report = Resource(path=path.name, basepath=str(path.parent), schema=Schema.from_descriptor(descriptor)).validate()
     if not report.valid:
         errs = report.flatten(["rowNumber", "fieldName", "type", "note", "message"])
@@ -323,13 +337,16 @@ def _validate_csv(path: Path, kind: str, doc_ids: list[str]) -> pd.DataFrame:
         if v == "string":
             df[k] = df[k].fillna("").astype(str)
     df.attrs["path"] = str(path)
-    return df
+    return df, [dict(zip(text_rows[0], r)) for r in text_rows[1:]]
 
 
-def load(root: Path | str = DATA) -> Atlas:
-    """Load and validate data/ (or another folder of the same shape).
+def load(root: Path | str = DATA, seeds: Path | str | None = None) -> Atlas:
+    """Load and validate data/ (or another folder of the same shape), its citations against the seeds in ``seeds``
+    (default ``seeds_folder()``: $ATLAS_SEEDS, else ../shared/seeds beside the repository, as curation finds them).
 
-    Raises DataError for the first problem found, naming file, row and column.
+    Raises DataError for the first problem found, naming file, row and column, and how many more its check found.
+    Without seeds (no $ATLAS_SEEDS and no ../shared/seeds) every check but the citations runs, and a warning says
+    so; ``seeds`` given or $ATLAS_SEEDS set but not a folder raises DataError.
     """
     root = Path(root)
     sources = _validate_yaml(root / "sources.yaml", "sources")
@@ -339,6 +356,7 @@ def load(root: Path | str = DATA) -> Atlas:
             raise DataError(f"{root / 'sources.yaml'}: item {i + 1}, field id: document id {s['id']!r} is already used by "
                             f"item {doc_ids.index(s['id']) + 1}")
     frames: dict[str, list[pd.DataFrame]] = {k: [] for k in KINDS}
+    text_rows: dict[str, list[dict]] = {}
     recs: dict[str, list[dict]] = {k: [] for k in RECORDS}
     extras: dict[str, dict] = {}
     known_docs = set(doc_ids)
@@ -348,11 +366,12 @@ def load(root: Path | str = DATA) -> Atlas:
         for kind in KINDS:
             p = d / f"{kind}.csv"
             if p.exists():
-                df = _validate_csv(p, kind, doc_ids)
+                df, as_text = _validate_csv(p, kind, doc_ids)
                 bad = df[df["doc"] != d.name]
                 if len(bad):
                     raise DataError(f"{p}: row {bad.index[0] + 2}, column doc: '{bad.iloc[0]['doc']}' in the folder of '{d.name}'")
                 frames[kind].append(df)
+                text_rows.setdefault(kind, []).extend(as_text)
         for name in RECORDS:
             p = d / f"{name}.yaml"
             if p.exists():
@@ -370,7 +389,10 @@ def load(root: Path | str = DATA) -> Atlas:
                   frames={k: (pd.concat(v, ignore_index=True) if v else empty[k]) for k, v in frames.items()},
                   extras=extras, **recs)
     _check_references(atlas, root)
-    _check_provenance(root)
+    _check_table_rows(atlas, root)
+    _check_ranges(atlas, root)
+    atlas.seeds = _check_citations(atlas, root, text_rows, seeds)
+    _check_provenance(atlas, text_rows)
     return atlas
 
 
@@ -395,6 +417,9 @@ def _unique(root: Path, items: list[dict], name: str, key: tuple[str, ...], what
 
 
 def _check_references(a: Atlas, root: Path) -> None:
+    """Ids unique, every scenario, table and erratum a record or row names exists, rows filed under their table's
+    scenario, and the sites a scenario names are its own (``_check_sites``). Raises DataError naming the file, the
+    record or row, and the field or column."""
     _unique(root, a.scenarios, "scenarios", ("id",), "scenario id")
     _unique(root, a.tables, "tables", ("doc", "id"), "table id")
     _unique(root, a.errata, "errata", ("id",), "erratum id")
@@ -442,6 +467,7 @@ def _check_references(a: Atlas, root: Path) -> None:
             for token in re.findall(r"\b([a-z]+-E\d{3})\b", n):
                 if token.split("-E")[0] in {s["id"] for s in a.sources} and token not in errata:
                     raise DataError(f"{root / df.at[i, 'doc'] / (kind + '.csv')}: row {_file_row(df, i)}, column note: unknown erratum '{token}'")
+    _check_sites(a, root)
 
 
 def _file_row(df: pd.DataFrame, idx) -> int:
@@ -451,17 +477,218 @@ def _file_row(df: pd.DataFrame, idx) -> int:
     return int(idx - first) + 2
 
 
+def _first(problems: list[str]) -> None:
+    """DataError with the first of ``problems`` and how many more, when there are any."""
+    if problems:
+        raise DataError(problems[0] + (f" ({len(problems) - 1} more)" if len(problems) > 1 else ""))
+
+
+def _check_sites(a: Atlas, root: Path) -> None:
+    """The sites a scenario names are sites it has: each of its ``sites_with_traffic`` is one of the
+    ``sites_provisioned`` (site1 to siteN) or, where the guide gives no count, one its data rows print; and no data row
+    prints a site beyond the count of its scenario. Raises DataError naming the file, the scenario or row, and the
+    field or column."""
+    printed: dict[str, set[str]] = {}
+    for df in a.frames.values():
+        if "site" in df.columns and len(df):
+            for sid, site in df.loc[(df["site"] != "") & (df["scenario"] != ""), ["scenario", "site"]].drop_duplicates().itertuples(index=False):
+                printed.setdefault(sid, set()).add(site)
+    count = {s["id"]: s.get("sites_provisioned") for s in a.scenarios}
+    problems = []
+    for s in a.scenarios:
+        n, shown = s.get("sites_provisioned"), sorted(printed.get(s["id"], ()), key=lambda x: int(x[4:]))
+        for site in s.get("sites_with_traffic") or []:
+            if n is not None and not 1 <= int(site[4:]) <= n:
+                problems.append(f"{root / s['doc'] / 'scenarios.yaml'}: scenario {s['id']}, field sites_with_traffic: '{site}', "
+                                f"but the scenario provisions {n} site{'s' if n != 1 else ''} (sites_provisioned: site1 to site{n})")
+            elif n is None and shown and site not in shown:
+                problems.append(f"{root / s['doc'] / 'scenarios.yaml'}: scenario {s['id']}, field sites_with_traffic: '{site}', "
+                                f"but its data rows print only {', '.join(shown)} (and sites_provisioned gives no count)")
+    for kind, df in a.frames.items():
+        if "site" not in df.columns or df.empty:
+            continue
+        limit = df["scenario"].map(count).astype("float64")
+        number = pd.to_numeric(df["site"].str.slice(4), errors="coerce")
+        for i in df.index[(df["site"] != "") & limit.notna() & (number > limit)]:
+            r = df.loc[i]
+            problems.append(f"{root / r['doc'] / (kind + '.csv')}: row {_file_row(df, i)}, column site: '{r['site']}', but scenario "
+                            f"{r['scenario']} provisions {int(limit[i])} sites (scenarios.yaml, sites_provisioned)")
+    _first(problems)
+
+
+def _check_table_rows(a: Atlas, root: Path) -> None:
+    """Each curated table's rows are the ones tables.yaml counts, and printed within its lines: its data rows (in
+    every CSV) number 1 to ``rows`` with none missing; a table ``excluded`` has none; each row's ``line`` lies within
+    the table's ``lines`` (first to last). Raises DataError naming the file, the row or table, and the column or
+    field."""
+    tabs = {(t["doc"], t["id"]): t for t in a.tables}
+    numbers: dict[tuple[str, str], set[int]] = {}
+    problems = []
+    for kind, df in a.frames.items():
+        if df.empty:
+            continue
+        keys = list(zip(df["doc"], df["table_id"]))
+        first = pd.Series([tabs[k]["lines"][0] for k in keys], index=df.index)
+        last = pd.Series([tabs[k]["lines"][1] for k in keys], index=df.index)
+        rows = [tabs[k]["rows"] for k in keys]
+        excluded = pd.Series([tabs[k]["kind"] == "excluded" for k in keys], index=df.index)
+        line, row = df["line"].astype("int64"), df["row"].astype("int64")
+        for i in df.index[(line < first) | (line > last)]:
+            r = df.loc[i]
+            problems.append(f"{root / r['doc'] / (kind + '.csv')}: row {_file_row(df, i)}, column line: line {r['line']} is outside "
+                            f"table {r['table_id']}'s lines {first[i]} to {last[i]} (tables.yaml)")
+        for i in df.index[excluded]:
+            r = df.loc[i]
+            problems.append(f"{root / r['doc'] / (kind + '.csv')}: row {_file_row(df, i)}, column table_id: table {r['table_id']} is "
+                            f"excluded in tables.yaml ({tabs[(r['doc'], r['table_id'])].get('excluded_reason', 'not curated')}), "
+                            f"yet this row is of it")
+        over = row > pd.Series(rows, index=df.index)
+        for i in df.index[over]:
+            r = df.loc[i]
+            problems.append(f"{root / r['doc'] / (kind + '.csv')}: row {_file_row(df, i)}, column row: row {r['row']} of table "
+                            f"{r['table_id']}, which tables.yaml gives {tabs[(r['doc'], r['table_id'])]['rows']} rows")
+        for k, n in zip(keys, row):
+            numbers.setdefault(k, set()).add(int(n))
+    for t in a.tables:
+        if t["kind"] == "excluded":
+            continue
+        have = numbers.get((t["doc"], t["id"]), set())
+        missing = sorted(set(range(1, t["rows"] + 1)) - have)
+        if missing:
+            shown = ", ".join(map(str, missing[:5])) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+            problems.append(f"{root / t['doc'] / 'tables.yaml'}: table {t['id']}, field rows: {t['rows']} rows, but no data "
+                            f"row of the table is row {shown}")
+    _first(problems)
+
+
+RANGE_STATUS_EXEMPT = {"flagged"}
+"""Rows a range rule does not hold: a flagged value is kept as printed, known impossible (its erratum says why), and
+left out of every calculation."""
+
+
+def _when(df: pd.DataFrame, when: dict) -> pd.Series:
+    m = pd.Series(True, index=df.index)
+    for col, value in (when or {}).items():
+        m &= df[col] == value
+    return m
+
+
+def _limit_over_request(a: Atlas, df: pd.DataFrame) -> pd.Series:
+    """For each utilization row of ``df``, its pod's limit over its request for the row's metric (cpu: cores,
+    memory: GiB), from the resources rows of the same document, scenario, service and container that are not
+    flagged and print both (the largest where several do, e.g. per site); NaN where none does."""
+    r = a.frames["resources"]
+    r = r[~r["status"].isin(RANGE_STATUS_EXEMPT)]
+    key = ["doc", "scenario", "service", "container"]
+    ratio = pd.concat([
+        r[key].assign(metric="cpu", ratio=r["cpu_limit_cores"] / r["cpu_request_cores"]),
+        r[key].assign(metric="memory", ratio=r["mem_limit_gib"] / r["mem_request_gib"])])
+    ratio = ratio[ratio["ratio"].notna() & (ratio["ratio"] != float("inf"))].groupby([*key, "metric"])["ratio"].max()
+    return pd.Series(df.set_index([*key, "metric"]).index.map(ratio.to_dict()), index=df.index, dtype="float64")
+
+
+def _check_ranges(a: Atlas, root: Path) -> None:
+    """The physical ranges the schemas' range rules state (data/schemas/README.md), on every row whose status is not
+    flagged (``RANGE_STATUS_EXEMPT``):
+
+    * ``"notBelow": {"field": f, "because": ...}`` on a numeric field: its value is not below field ``f``'s in the
+      same row (a CPU or memory limit below its request, a Max below a Min replica count);
+    * ``"atMost": [{"when": {column: value, ...}, "value": v, "scale": "limit/request", "because": ...}, ...]``: in
+      the rows matching ``when``, the value is at most ``v`` (times the pod's limit over its request, with
+      ``scale``; a row whose pod prints no both is not bounded by that rule).
+
+    Raises DataError naming the file, the row and the column, the value, the bound and why."""
+    problems = []
+    for kind, df in a.frames.items():
+        if df.empty:
+            continue
+        fields = a.schema(kind)["fields"]
+        live = ~df["status"].isin(RANGE_STATUS_EXEMPT)
+        ratio = None
+        for f in fields:
+            name, unit = f["name"], {"percent": "%"}.get(f.get("unit", ""), f.get("unit", ""))
+            rule = f.get("notBelow")
+            if rule:
+                other = rule["field"]
+                for i in df.index[live & df[name].notna() & df[other].notna() & (df[name] < df[other])]:
+                    r = df.loc[i]
+                    problems.append(f"{root / r['doc'] / (kind + '.csv')}: row {_file_row(df, i)}, column {name}: {r[name]:g} {unit} "
+                                    f"is below {other} ({r[other]:g} {unit}) of the same row; {rule['because']}")
+            for rule in f.get("atMost") or []:
+                bound = pd.Series(float(rule["value"]), index=df.index)
+                if rule.get("scale") == "limit/request":
+                    ratio = _limit_over_request(a, df) if ratio is None else ratio
+                    bound = bound * ratio
+                elif rule.get("scale"):
+                    raise DataError(f"data/schemas/{kind}.schema.json: field {name}: atMost scale {rule['scale']!r} is not "
+                                    f"one the build knows ('limit/request')")
+                for i in df.index[live & _when(df, rule.get("when")) & df[name].notna() & bound.notna() & (df[name] > bound)]:
+                    r = df.loc[i]
+                    what = ", ".join(f"{k} {v}" for k, v in (rule.get("when") or {}).items())
+                    problems.append(f"{root / r['doc'] / (kind + '.csv')}: row {_file_row(df, i)}, column {name}: {r[name]:g} {unit} "
+                                    f"is over {bound[i]:g} {unit} ({what}"
+                                    + (f"; the pod's limit is {ratio[i]:g} times its request" if rule.get("scale") else "")
+                                    + f"): {rule['because']}")
+    _first(problems)
+
+
+def seeds_folder() -> tuple[Path, bool]:
+    """Where the build finds the seeds, as curation does (``curation.common.SEEDS``: $ATLAS_SEEDS, else
+    ../shared/seeds beside the repository), and whether they must be there ($ATLAS_SEEDS set)."""
+    return Path(curation_common.SEEDS), bool(os.environ.get("ATLAS_SEEDS"))
+
+
+def _check_citations(a: Atlas, root: Path, text_rows: dict[str, list[dict]], seeds: Path | str | None) -> Path | None:
+    """Every citation checked against its seed (``curation.provenance.citation_problems``): each document's
+    ``seed_file`` is in the seeds folder, each data row's line exists and prints its row label and raw text, each
+    erratum's quote is on its lines, each table's lines and caption, each quote of a YAML record. ``seeds``: the
+    folder (default ``seeds_folder()``). Returns the folder checked against, or None when there are no seeds (a
+    warning says the citations were not checked). Raises DataError naming the file, the row, erratum or record,
+    and the column or field; a ``seeds`` given, or $ATLAS_SEEDS, that is not a folder."""
+    folder, required = (Path(seeds), True) if seeds is not None else seeds_folder()
+    if not folder.is_dir():
+        if required:
+            raise DataError(f"seeds folder {folder}{'' if seeds is not None else ' (ATLAS_SEEDS)'}: not a folder, so the "
+                            f"citations cannot be checked (set ATLAS_SEEDS to the folder of the seed texts, or unset it "
+                            f"to build without checking them)")
+        logging.getLogger("atlas.datastore").warning(
+            "atlas: citations not checked against the seeds: no seeds folder at %s (set ATLAS_SEEDS to check them)", folder)
+        return None
+    seed_lines: dict[str, list[str]] = {}
+    for i, s in enumerate(a.sources, 1):
+        p = folder / s["seed_file"]
+        if not p.is_file():
+            raise DataError(f"{root / 'sources.yaml'}: item {i}, field seed_file: '{s['seed_file']}' is not in the seeds "
+                            f"folder {folder} (the seed of {s['id']})")
+        seed_lines[s["id"]] = read_lines(p)
+    records: list[tuple[str, str, dict]] = []
+    per_file: dict[str, int] = {}
+    for name, items in (("scenarios", a.scenarios), ("services", a.services)):
+        for it in items:
+            file = f"{it['doc']}/{name}.yaml"
+            per_file[file] = per_file.get(file, 0) + 1
+            records.append((file, f"scenario {it['id']}" if name == "scenarios" else f"item {per_file[file]}", it))
+    for doc, files in a.extras.items():
+        for name, items in files.items():
+            for n, it in enumerate(items if isinstance(items, list) else [], 1):
+                if isinstance(it, dict):
+                    records.append((f"{doc}/{name}.yaml", f"item {n}", {"doc": doc, **it}))
+    _first([f"{root}/{m}" for m in citation_problems(text_rows, a.tables, a.errata, records, seed_lines)])
+    return folder
+
+
 @lru_cache(maxsize=4)
 def cached(root: str = str(DATA)) -> Atlas:
     """load() once per process and folder (the build renders many pages from it)."""
     return load(root)
 
 
-def _check_provenance(root: Path) -> None:
-    """Issue 15, checks 2 and 3 (logic in curation/provenance.py, no seeds needed): a value read through something
-    the source does not print is marked corrected/flagged with its erratum id, and no two errata of a document share
-    a problem text on other lines. Raises DataError naming the first case and how many more."""
-    problems = data_problems(root)
+def _check_provenance(a: Atlas, text_rows: dict[str, list[dict]]) -> None:
+    """Provenance checks 2 and 3 (curation/provenance.py, no seeds needed) over the rows as load() read them
+    (``text_rows``: kind -> rows as text): a value read through something the source does not print is marked
+    corrected/flagged with its erratum id, and no two errata of a document share a problem text on other lines.
+    Raises DataError naming the first case and how many more."""
+    problems = unmarked_readings(text_rows, a.tables, a.errata) + shared_problems(a.errata)
     if problems:
         raise DataError(f"provenance: {problems[0]}" + (f" ({len(problems) - 1} more)" if len(problems) > 1 else ""))
 

@@ -60,18 +60,36 @@ def table_anchor(table_id) -> str:
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection":
 equals, plus, minus, at, tab 0x09 and carriage return 0x0D)."""
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+FORMULA_SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b"
+"""The four formula signs and their look-alikes a cell may start with after white space: = + - @ in ASCII, full width
+(U+FF1D U+FF0B U+FF0D U+FF20, what an East Asian input method types: ＝ ＋ － ＠) and small (U+FE66 U+FE62 U+FE63
+U+FE6B), the forms Unicode's compatibility normalisation (NFKC) reads as the ASCII signs."""
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+"""A real number written as text, in ASCII digits (as tables.js and compare.js read one: a full-width digit is no
+number to them, nor to a spreadsheet)."""
 
 
 def csv_cell(v):
     """One CSV cell made inert for spreadsheets, as OWASP's "CSV Injection" page recommends: a text
     cell starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return gets a leading apostrophe
-    (``=HYPERLINK(...)`` becomes ``'=HYPERLINK(...)``), which Excel and LibreOffice show as text.
-    Left as they are: non-strings (ints, floats, None), real numbers written as text (``-5``,
-    ``+3.2``, ``-0.5``, ``1e-3``), and a lone ``-`` (the guides' "not measured" dash; with nothing
-    after it no formula can run). The csv module's quoting already keeps a cell's own commas,
-    quotes and line breaks inside it. Returns the cell (a str when it was one)."""
-    if not isinstance(v, str) or not v.startswith(FORMULA_START) or v == "-" or _NUMBER.fullmatch(v):
+    (``=HYPERLINK(...)`` becomes ``'=HYPERLINK(...)``), which Excel and LibreOffice show as text. So does
+    a cell whose first sign after white space (spaces, tabs, line breaks) is one of those or a full-width
+    or small form of one (``FORMULA_SIGNS``: ``＝HYPERLINK(...)``, `` =1+1``): LibreOffice 7.4 imports
+    `` =1+1`` as the formula 1+1 when the reader ticks "Trim spaces" in its text import, and reads the
+    full-width forms as text, which other spreadsheets and locales need not (tests/test_csv_injection.py).
+    Left as they are: non-strings (ints, floats, None), real numbers written as text (``-5``, ``+3.2``,
+    ``-0.5``, ``1e-3``, `` -5``), and a lone ``-`` (the guides' "not measured" dash; with nothing after
+    it no formula can run), white space around them aside. The csv module's quoting already keeps a
+    cell's own commas, quotes and line breaks inside it. Returns the cell (a str when it was one)."""
+    if not isinstance(v, str) or not v:
+        return v
+    first = v[0]
+    if first == "\t" or first == "\r":
+        return "'" + v
+    if first not in FORMULA_SIGNS and not first.isspace():  # most cells: a letter or a digit first
+        return v
+    core = v.strip()
+    if not core or core[0] not in FORMULA_SIGNS or core == "-" or _NUMBER.fullmatch(core):
         return v
     return "'" + v
 

@@ -16,11 +16,19 @@ need no seed):
 Each returns a list of messages (empty when all is well), one per case, naming
 the document, the file and the row or erratum. Pure standard library, so the
 build can call it without the seeds.
+
+The build also checks every other citation against the seed when it has the seeds
+(``citation_problems``): each data row's seed line exists and prints its row label
+and raw text, each table's lines and caption, each quote of a YAML record (a
+``cite`` or contradiction version: ``text`` on ``line``).
 """
 from __future__ import annotations
 
+import bisect
 import re
 from decimal import Decimal, InvalidOperation
+
+from curation.pipetables import split_cells
 
 READ_THROUGH = {"corrected", "flagged"}
 NO_VALUE = {"missing", "not_applicable"}
@@ -48,7 +56,24 @@ NUMBER = r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+"
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
+    return "".join(text.split())
+
+
+def _quote_problem(e: dict, lines: list[str]) -> tuple[str, str] | None:
+    """(field, what is wrong) when erratum ``e``'s raw text is not found, whitespace aside, in the lines of ``lines``
+    (its seed's, index 0 = line 1) it cites; None when it is."""
+    cited = e.get("lines") or []
+    if not cited:
+        return "lines", "cites no seed lines"
+    bad = [n for n in cited if not 1 <= n <= len(lines)]
+    if bad:
+        return "lines", f"cites lines {bad} outside the seed (1..{len(lines)})"
+    text = _squash("".join(lines[n - 1] for n in sorted(set(cited))))
+    quotes = [q for q in (_squash(x) for x in e["raw"].split("\n")) if q]
+    missing = [q for q in quotes if q not in text]
+    if not quotes or missing:
+        return "raw", f"raw {(missing or [e['raw']])[0][:80]!r} not in its lines {cited}"
+    return None
 
 
 def quote_problems(errata: list[dict], seed_lines: dict[str, list[str]]) -> list[str]:
@@ -59,21 +84,9 @@ def quote_problems(errata: list[dict], seed_lines: dict[str, list[str]]) -> list
     out = []
     for e in errata:
         lines = seed_lines.get(e["doc"])
-        if lines is None:
-            continue
-        cited = e.get("lines") or []
-        if not cited:
-            out.append(f"{e['id']}: cites no seed lines")
-            continue
-        bad = [n for n in cited if not 1 <= n <= len(lines)]
-        if bad:
-            out.append(f"{e['id']}: cites lines {bad} outside the seed (1..{len(lines)})")
-            continue
-        text = _squash("".join(lines[n - 1] for n in sorted(set(cited))))
-        quotes = [q for q in (_squash(x) for x in e["raw"].split("\n")) if q]
-        missing = [q for q in quotes if q not in text]
-        if not quotes or missing:
-            out.append(f"{e['id']}: raw {(missing or [e['raw']])[0][:80]!r} not in its lines {cited}")
+        problem = None if lines is None else _quote_problem(e, lines)
+        if problem:
+            out.append(f"{e['id']}: {problem[1]}")
     return out
 
 
@@ -305,6 +318,260 @@ def mark_readings(c, table_ids, eid: str | None = None) -> int:
                 r["note"] = (r["note"] + "; " if r.get("note") else "") + eid
             n += 1
     return n
+
+
+# ----------------------------------------------------------------- citations against the seed
+
+RAW_COLUMNS = {
+    "resources": ("raw_replicas", "raw_cpu_request", "raw_cpu_limit", "raw_cpu", "raw_mem_request", "raw_mem_limit",
+                  "raw_mem", "raw_storage"),
+    "utilization": ("raw",), "latency": ("raw",), "db_operations": ("raw",), "measurements": ("raw",),
+    "settings": ("value",),
+}
+"""The columns of each kind of data row that quote the seed as printed, besides ``row_label``."""
+JOINED = " / "
+"""How a raw text that quotes several cells joins them (Policy's Min and Max replicas, curation/policy_resources.py)."""
+PLACEHOLDER_LABEL = re.compile(r"\(.*\)")
+"""A row label in parentheses names a label the seed does not print (Policy's '(no label column)')."""
+
+
+def _cells(lines: list[str]) -> set[str]:
+    """The cells of a pipe-table row printed on ``lines``, white space removed: each line's cells, those of the lines
+    joined (a cell a line break cuts in two) and, where every line has as many cells, each column's pieces joined."""
+    rows = [split_cells(x) for x in lines]
+    cells = {_squash(c) for r in rows for c in r}
+    if len(rows) > 1:
+        cells |= {_squash(c) for c in split_cells(" ".join(lines))}
+        if len({len(r) for r in rows}) == 1:
+            cells |= {_squash("".join(col)) for col in zip(*rows)}
+    cells.discard("")
+    return cells
+
+
+def _ends_quote(text: str, i: int, edge: str, step: int) -> bool:
+    """Whether ``text[i]``, beside a quote whose character there is ``edge`` (its first when ``step`` is -1, its last
+    when 1), lets the quote end: no character, white space, or one that does not continue it (a letter or digit
+    continues a letter or digit, '.' or ',' before a digit continues a number)."""
+    if not 0 <= i < len(text) or text[i].isspace():
+        return True
+    c, j = text[i], i + step
+    if edge.isalnum() and c.isalnum():
+        return False
+    return not (edge.isdigit() and c in ".," and 0 <= j < len(text) and text[j].isdigit())
+
+
+class _Squashed:
+    """A text with its white space removed, and where each remaining character stands in the text."""
+    __slots__ = ("text", "pos", "squashed")
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = [i for i, c in enumerate(text) if not c.isspace()]
+        self.squashed = "".join(text[i] for i in self.pos)
+
+
+def printed_in_text(quote: str, text: "str | _Squashed") -> bool:
+    """Whether ``quote`` is printed in ``text``, white space aside, and not as the middle of a longer word or number
+    ('28' is not printed in '288K', nor '5' in '0.5')."""
+    q = _squash(quote)
+    if not q or q not in (_squash(text) if isinstance(text, str) else text.squashed):
+        return False
+    t = _Squashed(text) if isinstance(text, str) else text
+    k = t.squashed.find(q)
+    while k >= 0:
+        if (_ends_quote(t.text, t.pos[k] - 1, q[0], -1)
+                and _ends_quote(t.text, t.pos[k + len(q) - 1] + 1, q[-1], 1)):
+            return True
+        k = t.squashed.find(q, k + 1)
+    return False
+
+
+def _row_starts(rows: dict[str, list[dict]]) -> dict[tuple[str, str], list[int]]:
+    """(doc, table id) -> the seed lines its data rows start on, sorted."""
+    out: dict[tuple[str, str], set[int]] = {}
+    for rs in rows.values():
+        for r in rs:
+            out.setdefault((r["doc"], r["table_id"]), set()).add(int(r["line"]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def _span(lines: list[str], n: int, starts: list[int], table: dict | None) -> list[str]:
+    """The seed lines a row (or a quote of a row) that starts on line ``n`` is printed on: to the line before the next
+    row of its table (``starts``) or the table's last line; of a pipe table, only the lines with a '|' that follow
+    it without a break (not the caption and header of a '(Cont.)' part)."""
+    i = bisect.bisect_right(starts, n)
+    last = starts[i] - 1 if i < len(starts) else ((table or {}).get("lines") or [n, n])[1]
+    span = lines[n - 1:max(min(last, len(lines)), n)]
+    if "|" in span[0]:
+        k = 1
+        while k < len(span) and "|" in span[k]:
+            k += 1
+        span = span[:k]
+    return span
+
+
+def _where_lines(n: int, span: list[str]) -> str:
+    shown = " ".join(x.strip() for x in span)
+    shown = shown if len(shown) <= 160 else shown[:157] + "..."
+    return f"seed line{'s' if len(span) > 1 else ''} {n}{f'-{n + len(span) - 1}' if len(span) > 1 else ''} ({shown!r})"
+
+
+def _title_lines(lines: list[str], table: dict) -> str:
+    """The table's first seed line (its caption, for a captioned table) and the nearest line printed above it (a
+    heading that names what the table's rows share, as DSR's 'RSA Performance Benchmarking on 2 DA-MPs DSR Setup')."""
+    a = ((table or {}).get("lines") or [0])[0]
+    if not 1 <= a <= len(lines):
+        return ""
+    above = next((lines[i] for i in range(a - 2, max(a - 5, -1), -1) if lines[i].strip()), "")
+    return above + "\n" + lines[a - 1]
+
+
+def _label_named_by_curation(label: str, row: dict, table: dict, lines: list[str], memo: dict) -> bool:
+    """Whether a row label the row's lines do not print is one the seed is not expected to print: a placeholder in
+    parentheses, the header of the row's own column where the table prints its row without a label (DSR Table 3-7:
+    the row's label is its value's column header, which the table prints), or any label of a table whose label column
+    the seed does not print (its first header cell is not in the table's lines: a table the curation rebuilt from
+    prose, naming its items)."""
+    if PLACEHOLDER_LABEL.fullmatch(label.strip()):
+        return True
+    key = (table.get("doc"), table.get("id"))
+    if key not in memo:
+        a, b = table.get("lines") or [1, 0]
+        text = _Squashed("\n".join(lines[a - 1:b]))
+        header = table.get("header") or []
+        memo[key] = ({h for h in header if h.strip() and printed_in_text(h, text)},
+                     bool(header) and not printed_in_text(header[0], text))
+    printed_header, unprinted_label_column = memo[key]
+    return (label == row.get("column_label") and label in printed_header) or unprinted_label_column
+
+
+def row_citation_problems(rows: dict[str, list[dict]], tables: list[dict], seed_lines: dict[str, list[str]]) -> list[str]:
+    """Data rows whose seed line does not exist or does not print what the row quotes: the row label and every raw
+    column (``RAW_COLUMNS``), each on the lines the row is printed on (``_span``), white space aside. Of a pipe table
+    each quote is a whole cell (a raw text joining cells with ' / ' each of them); of running text a run of words
+    (``printed_in_text``). A raw text may also be printed in its table's caption or the heading right above it
+    (``_title_lines``: DSR's '16 DA-MPs', '2 DA-MPs'); a label the seed need not print is named by
+    ``_label_named_by_curation``.
+
+    ``rows`` maps a kind to its rows, each document's in file order (as ``read_data`` gives them); ``seed_lines``
+    maps a document id to its seed's lines (a document without is skipped). Returns one message per problem,
+    '<doc>/<kind>.csv: row <n> (header = row 1), column <c>: ...'."""
+    tabs = {(t["doc"], t["id"]): t for t in tables}
+    starts = _row_starts(rows)
+    memo: dict = {}
+    spans: dict[tuple, tuple[list[str], set[str] | str]] = {}
+    out = []
+    for kind, rs in rows.items():
+        count: dict[str, int] = {}
+        for r in rs:
+            doc = r["doc"]
+            count[doc] = count.get(doc, 0) + 1
+            lines = seed_lines.get(doc)
+            if lines is None:
+                continue
+            where = f"{doc}/{kind}.csv: row {count[doc] + 1}"
+            n = int(r["line"])
+            if not 1 <= n <= len(lines):
+                out.append(f"{where}, column line: line {n} is not in the seed of {doc} (lines 1 to {len(lines)})")
+                continue
+            t = tabs.get((doc, r["table_id"])) or {}
+            key = (doc, r["table_id"], n)
+            if key not in spans:  # the rows of one printed row (a utilization table's every column) share it
+                span = _span(lines, n, starts[(doc, r["table_id"])], t)
+                spans[key] = (span, _cells(span) if "|" in span[0] else _Squashed("\n".join(span)))
+            span, printed_there = spans[key]
+            if isinstance(printed_there, set):
+                def printed(v: str) -> bool:
+                    return _squash(v) in printed_there or (JOINED in v and all(_squash(x) in printed_there for x in v.split(JOINED)))
+            else:
+                def printed(v: str) -> bool:
+                    return printed_in_text(v, printed_there) or (
+                        JOINED in v and all(printed_in_text(x, printed_there) for x in v.split(JOINED)))
+            label = r.get("row_label") or ""
+            if label.strip() and not printed(label) and not _label_named_by_curation(label, r, t, lines, memo):
+                out.append(f"{where}, column row_label: {label!r} is not printed on {_where_lines(n, span)}")
+            for col in RAW_COLUMNS.get(kind, ()):
+                v = r.get(col) or ""
+                if v.strip() and not printed(v) and not printed_in_text(v, _title_lines(lines, t)):
+                    out.append(f"{where}, column {col}: {v!r} is not {'a cell' if '|' in span[0] else 'printed'} on "
+                               f"{_where_lines(n, span)}")
+    return out
+
+
+def table_citation_problems(tables: list[dict], seed_lines: dict[str, list[str]]) -> list[str]:
+    """Tables whose ``lines`` are not lines of the seed (first to last) or whose caption is not printed on their first
+    lines. Returns '<doc>/tables.yaml: table <id>, field <f>: ...' messages."""
+    out = []
+    for t in tables:
+        lines = seed_lines.get(t["doc"])
+        if lines is None:
+            continue
+        where = f"{t['doc']}/tables.yaml: table {t['id']}"
+        a, b = t["lines"]
+        if not 1 <= a <= b <= len(lines):
+            out.append(f"{where}, field lines: [{a}, {b}] is not a range of the seed's lines (1 to {len(lines)}, first to last)")
+        elif t.get("caption") and not printed_in_text(t["caption"], "\n".join(lines[a - 1:min(b, a + 2)])):
+            out.append(f"{where}, field caption: {t['caption']!r} is not printed on {_where_lines(a, lines[a - 1:a])}")
+    return out
+
+
+def _cites(node, path: str = ""):
+    """(field path, cite) for every quote of a YAML record: a mapping with ``text`` and a ``line`` number."""
+    if isinstance(node, dict):
+        if isinstance(node.get("text"), str) and isinstance(node.get("line"), int):
+            yield path, node
+        for k, v in node.items():
+            yield from _cites(v, f"{path}.{k}" if path else str(k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _cites(v, f"{path}.{i}")
+
+
+def record_citation_problems(records: list[tuple[str, str, dict]], rows: dict[str, list[dict]], tables: list[dict],
+                             seed_lines: dict[str, list[str]]) -> list[str]:
+    """Quotes of YAML records (a scenario's load, call mix, call model, subscribers or replication cite, a
+    contradiction's versions, a service's holds, a guidance cite) whose line is not in the seed or does not print
+    their ``text``, white space aside: the line alone, or of a cited table (``table_id``) the lines its row is
+    printed on. ``records``: (file as '<doc>/<name>.yaml', where as 'scenario <id>' or 'item <n>', record).
+    Returns '<file>: <where>, field <path>.text: ...' messages."""
+    tabs = {(t["doc"], t["id"]): t for t in tables}
+    starts = _row_starts(rows)
+    out = []
+    for file, where, rec in records:
+        lines = seed_lines.get(rec.get("doc"))
+        if lines is None:
+            continue
+        for path, cite in _cites(rec):
+            n = cite["line"]
+            if not 1 <= n <= len(lines):
+                out.append(f"{file}: {where}, field {path}.line: line {n} is not in the seed of {rec['doc']} (lines 1 to {len(lines)})")
+                continue
+            key = (rec["doc"], cite.get("table_id"))
+            span = _span(lines, n, starts.get(key, []), tabs[key]) if key in tabs else lines[n - 1:n]
+            if not printed_in_text(cite["text"], "\n".join(span)):
+                out.append(f"{file}: {where}, field {path}.text: {cite['text']!r} is not printed on {_where_lines(n, span)}")
+    return out
+
+
+def erratum_citation_problems(errata: list[dict], seed_lines: dict[str, list[str]]) -> list[str]:
+    """``quote_problems`` placed: '<doc>/errata.yaml: erratum <id>, field lines|raw: ...'."""
+    out = []
+    for e in errata:
+        lines = seed_lines.get(e["doc"])
+        problem = None if lines is None else _quote_problem(e, lines)
+        if problem:
+            out.append(f"{e['doc']}/errata.yaml: erratum {e['id']}, field {problem[0]}: {problem[1]}")
+    return out
+
+
+def citation_problems(rows: dict[str, list[dict]], tables: list[dict], errata: list[dict],
+                      records: list[tuple[str, str, dict]], seed_lines: dict[str, list[str]]) -> list[str]:
+    """Every citation of the data checked against the seeds (``seed_lines``: document id -> its seed's lines): the
+    errata's quotes (check 1), the data rows' lines, labels and raw texts, the tables' lines and captions, the YAML
+    records' quotes. One message per problem, each naming the file (relative to the data folder), the row, erratum,
+    table or record, and the column or field."""
+    return (table_citation_problems(tables, seed_lines) + row_citation_problems(rows, tables, seed_lines)
+            + erratum_citation_problems(errata, seed_lines) + record_citation_problems(records, rows, tables, seed_lines))
 
 
 # ----------------------------------------------------------------- whole folders

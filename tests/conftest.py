@@ -89,17 +89,18 @@ def build_site(out: Path, data: Path | None = None, env: dict | None = None) -> 
                           env=env, capture_output=True, text=True)
 
 
-def _shared_build(tmp_path_factory, worker_id, name: str, data=None, env: dict | None = None) -> Path:
+def _shared_build(tmp_path_factory, worker_id, name: str, data=None, env=None) -> Path:
     """A site built once per run (``build_site``) and shared by every test process: under pytest-xdist (pytest.ini)
     the first process to need it builds it into the run's shared temporary folder (``<name>/site``), holding a lock,
     and the others wait for it and use the same folder (tests only read it). ``data(folder) -> Path``: writes the data
     folder to build from into ``folder`` (default: data/ itself), the folder the site is built into as ``site``: a
-    test finds that data beside the site (``site.parent / "data"``). A failed build fails every process's tests with
-    its output."""
+    test finds that data beside the site (``site.parent / "data"``). ``env``: the build's environment, or
+    ``env(folder) -> dict`` when it names something ``data`` wrote there. A failed build fails every process's tests
+    with its output."""
     if worker_id == "master":  # one process (-n 0)
         base = tmp_path_factory.mktemp(name)
         out = base / "site"
-        r = build_site(out, data(base) if data else None, env)
+        r = build_site(out, data(base) if data else None, env(base) if callable(env) else env)
         assert r.returncode == 0, r.stdout + r.stderr
         return out
     shared = tmp_path_factory.getbasetemp().parent / name  # pytest-of-<user>/pytest-<n>, the workers' basetemps under it
@@ -110,7 +111,7 @@ def _shared_build(tmp_path_factory, worker_id, name: str, data=None, env: dict |
         if failed.exists():
             pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
         if not (shared / "site.done").exists():
-            r = build_site(out, data(shared) if data else None, env)
+            r = build_site(out, data(shared) if data else None, env(shared) if callable(env) else env)
             if r.returncode != 0:
                 failed.write_text(f"the {name} build failed:\n{r.stdout}{r.stderr}", encoding="utf-8")
                 pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
@@ -139,10 +140,26 @@ AT_SUM = "@SUM(1+1)*cmd|' /C calc'!A0"
 data/bsf/resources.csv (test_csv_injection)."""
 
 
+def _variant_seeds(folder: Path) -> Path:
+    """The seeds the variant data quote, in ``folder``/seeds (the build checks every citation against its seed): those
+    of SEEDS, BSF's with "Egress Gateway" renamed SERVICE as in its data, and the sixth guide's."""
+    seeds = folder / "seeds"
+    seeds.mkdir(exist_ok=True)
+    bsf = next(s["seed_file"] for s in SOURCES if s["id"] == "bsf")
+    for s in SOURCES:
+        text = (SEEDS / s["seed_file"]).read_text(encoding="utf-8")
+        (seeds / s["seed_file"]).write_text(text.replace("Egress Gateway", SERVICE) if s["seed_file"] == bsf else text,
+                                            encoding="utf-8")
+    shutil.copy(SIXTH_GUIDE / "999_0123456789abcdef.txt", seeds)
+    return seeds
+
+
 def _variant_data(folder: Path) -> Path:
     """data/ plus the sixth guide (SIXTH_GUIDE), with PAYLOAD planted in BSF's data: "Egress Gateway" renamed
     SERVICE in every data/bsf file, and bsf-3-3's title, short title and notes ending in it; and the notes of the
-    first three rows of data/bsf/resources.csv the formulas HYPERLINK, DDE and AT_SUM."""
+    first three rows of data/bsf/resources.csv the formulas HYPERLINK, DDE and AT_SUM. The seeds they quote are
+    written beside it (``_variant_seeds``)."""
+    _variant_seeds(folder)
     d = copy_data(folder)
     shutil.copytree(SIXTH_GUIDE / "xyz", d / "xyz")
     with (d / "sources.yaml").open("a", encoding="utf-8") as f:
@@ -182,9 +199,11 @@ def variant_site(tmp_path_factory, worker_id) -> Path:
     is a folder and a sources.yaml entry of its own, the markup and the formulas are in data/bsf only (names and
     titles; notes), and the address changes only the canonical links, the sitemap and the 404 page. One build
     instead of four, each of which took a full build's time or most of it (10 to 30 s). The sixth guide's module
-    (its own metrics: SIXTH_GUIDE/guides/xyz.py) is found on ATLAS_GUIDES, as a guide kept outside the repository."""
+    (its own metrics: SIXTH_GUIDE/guides/xyz.py) is found on ATLAS_GUIDES, as a guide kept outside the repository;
+    the seeds the variant data quote are found on ATLAS_SEEDS (``_variant_seeds``)."""
     return _shared_build(tmp_path_factory, worker_id, "variant", _variant_data,
-                         dict(os.environ, ATLAS_SITE_URL=PUBLIC_URL, ATLAS_GUIDES=str(SIXTH_GUIDE / "guides")))
+                         lambda folder: dict(os.environ, ATLAS_SITE_URL=PUBLIC_URL, ATLAS_SEEDS=str(folder / "seeds"),
+                                             ATLAS_GUIDES=str(SIXTH_GUIDE / "guides")))
 
 
 HEAVY_FIRST = ["test_boot_failures.py", "test_sixth_guide.py", "test_security.py", "test_site_experience.py",

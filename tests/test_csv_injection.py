@@ -1,11 +1,15 @@
 """CSV formula injection (OWASP "CSV Injection"): no CSV the site or a calculator writes has a cell
 a spreadsheet would run. Cells starting with =, +, -, @, tab or carriage return get a leading
-apostrophe; real numbers (-5, +3.2, -0.5) and the guides' lone "-" stay as they are."""
+apostrophe, and so do cells whose first sign after white space is one of them or its full-width or small
+form (＝ ＋ － ＠); real numbers (-5, +3.2, -0.5) and the guides' lone "-" stay as they are."""
 from __future__ import annotations
 
 import copy
 import csv
 import io
+import os
+import shutil
+import subprocess
 
 import pytest
 
@@ -27,9 +31,52 @@ from conftest import AT_SUM, DDE, HYPERLINK
     ("-", "-"),                                              # the guides' "not measured" dash: no formula can follow
     ("BSF Management Service", "BSF Management Service"), ("a=b", "a=b"), ("", ""),
     (-5, -5), (3.25, 3.25), (None, None),
+    # full-width and small forms of the signs (U+FF1D U+FF0B U+FF0D U+FF20, U+FE66 U+FE62 U+FE63 U+FE6B)
+    ("\uff1dHYPERLINK(\"http://attacker.example/\")", "'\uff1dHYPERLINK(\"http://attacker.example/\")"),
+    ("\uff0b1+1", "'\uff0b1+1"), ("\uff0d1+1", "'\uff0d1+1"), ("\uff20SUM(1+1)", "'\uff20SUM(1+1)"),
+    ("\ufe661+1", "'\ufe661+1"), ("\ufe621+1", "'\ufe621+1"), ("\ufe631+1", "'\ufe631+1"), ("\ufe6bSUM(1)", "'\ufe6bSUM(1)"),
+    # white space before a sign: a spreadsheet that trims it on import runs what follows
+    (" =1+1", "' =1+1"), ("   =1+1", "'   =1+1"), (" +1+1", "' +1+1"), (" -2+3", "' -2+3"), (" @SUM(1+1)", "' @SUM(1+1)"),
+    ("\n=1+1", "'\n=1+1"), ("\u3000=1+1", "'\u3000=1+1"), ("\u00a0=1+1", "'\u00a0=1+1"), (" \uff1d1+1", "' \uff1d1+1"),
+    (" " + HYPERLINK, "' " + HYPERLINK),
+    # ... but numbers and the dash stay as they are, white space aside; a sign later in the text is no formula
+    ("-\uff15", "'-\uff15"),  # a full-width digit is no number (as tables.js and compare.js read one): a formula sign first
+    (" -5", " -5"), ("+3.2 ", "+3.2 "), (" - ", " - "), ("- ", "- "), ("   ", "   "), ("a =1", "a =1"),
 ])
 def test_csv_cell(cell, want):
     assert csv_cell(cell) == want
+
+
+LIBREOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+TRIM_SPACES = "CSV:44,34,76,1,,0,false,true,false,false,true,-1,true"
+"""LibreOffice's CSV import options (its 'Filter Options for the CSV Filter'): comma, double quote, UTF-8 (76), from
+line 1, standard cells, language 0, quoted fields not as text, special numbers detected, (two export options),
+"Trim spaces" on (token 11), all sheets, "Evaluate formulas" on (token 13): the text-import dialog's choices a reader
+may tick."""
+
+
+@pytest.mark.skipif(not LIBREOFFICE, reason="LibreOffice is not installed (apt-get install libreoffice-calc-nogui)")
+def test_libreoffice_runs_no_cell_the_writer_wrote(tmp_path):
+    """What a spreadsheet really does with the cells: LibreOffice imports the CSV with "Trim spaces" and "Evaluate
+    formulas" on, and converts it to XLSX. The cells as given run ('=1+1' and ' =1+1' become formulas: the white
+    space trimmed, the formula follows); written through csv_writer, no cell is a formula, every one text."""
+    cells = ["=1+1", " =1+1", "   =1+1", " \uff1d1+1", "\uff1d1+1", "\uff0b1+1", " +1+1", " @SUM(1+1)", HYPERLINK, " " + HYPERLINK]
+    from openpyxl import load_workbook
+
+    def formulas(name: str, rows: list[list[str]], writer) -> list[str]:
+        path = tmp_path / f"{name}.csv"
+        with path.open("w", newline="", encoding="utf-8") as f:
+            writer(f).writerows(rows)
+        r = subprocess.run([LIBREOFFICE, "--headless", f"--infilter={TRIM_SPACES}", "--convert-to", "xlsx", "--outdir",
+                            str(tmp_path), str(path)], env=dict(os.environ, HOME=str(tmp_path)), capture_output=True,
+                           text=True, timeout=180)
+        assert (tmp_path / f"{name}.xlsx").exists(), r.stdout + r.stderr
+        ws = load_workbook(tmp_path / f"{name}.xlsx").active
+        return [row[1].value for row in ws.iter_rows() if row[1].data_type == "f"]
+
+    rows = [[str(i), c] for i, c in enumerate(cells)]
+    assert formulas("as-given", rows, lambda f: csv.writer(f, lineterminator="\n"))[:3] == ["=1+1", "=1+1", "=1+1"]
+    assert formulas("written", rows, csv_writer) == []
 
 
 def test_csv_writer_reads_back_as_text():

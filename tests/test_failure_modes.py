@@ -25,6 +25,32 @@ def test_bad_data_stops_the_build_naming_file_row_column(tmp_path, file, index, 
     assert not (tmp_path / "out" / "index.html").exists()
 
 
+UNTRACEABLE = ["seed-line-9999999", "erratum-line-999999", "seed-file-missing", "row-label-changed",
+               "cell-and-raw-changed-3-to-30", "memory-250-percent", "cpu-limit-below-request", "sites-with-traffic-site9",
+               "table-rows-one-more", "table-rows-one-fewer"]
+"""The defects issue 29 (item 5) planted in a copy of data/ that built with no error: a seed line 9,999,999, an
+erratum citing line 999999, a seed_file that does not exist, a row label changed ('Appinfx'), a cell and its raw text
+changed together (3 -> 30 cores), memory 250 %, a CPU limit below its request, sites_with_traffic: site9 in a 4-site
+scenario, a table's row count off by one (either way). Each is a case of tests/test_bad_data.py (CASES): its
+breakage and the file, row and column the message names."""
+
+
+@pytest.mark.parametrize("case", UNTRACEABLE)
+def test_what_the_build_cannot_trace_stops_it(tmp_path, case):
+    """Each defect stops the build at its first step, naming the file, the row (or item) and the column (or field), in
+    one line without a traceback, and no site is written."""
+    from test_bad_data import CASES
+    _, breakage, file, where, column, what = next(c for c in CASES if c[0] == case)
+    d = copy_data(tmp_path)
+    breakage(d)
+    r = build_site(tmp_path / "out", data=d)
+    out = r.stdout + r.stderr
+    assert r.returncode != 0 and "Build step 'validate data' failed: Invalid data: " in out and "Traceback" not in out, out[-2000:]
+    line = next(x for x in out.splitlines() if "Invalid data" in x)
+    assert f"{d}/{file}: " in line and where in line and column in line and what in line, line
+    assert not (tmp_path / "out").exists()
+
+
 # --- calculator failure modes in the browser ----------------------------------------------------
 
 

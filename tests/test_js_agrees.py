@@ -31,7 +31,8 @@ PAGE = SITE + "tools/compare/"
 # after white space, full-width and small forms of the signs.
 CELLS = ["=1+1", "+1", "-5", "+3.2", "-0.5", "1e-3", "-", "@SUM(A1)", "-x", "+x", "\t=1", "\r=1", "=HYPERLINK(\"x\")",
          'say "hi"', "a,b", "line\nbreak", "cr\rhere", " =1+1", "  -5", "\uff1d1+1", "\uff0b1", "\ufe66x", "\uff20x",
-         "plain", "1,234.5", "50 %", "not in A", "0.063", ".5", "5.", "--1", "=", "+", "@"]
+         "plain", "1,234.5", "50 %", "not in A", "0.063", ".5", "5.", "--1", "=", "+", "@",
+         " \uff1d1+1", "\u3000=1", "\u00a0-5", "-\uff15", " - "]
 
 # Tables whose cells read as the reader sees them: <br> a space, runs of white space (no-break and narrow no-break
 # spaces among them) one space, nested markup read as text, a nested table's text part of its cell, character

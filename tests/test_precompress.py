@@ -8,6 +8,7 @@ import gzip
 import html as h
 import http.client
 import json
+import os
 import re
 import shutil
 import socket
@@ -104,12 +105,22 @@ def test_the_cache_gives_the_same_bytes_and_compresses_a_changed_file_again(buil
 
 # ---- the Hosting page's configurations on the real servers ------------------------------------------------
 
+PREFIX = "/atlas"
+"""The sub-path the Hosting page's configurations serve the site under (its address /atlas/)."""
 SERVED = {  # path -> the Content-Type the server must send, compressed or not
     "assets/vendor/pyodide/pyodide.asm.wasm": "application/wasm",
     "assets/vendor/pyodide/pyodide.asm.mjs": "text/javascript",
     "search/search_index.json": "application/json",
     "products/policy/policy-3-1-5/index.html": "text/html",
+    "downloads/benchmark-atlas.sqlite": "application/vnd.sqlite3",
 }
+
+
+def served(built_site: Path) -> dict[str, str]:
+    """SERVED, and the footprint calculator's code pack and data bundle as the build's manifest names them."""
+    manifest = json.loads((built_site / "assets" / "py" / "manifest.json").read_text(encoding="utf-8"))
+    return {**SERVED, f"assets/py/{manifest['packs']['footprint']['pack']}": "application/octet-stream",
+            f"assets/data/{manifest['bundles']['footprint']['marshal']}": "application/octet-stream"}
 
 
 def _conf(built_site: Path, lang: str) -> str:
@@ -118,31 +129,59 @@ def _conf(built_site: Path, lang: str) -> str:
     return h.unescape(re.sub(r"<[^>]+>", "", block))  # without the highlighter's spans, as printed
 
 
+def root_form(conf: str) -> str:
+    """A configuration as the Hosting page says to serve the site at the root of a host: without the line under
+    '# sub-path only' (nor that comment), '/' written for '/atlas/'."""
+    lines = conf.split("\n")
+    i = next(n for n, line in enumerate(lines) if line.strip().startswith("# sub-path only"))
+    return "\n".join(lines[:i] + lines[i + 2:]).replace(PREFIX + "/", "/")
+
+
 def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def small_site(built_site):
-    """The served files (with their .gz and .br) and the Hosting page, in a folder every user can read
-    (nginx's and Apache's workers are not root)."""
+def readable_copy(site: Path, paths=None) -> Path:
+    """The built ``site`` (or only ``paths`` of it, each with its .gz and .br) in a folder every user can read, as
+    nginx's and Apache's workers are not root: hard links where the file system allows, copies elsewhere. The
+    caller removes ``result.parent``."""
     d = Path(tempfile.mkdtemp(prefix="atlas-hosting-"))
     d.chmod(0o755)
-    site = d / "site"
-    for p in [*SERVED, "about/hosting/index.html", "404.html"]:
-        for ext in ("", ".gz", ".br"):
-            if (built_site / (p + ext)).exists():
-                (site / p).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(built_site / (p + ext), site / (p + ext))
-    for f in [site, *site.rglob("*")]:
-        f.chmod(0o755 if f.is_dir() else 0o644)
+    out = d / "site"
+
+    def link(src, dst):
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copyfile(src, dst)
+    if paths is None:
+        shutil.copytree(site, out, copy_function=link)
+    else:
+        for p in paths:
+            for ext in ("", ".gz", ".br"):
+                if (site / (p + ext)).exists():
+                    (out / p).parent.mkdir(parents=True, exist_ok=True)
+                    link(site / (p + ext), out / (p + ext))
+    for f in [out, *out.rglob("*")]:
+        if f.is_dir():
+            f.chmod(0o755)
+        elif f.stat().st_mode & 0o444 != 0o444:
+            f.chmod(0o644)
+    return out
+
+
+@pytest.fixture(scope="module")
+def small_site(built_site):
+    """The served files (with their .gz and .br), the Hosting page and the 404 page, readable by every user."""
+    site = readable_copy(built_site, [*served(built_site), "about/hosting/index.html", "404.html"])
     yield site
-    shutil.rmtree(d, ignore_errors=True)
+    shutil.rmtree(site.parent, ignore_errors=True)
 
 
-def _start(cmd: list[str], port: int, log: Path) -> subprocess.Popen:
+def start(cmd: list[str], port: int, log: Path) -> subprocess.Popen:
+    """Starts a server (``cmd``) and waits until it listens on ``port``; fails the test with its log if it stops."""
     proc = subprocess.Popen(cmd, stdout=log.open("w"), stderr=subprocess.STDOUT)
     for _ in range(100):
         try:
@@ -163,7 +202,7 @@ def _nginx(site: Path, conf: str, port: int) -> list[str]:
 events {{}}
 http {{ access_log off; client_body_temp_path {d}; proxy_temp_path {d}; fastcgi_temp_path {d}; uwsgi_temp_path {d}; scgi_temp_path {d};
 server {{ listen 127.0.0.1:{port};
-{conf.replace('/srv/atlas/site', str(site))}
+{conf.replace('/srv/atlas-site', str(site))}
 }} }}
 """)
     return ["/usr/sbin/nginx", "-p", str(d), "-c", str(d / "nginx.conf")]
@@ -172,7 +211,7 @@ server {{ listen 127.0.0.1:{port};
 def _apache(site: Path, conf: str, port: int) -> list[str]:
     d = site.parent
     mods = "".join(f"LoadModule {m}_module /usr/lib/apache2/modules/mod_{m}.so\n"
-                   for m in ("mpm_event", "authz_core", "mime", "headers", "rewrite", "env", "dir"))
+                   for m in ("mpm_event", "authz_core", "mime", "headers", "rewrite", "env", "dir", "alias"))
     (d / "httpd.conf").write_text(f"""ServerRoot {d}
 {mods}Listen 127.0.0.1:{port}
 ServerName 127.0.0.1
@@ -183,7 +222,7 @@ Mutex file:{d} default
 TypesConfig /etc/mime.types
 User nobody
 Group nogroup
-{conf.replace('/srv/atlas/site', str(site))}
+{conf.replace('/srv/atlas-site', str(site))}
 """)
     return ["/usr/sbin/apache2", "-f", str(d / "httpd.conf"), "-DFOREGROUND"]
 
@@ -191,8 +230,33 @@ Group nogroup
 def _caddy(site: Path, conf: str, port: int) -> list[str]:
     d = site.parent
     (d / "Caddyfile").write_text("{\n  admin off\n  auto_https off\n}\n"
-                                 + conf.replace("/srv/atlas/site", str(site)).replace("intranet.example.org", f"http://127.0.0.1:{port}"))
+                                 + conf.replace("/srv/atlas-site", str(site)).replace("intranet.example.org", f"http://127.0.0.1:{port}"))
     return ["/usr/bin/caddy", "run", "--adapter", "caddyfile", "--config", str(d / "Caddyfile")]
+
+
+BINARY = {"nginx": "/usr/sbin/nginx", "apache": "/usr/sbin/apache2", "caddy": "/usr/bin/caddy"}
+SERVERS = list(BINARY)
+
+
+def server_cmd(server: str, site: Path, conf: str, port: int) -> list[str]:
+    """The command that runs ``server`` with the Hosting page's configuration ``conf`` (inside this machine's minimal
+    frame: its listening address, modules and files in ``site.parent``) serving ``site``."""
+    return {"nginx": _nginx, "apache": _apache, "caddy": _caddy}[server](site, conf, port)
+
+
+def check_cmd(server: str, site: Path, conf: str, port: int) -> list[str]:
+    """The server's own check of that configuration: ``nginx -t``, ``apache2 -t``, ``caddy validate``."""
+    cmd = server_cmd(server, site, conf, port)
+    if server == "nginx":
+        return [cmd[0], "-t", *cmd[1:]]
+    if server == "apache":
+        return [cmd[0], "-t", "-f", cmd[2]]
+    return [cmd[0], "validate", *cmd[2:]]
+
+
+def need(server: str) -> None:
+    if not Path(BINARY[server]).exists():
+        pytest.skip(f"{BINARY[server]} is not installed (tools/setup.sh --browser installs it)")
 
 
 # nginx as Debian ships it has gzip_static but not the ngx_brotli module (brotli_static): it sends .gz to a
@@ -200,21 +264,21 @@ def _caddy(site: Path, conf: str, port: int) -> list[str]:
 BEST = {"nginx": "gzip", "apache": "br", "caddy": "br"}
 
 
-@pytest.mark.parametrize("server", ["nginx", "apache", "caddy"])
+@pytest.mark.parametrize("server", SERVERS)
 def test_each_server_sends_the_precompressed_file_with_its_own_type(built_site, small_site, server, tmp_path):
-    binary = {"nginx": "/usr/sbin/nginx", "apache": "/usr/sbin/apache2", "caddy": "/usr/bin/caddy"}[server]
-    if not Path(binary).exists():
-        pytest.skip(f"{binary} is not installed")
+    """The configuration as printed (under /atlas/): each file from its .br or .gz as the browser accepts, with the
+    file's own type (a code pack and a data bundle application/octet-stream, the SQLite file
+    application/vnd.sqlite3: not the text/plain nginx gives a name its list lacks, nor Caddy's none)."""
+    need(server)
     port = _port()
-    cmd = {"nginx": _nginx, "apache": _apache, "caddy": _caddy}[server](small_site, _conf(built_site, server), port)
-    proc = _start(cmd, port, tmp_path / "server.log")
+    proc = start(server_cmd(server, small_site, _conf(built_site, server), port), port, tmp_path / "server.log")
     try:
-        for path, ctype in SERVED.items():
+        for path, ctype in served(built_site).items():
             raw = (small_site / path).read_bytes()
             for accept, want in [("br, gzip", BEST[server]), ("gzip", "gzip"), ("br", "br" if BEST[server] == "br" else None),
                                  (None, None)]:
                 c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-                c.request("GET", "/" + path, headers={"Accept-Encoding": accept} if accept else {})
+                c.request("GET", f"{PREFIX}/{path}", headers={"Accept-Encoding": accept} if accept else {})
                 r = c.getresponse()
                 body = r.read()
                 c.close()

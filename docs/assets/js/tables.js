@@ -76,7 +76,7 @@
     if (s) s.textContent = shown === total ? total + " rows" : shown + " of " + total + " rows";
   }
   function state(table) {
-    if (!table.__atlasState) table.__atlasState = { text: "", facets: {} };
+    if (!table.__atlasState) table.__atlasState = { text: "", facets: Object.create(null) };
     return table.__atlasState;
   }
   function keyOf(table) { return table.getAttribute("data-atlas-table"); }
@@ -145,7 +145,22 @@
 
   /* ---------------------------------------------------------------- download = view */
   var SPACE = /[ \t\n\r\f\u00a0\u202f]+/g;
-  var FORMULA = /^[=+\-@\t\r]/, NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+  var NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+  /* calculators.formatting: FORMULA_SIGNS (= + - @, full-width and small forms) and Python's white space (str.isspace,
+     str.strip): a cell whose first sign after white space is one of them is formula-like. */
+  var SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b";
+  var PY_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
+  function formulaLike(t) {
+    /* calculators.formatting.csv_cell's test: true where the cell gets a leading apostrophe. */
+    if (!t) return false;
+    var c = t.charAt(0), i = 0, j = t.length;
+    if (c === "\t" || c === "\r") return true;
+    if (SIGNS.indexOf(c) < 0 && PY_SPACE.indexOf(c) < 0) return false;
+    while (i < j && PY_SPACE.indexOf(t.charAt(i)) >= 0) i++;
+    while (j > i && PY_SPACE.indexOf(t.charAt(j - 1)) >= 0) j--;
+    var core = t.slice(i, j);
+    return core !== "" && SIGNS.indexOf(core.charAt(0)) >= 0 && core !== "-" && !NUMBER.test(core);
+  }
   function exportText(node) {
     /* A cell's text as atlas/tableview.py reads it: all text, <br> as a space, whitespace collapsed. */
     var out = "";
@@ -157,7 +172,7 @@
   }
   function csvCell(v) {
     /* calculators.formatting.csv_writer: formula-like text made inert, RFC 4180 quoting (tests/test_js_agrees.py). */
-    if (FORMULA.test(v) && v !== "-" && !NUMBER.test(v)) v = "'" + v;
+    if (formulaLike(v)) v = "'" + v;
     return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
   }
   function csvRow(cells) {
@@ -231,7 +246,7 @@
      data-col-before="<sep>", the cell's text before its first <sep> (the errata's document: "policy" of "policy-E050"). */
   function facetCols(table) {
     if (!table.__atlasFacetCols) {
-      var m = {};
+      var m = Object.create(null);
       document.querySelectorAll(".atlas-facets .atlas-facet-group[data-col]").forEach(function (g) {
         if (g.parentElement.getAttribute("data-atlas-for") === keyOf(table))
           m[g.getAttribute("data-facet")] = { col: +g.getAttribute("data-col"), before: g.getAttribute("data-col-before") };
@@ -271,6 +286,10 @@
   }
 
   /* ---------------------------------------------------------------- the view in the address */
+  /* The maps keyed by what an address names (table keys, facets) have no prototype (Object.create(null)): a name such
+     as "toString", "constructor" or "__proto__" is then a key like any other, unknown to the page and named in the
+     note, instead of an inherited function that broke the whole view (c.toString.x=1 left the other tables
+     unfiltered). */
   var PARAM = /^(f|s|c)\.(.+)$/;
   var DYNAMIC = "#atlas-calc-result, #atlas-compare-result";
   var restoring = false;
@@ -328,9 +347,9 @@
     /* Applies the view in the address; returns a promise that settles once every table shows it (a table whose
        columns load on first use waits for them when the address filters or sorts it). */
     var p = new URLSearchParams(location.search);
-    var tables = {};
+    var tables = Object.create(null);
     addressed().forEach(function (t) { if (!tables[keyOf(t)]) tables[keyOf(t)] = t; });
-    var wanted = {};
+    var wanted = Object.create(null);
     p.forEach(function (value, name) {
       var m = PARAM.exec(name);
       if (!m) return;
