@@ -21,7 +21,8 @@ data, with no code per product:
   rows of data/<doc>/<kind>.csv for that table (linked under each rendered table, "tidy, long");
 * ``downloads/tables/<doc>/<table id>.shown.csv`` and ``downloads/views/<page>/<table>.csv``: each
   table as the page shows it (same columns, header labels and cell text, page order; ``atlas.tableview``),
-  for the curated tables and for the home, product-scenarios and errata tables (``shown_tables``);
+  for the curated tables and for the home, product-scenarios and errata tables (``shown_tables``), and the
+  cross-product ranking and mesh tables (``atlas.pages.ranking``, ``atlas.pages.mesh``) with their tidy files;
 * ``downloads/SHA256SUMS``: checksums of every file above (``sha256sum -c``).
 
 All bytes are produced once per build (``build(r)``) so the checksums shown on
@@ -127,6 +128,11 @@ def shown_tables(r) -> dict[tuple, tuple[str, str]]:
         out[("views", doc, "scenarios")] = (view_file(doc, "scenarios"), r.scenarios_table(doc))
     out[("views", "errata", "errata")] = (view_file("errata", "errata"), pdata.errata_table(r))
     out[("views", "accuracy", "backtest-points")] = (view_file("accuracy", "backtest-points"), accuracy.points_table(r))
+    from .pages import mesh, ranking  # the cross-product pages (docs/tools): their tables as shown
+    out[ranking.VIEW] = (view_file(*ranking.VIEW[1:]), ranking.table_html(r))
+    out[mesh.VIEW] = (view_file(*mesh.VIEW[1:]), mesh.table_html(r))
+    if mesh.pairs_html(r):
+        out[mesh.PAIRS_VIEW] = (view_file(*mesh.PAIRS_VIEW[1:]), mesh.pairs_html(r))
     return out
 
 
@@ -508,6 +514,9 @@ def build(r) -> Build:
         b.table_bytes[p] = shown_csv(html)
     from .pages import accuracy
     b.table_bytes[view_file(*accuracy.ALL_POINTS[1:])] = accuracy.all_points_csv(r)
+    from .pages import mesh, ranking
+    b.table_bytes[ranking.TIDY] = ranking.tidy_csv(r)
+    b.table_bytes[mesh.TIDY] = mesh.tidy_csv(r)
     b.files[WORKBOOK] = _workbook(r, sheets)
     b.files[SQLITE] = sqlite_bytes(r, sheets)
     b.files["datapackage.json"] = _datapackage(r, b)

@@ -12,7 +12,7 @@ from typing import Callable
 
 from calculators import footprint as _fp
 
-from . import accuracy, calc_asm, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, products, services
+from . import accuracy, calc_asm, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, mesh, products, ranking, services
 
 
 def _ceilings(r) -> str:
@@ -40,6 +40,8 @@ MACROS: dict[str, Callable[..., str]] = {
     "backtest_page": accuracy.backtest_page,           # docs/calculators/accuracy.md
     "backtest_comparisons": accuracy.comparisons_page, # docs/calculators/accuracy-comparisons.md
     "compare_page": compare.compare_page,              # docs/tools/compare.md
+    "ranking_page": ranking.ranking_page,              # docs/tools/ranking.md (services by CPU per 1K of load, every run)
+    "mesh_page": mesh.mesh_page,                       # docs/tools/mesh.md (sidecar share of CPU, every ASM run)
     "datasets_page": data.datasets_page,               # docs/data/datasets.md
     "data_dictionary": data.dictionary_page,           # docs/data/dictionary.md
     "errata_page": data.errata_page,                   # docs/data/errata.md
