@@ -38,6 +38,7 @@ import math
 import re
 import sqlite3
 import tempfile
+import threading
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -404,6 +405,19 @@ def sqlite_bytes(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
         con.close()
 
 
+_DATABASE_LOCK = threading.Lock()
+
+
+def database(r) -> bytes:
+    """The SQLite database of the downloads (``sqlite_bytes`` of every download table), computed once per Renderer: the
+    datasets page offers it, and the query page runs SQL on the same bytes (its data file, written by the build's
+    bundle step in a thread of its own while the pages are generated: hence the lock)."""
+    with _DATABASE_LOCK:
+        if getattr(r, "_database", None) is None:
+            r._database = sqlite_bytes(r, {name: typed_records(r, name) for name in NAMES})
+        return r._database
+
+
 def _datapackage(r, b: Build) -> bytes:
     a = r.a
     docs = a.docs()
@@ -518,7 +532,7 @@ def build(r) -> Build:
     b.table_bytes[ranking.TIDY] = ranking.tidy_csv(r)
     b.table_bytes[mesh.TIDY] = mesh.tidy_csv(r)
     b.files[WORKBOOK] = _workbook(r, sheets)
-    b.files[SQLITE] = sqlite_bytes(r, sheets)
+    b.files[SQLITE] = database(r)
     b.files["datapackage.json"] = _datapackage(r, b)
     b.sums = "".join(f"{sha256(data)}  {p}\n" for p, data in sorted({**b.files, **b.table_bytes}.items()))
     r._datasets_build = b
