@@ -251,7 +251,7 @@ def chart_spec(r, root: str = "../../") -> dict:
         if share is None:
             continue
         obs = (o["observed"].get("cpu") or {}).get("share")
-        values.append({"run": f'{x["product"]} {x["section"]}', "call_model": f'{x["product"]} {x["call_model_name"]}',
+        values.append({"run": f'{x["product"]} {x["section"]}', "call_model": x["call_model_name"],
                        "requested": round(share, 2), "observed": None if obs is None else round(obs, 2),
                        "counted": "partial: complete services only" if o["partial"] else "every row counted",
                        "load": f'{fmt(x["load"])} {x["unit"]}', "url": f'{root}products/{x["doc"]}/{x["scenario"]}/'})
@@ -267,8 +267,7 @@ def chart_spec(r, root: str = "../../") -> dict:
         "data": {"values": values},
         "layer": [
             {"mark": {"type": "bar", "tooltip": True, "cursor": "pointer", "strokeWidth": 1.5},
-             "encoding": {"y": y, "x": {"field": "requested", "type": "quantitative", "title": "Sidecar share of CPU (%): requested bar, observed tick",
-                                        "scale": {"domain": [0, 50]}},
+             "encoding": {"y": y, "x": {"field": "requested", "type": "quantitative", "title": "Sidecar share of CPU (%): requested bar, observed tick"},
                           "color": {"field": "call_model", "type": "nominal", "title": "Call model",
                                     "legend": {"orient": "bottom", "direction": "vertical"}},
                           "stroke": {"field": "call_model", "type": "nominal", "legend": None},

@@ -294,7 +294,7 @@ stays under the 400 KB a page may move before use (all 818 rows in the page took
 def table_html(r, root: str = "../../", first: int | None = None) -> str:
     """The ranking as an HTML table (``data-atlas-table`` TABLE, columns HEAD) with its chip bar (counts of every row):
     every row (the "as shown" download), or with ``first`` the first ``first`` rows and ``data-atlas-rows`` naming the
-    file of the others (ROWS_FILE, written into ``r.files``) with ``data-atlas-rows-total``. ``root``: the relative path
+    file of the others (``rows_file``: ROWS_FILE, written into ``r.files``) with ``data-atlas-rows-total``. ``root``: the relative path
     from the page to the site root."""
     rows = ranking_rows(r)
     shown = rows if first is None else rows[:first]
@@ -307,19 +307,23 @@ def table_html(r, root: str = "../../", first: int | None = None) -> str:
             + "".join(f"<th>{esc(h)}</th>" for h in HEAD) + "</tr></thead><tbody>" + body + "</tbody></table></div>")
 
 
+ROWS_FILE = "assets/data/ranking-rows.json"
+"""Where the build writes the rows after FIRST_ROWS (path in the docs tree); the page asks for it with its content hash
+in the address (``?v=``), as it does the site's scripts, so a cache may keep it for good (Hosting page)."""
+
+
 def rows_file(r, root: str = "../../") -> str:
-    """The file of the rows after FIRST_ROWS (path in the docs tree, content-hashed: ``assets/data/ranking-rows.<hash>.json``),
-    ``{"columns": HEAD, "first": FIRST_ROWS, "rows": [row_cells of each]}``, written into ``r.files`` for the page
+    """The address of the rows after FIRST_ROWS relative to the site root, ``ROWS_FILE?v=<content hash>``: the file,
+    ``{"columns": HEAD, "first": FIRST_ROWS, "rows": [row_cells of each]}``, is written into ``r.files`` for the page
     writer. Its links are relative to a page ``root`` below the site root, as the page's."""
     import json
-    from ..assets import hashed_name
+    from ..assets import content_hash
     data = json.dumps({"columns": HEAD, "first": FIRST_ROWS,
                        "rows": [row_cells(r, x, root) for x in ranking_rows(r)[FIRST_ROWS:]]},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    rel = "assets/data/" + hashed_name("ranking-rows.json", data)
     if hasattr(r, "files"):
-        r.files[rel] = data
-    return rel
+        r.files[ROWS_FILE] = data
+    return f"{ROWS_FILE}?v={content_hash(data)}"
 
 
 TIDY_COLUMNS = ["rank", "doc", "scenario", "section", "product", "call_model_id", "call_model_name", "asm", "deployment_mode",
