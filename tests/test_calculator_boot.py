@@ -87,8 +87,9 @@ def test_a_page_imports_only_its_own_calculator_and_never_html(name, bundle, tmp
         (tmp_path / "bundle.json").write_text(json.dumps(calculator_slice(bundle, name)), encoding="utf-8")
         load = f"b = json.load(open({str(tmp_path / 'bundle.json')!r})); "
     (tmp_path / "cases.json").write_text(json.dumps(CASES[name]), encoding="utf-8")
+    # the data is loaded as the worker loads it while booting, before a run (catalogue.load_bundle imports importlib.util)
     code = ("import sys, json; import calculators.catalogue as w; "
-            f"assert w.prepare({name!r}); mods = sorted(set(sys.modules)); " + load +
+            f"assert w.prepare({name!r}); " + load + "mods = sorted(set(sys.modules)); "
             f"[w.run(b, dict(c, calc={name!r})) for c in json.load(open({str(tmp_path / 'cases.json')!r}))]; "
             "print(json.dumps([mods, sorted(set(sys.modules) - set(mods))]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)

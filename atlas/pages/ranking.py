@@ -16,7 +16,13 @@ Every figure comes from the one definition the calculators and the other pages u
 * what is left out: ``calculators.partial.exclusions`` (rows flagged by an erratum or printed without a value) and the
   requests ``sidecar_requests`` could not count: a service with such a row is shown with its figure marked "at least",
   a service with no usable row at all is shown with the reason and no figure; a CPU-used figure that misses a container
-  with a CPU request (no reading printed, or its reading flagged) is marked "at least" too.
+  with a CPU request (no reading printed, or its reading flagged) is marked "at least" too, one whose pods are counted
+  at the max of a printed replica range "at most" (fewer may have run: the backtest leaves such readings out), and one
+  with both "neither" (``used_bound``).
+
+The page holds the first FIRST_ROWS rows (the top of the ranking); the others load on the reader's first use of the
+table (docs/assets/js/tablerows.js, from ``rows_file``), so that the page stays within the 400 KB a page may move before
+use. The "as shown" download (``atlas.downloads.shown_tables``) is the whole table.
 
 Test stubs and simulators are not the product (``calculators.partial.TEST_COMPONENTS``): left out, as in every total.
 DSR and ShCM size by MP or Rhino node, not by pod: they have no resource tables per service and no row here.
@@ -56,6 +62,7 @@ HEAD = ["Service", "CPU requested per 1K load (cores)", "CPU used per 1K load (c
 phone shows without scrolling sideways), then the run it comes from, then the figures per site."""
 CHART_TOP = 25
 """Rows the chart shows: the top of the ranking by CPU requested per 1K of load."""
+
 
 def _per_1k(v: Fraction | None, load) -> Fraction | None:
     """``v`` per 1K of ``load`` (per site, in the run's unit): v / load x 1000, exact; None without a figure or load."""
@@ -303,7 +310,8 @@ def table_html(r, root: str = "../../", first: int | None = None) -> str:
         lazy = f' data-atlas-rows="{esc(root)}{rows_file(r, root)}" data-atlas-rows-total="{len(rows)}"'
     body = "".join("<tr>" + cells_html(row_cells(r, x, root)) + "</tr>" for x in shown)
     bar = facet_bar(TABLE, list(FACETS), [_facets(x) for x in rows], {"asm": list(ASM_LABEL.values())}, cols=FACET_COLS)
-    return (bar + f'<div class="atlas-table-wrap"><table class="atlas-data atlas-ranking" data-atlas-table="{TABLE}"{lazy}><thead><tr>'
+    # data-search-exclude: a service's name in 818 rows would rank this page above the service's own page in search
+    return (bar + f'<div class="atlas-table-wrap" data-search-exclude><table class="atlas-data atlas-ranking" data-atlas-table="{TABLE}"{lazy}><thead><tr>'
             + "".join(f"<th>{esc(h)}</th>" for h in HEAD) + "</tr></thead><tbody>" + body + "</tbody></table></div>")
 
 
