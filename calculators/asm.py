@@ -370,7 +370,8 @@ def overview(bundle: dict) -> list[dict]:
 
 def defaults(bundle: dict) -> dict:
     on_ids = asm_on_ids(bundle)
-    on = "bsf-3-2" if "bsf-3-2" in on_ids else on_ids[0]
+    first = ((bundle.get("examples") or {}).get("asm") or {}).get("on")  # a guide module's EXAMPLES
+    on = first if first in on_ids else on_ids[0]
     doc = _scenario(bundle, on)["doc"]
     offs = [sid for sid in asm_off_ids(bundle) if _scenario(bundle, sid)["doc"] == doc]
     like = [x for x in offs if not comparable(bundle, on, x)]
@@ -632,9 +633,79 @@ def run_web(bundle: dict, params: dict) -> dict:
 
 def report_web(bundle: dict, params: dict) -> dict:
     """The report (``calculators.report``) of the result ``run_web`` gives. Raises AsmError."""
-    from . import report
     ov, cmp, wi, i = compute_web(bundle, params)
-    return report.asm(ov, cmp, wi, asm_without_sidecars(bundle), i, bundle)
+    return report_of(ov, cmp, wi, asm_without_sidecars(bundle), i, bundle)
+
+
+def report_of(ov: list[dict], cmp: dict, wi: dict, no_sidecars: list[str], inputs: dict, bundle: dict) -> dict:
+    """The report (``calculators.report``) of the ASM overhead calculator: ``overview``, ``compare``, ``whatif`` and
+    the ASM-enabled scenarios without sidecar rows, for ``inputs`` ({on, off, load})."""
+    from . import report
+    docs, sections = report.doc_names(bundle), report.sections(bundle)
+    unit = cmp["on"]["unit"]
+    inp = [["ASM-on scenario", inputs["on"], None, cmp["on"]["title"]], ["ASM-off scenario", inputs["off"], None, cmp["off"]["title"]],
+           ["What-if load, total", inputs.get("load") or None, unit, "each scenario's own load" if not inputs.get("load") else ""]]
+    cols = [report.col("Scenario"), report.col("Component"), report.col("Service"), report.col("Sidecar CPU request", "cores"), report.col("All CPU request", "cores"),
+            report.col("Sidecar share of CPU request", "%"), report.col("Sidecar memory request", "GiB"), report.col("All memory request", "GiB"),
+            report.col("Sidecar share of memory request", "%"), report.col("Observed sidecar share of CPU", "%"),
+            report.col("Observed sidecar share of memory", "%"), report.col("Load per site"), report.col("Load unit"), report.col("Sidecar replicas", "pods"),
+            report.col("Replica range (counted at the max end)"), report.col("Partial")]
+    rows, sources = [], []
+    for o in ov:
+        for v in o["services"]:
+            rows.append([o["scenario"], v["component"], v["service"], v["cpu_sidecar"], v["cpu_total"], v["cpu_share"],
+                         v["mem_sidecar"], v["mem_total"], v["mem_share"], v["observed_cpu_share"], v["observed_memory_share"],
+                         o["load"], o["unit"], v["replicas_sidecar"],
+                         f'{v["replica_range"]["min"]}-{v["replica_range"]["max"]}' if v["replica_range"] else None, "excluded rows" if v["partial"] else None])
+            for src in v["sources"]:
+                table, row = src.split("/", 1)
+                sources.append([f"{o['scenario']}: {v['service']}", docs.get(o["doc"], o["doc"]), sections.get(o["scenario"]),
+                                table, int(row) if row.isdigit() else row, None, "replicas and requests", None, None])
+    tcols = [report.col("Scenario"), report.col("What"), report.col("Sidecar CPU request", "cores"), report.col("All CPU request", "cores"),
+             report.col("Sidecar share of CPU request", "%"), report.col("Sidecar memory request", "GiB"), report.col("All memory request", "GiB"),
+             report.col("Sidecar share of memory request", "%"), report.col("Note")]
+    trows = [[o["scenario"], "TOTAL, one site carrying traffic", o["cpu_sidecar"], o["cpu_total"], o["cpu_share"], o["mem_sidecar"],
+              o["mem_total"], o["mem_share"], " ".join(x for x in (o["ranges_text"], o["partial"]["text"] if o["partial"] else "") if x)
+              or None] for o in ov]
+    for sid in no_sidecars:
+        trows.append([sid, "TOTAL", None, None, None, None, None, None, "ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"])
+    for key, label, u in (("cpu_total_per_1k", "CPU request per 1K of load", "cores"), ("mem_total_per_1k", "memory request per 1K of load", "GiB"),
+                          ("cpu_sidecar_per_1k", "sidecar CPU request per 1K of load", "cores"),
+                          ("mem_sidecar_per_1k", "sidecar memory request per 1K of load", "GiB")):
+        trows.append([f"{inputs['on']} - {inputs['off']}", f"{label} ({u}): on {_g(cmp['on'][key])}, off {_g(cmp['off'][key])}",
+                      None, None, None, None, None, None,
+                      "not comparable" if not cmp["comparable"] else f"difference {_g(cmp['diff'][key])} {u}"])
+    for change, w in wi.items():
+        trows.append([w["scenario"], f"what-if: {change} sidecars at {w['load']:g} {w['unit']}", w["cpu_before"], w["cpu_after"], None,
+                      w["mem_before"], w["mem_after"], None, f"per site: CPU {w['cpu_delta']:+g} cores, memory {w['mem_delta']:+g} GiB"])
+    warnings = [["not comparable", x] for x in cmp["not_comparable"]]
+    warnings += [["partial", f"{o['scenario']}: {o['partial']['text']}"] for o in ov if o["partial"]]
+    warnings += [["replica ranges", f"{o['scenario']}: {o['ranges_text']}"] for o in ov if o["ranges"]]
+    warnings += [["no sidecar rows", f"{sid}: ASM enabled, but no sidecar rows are printed; sidecar cost unknown (not 0)"] for sid in no_sidecars]
+    warnings += [["difference between the runs", f"{d['what']}: {d['on'] or 'not stated'} against {d['off'] or 'not stated'}"]
+                 for d in cmp["differences"] if d["differs"]]
+    method = [["Overhead", "Per scenario and service, the sidecars' requested CPU and memory (replicas x per-container request) "
+               "as a share of everything the scenario's resource tables request, at one site carrying traffic (as the product "
+               "pages and the footprint calculator count it); a replica count printed as a min-max range counts at its max "
+               "end, the most pods the benchmark's autoscaler could run at its load. Observed share where the guide measures "
+               "sidecars, at the first site carrying traffic."],
+              ["Comparison", "ASM-on against ASM-off per 1K of load, like for like only: when both runs share the call model "
+               "and the deployment mode; otherwise not comparable, with the differences listed."],
+              ["What-if", "Through the footprint calculator: sidecars added to the ASM-off scenario (sized from the ASM-on "
+               "one) and removed from the ASM-on one, at the load given."]]
+    method += [["Istio reference", f"Istio {v}: {cpu} vCPU and {mem} per 1,000 requests per second through a proxy ({url}); "
+                "a labelled reference only"] for v, cpu, mem, url in ISTIO_REFERENCE]
+    return report.build("asm", f"ASM overhead: {inputs['on']} against {inputs['off']}",
+                 f"Sidecar share of requested CPU and memory for every ASM-enabled scenario; {inputs['on']} (ASM on) "
+                 f"against {inputs['off']} (ASM off)", "asm-overhead.xlsx", inputs=inp,
+                 results={"columns": cols, "rows": rows}, totals={"columns": tcols, "rows": trows},
+                 warnings=warnings, method=method, sources=sources)
+
+
+def _g(v) -> str:
+    """A figure of the report's comparison rows: 4 significant digits, or an em dash."""
+    return "—" if v is None else f"{v:.4g}"
+
 
 
 catalogue.register("asm", run_web, AsmError, report_web)

@@ -47,6 +47,7 @@ min(target, its ceiling) (with no target, the ceiling itself).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, fields
 from fractions import Fraction
 
 from . import evidence as evidence_mod, inputs, packing, runs
@@ -161,12 +162,85 @@ def _load_states(total, n_traffic: int, n_prov: int, redundancy: str, c_norm, c_
     return states
 
 
-def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None, db_target_percent=None,
-            sidecar_target_percent=None, sites=None, sites_provisioned=None, failover: bool = False, redundancy=None,
-            normal_ceiling=None, failover_ceiling=None, data_size_gib=None, asm: str = "keep", node_cores=None,
-            node_mem_gib=None, node_reserve="gke", reserve_cpu=None, reserve_mem=None, daemonset_cpu=None,
-            daemonset_mem=None, max_pods=None, spare_nodes=None, min_replicas=1, asm_from=None, sidecar_cpu=None,
-            sidecar_mem=None, evidence: dict | None = None, sessions=None) -> dict:
+def form_flag(v) -> bool:
+    """A checkbox or permalink flag as browsers send it and links write it: '1', 'true', 'on', 'yes' (any case) are
+    set; empty, None and anything else are not."""
+    return str(v or "").lower() in ("1", "true", "on", "yes")
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a footprint sizing needs: the one typed request the page (``footprint_report.compute_web``), the command
+    line and the report share. Numbers may be text as typed ('80,000'); every field is read and checked by ``size``.
+
+    Either ``scenario`` (one run) or ``call_model`` ('<doc>:<id>', sized from its comparable runs) names the evidence.
+    ``target_load``: total over the sites carrying traffic, in the product's unit (TPS/MPS/SPS/RPS), > 0. The other
+    fields are ``compute``'s arguments (its docstring says what each means and its default)."""
+    target_load: object
+    scenario: str | None = None
+    call_model: str | None = None
+    mode: str | None = None
+    target_cpu_percent: object = None
+    db_target_percent: object = None
+    sidecar_target_percent: object = None
+    sites: object = None
+    sites_provisioned: object = None
+    failover: bool = False
+    redundancy: str | None = None
+    normal_ceiling: object = None
+    failover_ceiling: object = None
+    data_size_gib: object = None
+    sessions: object = None
+    asm: str = "keep"
+    asm_from: str | None = None
+    sidecar_cpu: object = None
+    sidecar_mem: object = None
+    node_cores: object = None
+    node_mem_gib: object = None
+    node_reserve: str = "gke"
+    reserve_cpu: object = None
+    reserve_mem: object = None
+    daemonset_cpu: object = None
+    daemonset_mem: object = None
+    max_pods: object = None
+    spare_nodes: object = None
+    min_replicas: object = 1
+
+    @classmethod
+    def from_form(cls, params: dict) -> "Request":
+        """The request of the page's form strings (``params``: the form's parameter names, as in the permalink:
+        'load', 'scenario', 'call_model', 'mode', 'target', 'db_target', 'sidecar_target', 'sites',
+        'sites_provisioned', 'failover', 'redundancy', 'normal_ceiling', 'failover_ceiling', 'data_size', 'asm',
+        'node_cores', 'node_mem', 'node_reserve', 'reserve_cpu', 'reserve_mem', 'ds_cpu', 'ds_mem', 'max_pods',
+        'spare_nodes', 'min_replicas', 'asm_from', 'sidecar_cpu', 'sidecar_mem', 'sessions'); an empty string is
+        no value. The command line builds the same dict, so both size through here."""
+        g = lambda k: params.get(k) or None
+        return cls(target_load=params.get("load"), scenario=g("scenario"), call_model=params.get("call_model") or "",
+                   mode=g("mode"), target_cpu_percent=g("target"), db_target_percent=g("db_target"),
+                   sidecar_target_percent=g("sidecar_target"), sites=g("sites"), sites_provisioned=g("sites_provisioned"),
+                   failover=form_flag(params.get("failover")),
+                   redundancy=g("redundancy"), normal_ceiling=g("normal_ceiling"), failover_ceiling=g("failover_ceiling"),
+                   data_size_gib=g("data_size"), asm=params.get("asm") or "keep", node_cores=g("node_cores"),
+                   node_mem_gib=g("node_mem"), node_reserve=params.get("node_reserve") or "gke",
+                   reserve_cpu=g("reserve_cpu"), reserve_mem=g("reserve_mem"), daemonset_cpu=g("ds_cpu"),
+                   daemonset_mem=g("ds_mem"), max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
+                   min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"), sidecar_cpu=g("sidecar_cpu"),
+                   sidecar_mem=g("sidecar_mem"), sessions=g("sessions"))
+
+    def options(self) -> dict:
+        """The request's fields besides the evidence (``scenario``, ``call_model``, ``mode``) and the load."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("target_load", "scenario", "call_model", "mode")}
+
+
+def size(bundle: dict, request: Request) -> dict:
+    """The footprint of ``request``: from its comparable runs (``recommend``) when it names a call model and no run,
+    else from its one run (``compute``). Raises FootprintError as they do."""
+    if request.scenario:
+        return compute(bundle, request.scenario, request.target_load, **request.options())
+    return recommend(bundle, request.call_model or "", request.target_load, mode=request.mode, **request.options())
+
+
+def compute(bundle: dict, scenario: str, target_load, *, evidence: dict | None = None, **options) -> dict:
     """Scale the baseline ``scenario`` to ``target_load`` (total over the sites carrying traffic).
 
     Arguments (numbers may be text as typed, e.g. '80,000'):
@@ -208,6 +282,14 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     Raises FootprintError for an unknown scenario, a scenario without resource data or load,
     an unknown ASM or redundancy choice, a pod larger than a node, and any invalid number.
     """
+    return _size_run(bundle, scenario, Request(target_load=target_load, scenario=scenario, **options), evidence)
+
+
+def _size_run(bundle: dict, scenario: str, req: Request, evidence: dict | None) -> dict:
+    """``compute``'s work: read and check the request against the run, size every pod, add up, pack and range."""
+    target_load, sites, sites_provisioned, redundancy = req.target_load, req.sites, req.sites_provisioned, req.redundancy
+    asm, asm_from, sidecar_cpu, sidecar_mem = req.asm, req.asm_from, req.sidecar_cpu, req.sidecar_mem
+    node_cores, node_mem_gib = req.node_cores, req.node_mem_gib
     scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
     if scen is None:
         raise FootprintError(f"Unknown scenario {scenario!r}.")
@@ -224,7 +306,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     base_traffic = max(1, len(traffic_sites))
     base_prov = max(base_traffic, int(scen.get("sites_provisioned") or 0))
     n_traffic, n_prov, redundancy, c_norm, c_fail, states = _topology(
-        total, sites, sites_provisioned, redundancy, failover, normal_ceiling, failover_ceiling, base_traffic, base_prov)
+        total, sites, sites_provisioned, redundancy, req.failover, req.normal_ceiling, req.failover_ceiling, base_traffic, base_prov)
     base = _frac(base_site_load)
     for st in states:
         st["factor"] = st["load"] / base
@@ -232,17 +314,17 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
     if sizing["factor"] > MAX_SCALE:
         raise FootprintError(f"Target load per site ({float(sizing['load']):,.0f} {unit}) is more than {MAX_SCALE} times the "
                              f"baseline's {float(base):,.0f} {unit}; the benchmark cannot support that extrapolation.")
-    target = _percent(target_cpu_percent, "Target CPU utilization")
-    db_target = _percent(db_target_percent, "Database CPU target")
-    sc_target = _percent(sidecar_target_percent, "Sidecar CPU target")
-    data_size = None if data_size_gib in (None, "") else parse_positive(data_size_gib, "Data size", "GiB per copy")
+    target = _percent(req.target_cpu_percent, "Target CPU utilization")
+    db_target = _percent(req.db_target_percent, "Database CPU target")
+    sc_target = _percent(req.sidecar_target_percent, "Sidecar CPU target")
+    data_size = None if req.data_size_gib in (None, "") else parse_positive(req.data_size_gib, "Data size", "GiB per copy")
     if asm not in ASM_CHOICES:
         raise FootprintError("ASM must be 'keep', 'remove' or 'add'.")
     sidecar_size = _sidecar_source(bundle, scen, asm_from, sidecar_cpu, sidecar_mem) if asm == "add" else None
     node = None
     if node_cores not in (None, "") or node_mem_gib not in (None, ""):
         node = (parse_positive(node_cores, "Node CPU", "cores"), parse_positive(node_mem_gib, "Node memory", "GiB"))
-    min_rep = _whole(min_replicas, "Minimum replicas", "pods", 1000)
+    min_rep = _whole(req.min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
     rows = runs.baseline_rows(all_rows, traffic_sites)
     util = [u for u in idx["utilization"].get(scenario, []) if usable(u)
@@ -274,7 +356,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
            "warnings": warnings, "curves": (evidence or {}).get("curves") or {}, "unit": unit, "extrapolated": [],
            "printed_targets": (evidence or {}).get("targets") or {},
            "holds": {sv["service"]: sv["holds"] for sv in bundle["services"] if sv["doc"] == scen["doc"] and sv.get("holds")},
-           "sessions": None if sessions in (None, "") else parse_positive(sessions, "Records held", "sessions, bindings or subscribers"),
+           "sessions": None if req.sessions in (None, "") else parse_positive(req.sessions, "Records held", "sessions, bindings or subscribers"),
            "held_count": _held_count(scen),
            "excluded_util": [x for x in exclusions(bundle, scenario, "utilization")["rows"]]}
     for (component, service), containers in pods.items():
@@ -306,7 +388,7 @@ def compute(bundle: dict, scenario: str, target_load, *, target_cpu_percent=None
         warnings.append("The baseline has no sidecars; 'remove ASM' changes nothing.")
     totals = _totals(out_rows, n_prov, comp["partial"])
     pack = None
-    pack_args = (node, node_reserve, reserve_cpu, reserve_mem, daemonset_cpu, daemonset_mem, max_pods, spare_nodes) if node else None
+    pack_args = (node, req.node_reserve, req.reserve_cpu, req.reserve_mem, req.daemonset_cpu, req.daemonset_mem, req.max_pods, req.spare_nodes) if node else None
     if node:
         pack = _pack(out_rows, *pack_args)
     rng = _range(out_rows, n_prov, comp["partial"], bundle.get("sizing_bands"), scen["doc"], method, pack_args)

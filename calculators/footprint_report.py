@@ -397,28 +397,11 @@ def result_chart(res: dict) -> dict:
     }
 
 
-def _flag(v) -> bool:
-    return str(v or "").lower() in ("1", "true", "on", "yes")
-
-
 def compute_web(bundle: dict, params: dict) -> dict:
-    """The footprint of the form's strings (``params``): ``footprint.recommend`` when no run is picked (``scenario``
-    empty: sized from the comparable runs of ``call_model``, ``mode`` and the ASM choice), else ``footprint.compute``
-    of the run picked. Raises footprint.FootprintError."""
-    g = lambda k: params.get(k) or None
-    kw = dict(target_cpu_percent=g("target"), db_target_percent=g("db_target"), sidecar_target_percent=g("sidecar_target"),
-              sites=g("sites"), sites_provisioned=g("sites_provisioned"),
-              failover=_flag(params.get("failover")), redundancy=g("redundancy"),
-              normal_ceiling=g("normal_ceiling"), failover_ceiling=g("failover_ceiling"), data_size_gib=g("data_size"),
-              asm=params.get("asm") or "keep",
-              node_cores=g("node_cores"), node_mem_gib=g("node_mem"), node_reserve=params.get("node_reserve") or "gke",
-              reserve_cpu=g("reserve_cpu"), reserve_mem=g("reserve_mem"), daemonset_cpu=g("ds_cpu"), daemonset_mem=g("ds_mem"),
-              max_pods=g("max_pods"), spare_nodes=g("spare_nodes"),
-              min_replicas=params.get("min_replicas") or 1, asm_from=g("asm_from"),
-              sidecar_cpu=g("sidecar_cpu"), sidecar_mem=g("sidecar_mem"), sessions=g("sessions"))
-    if not params.get("scenario"):
-        return footprint.recommend(bundle, params.get("call_model") or "", params.get("load"), mode=g("mode"), **kw)
-    return footprint.compute(bundle, params["scenario"], params.get("load"), **kw)
+    """The footprint of the form's strings (``params``, see ``footprint.Request.from_form``): from the comparable runs
+    of ``call_model``, ``mode`` and the ASM choice when no run is picked (``scenario`` empty), else from the run
+    picked. Raises footprint.FootprintError."""
+    return footprint.size(bundle, footprint.Request.from_form(params))
 
 
 def run_web(bundle: dict, params: dict) -> dict:
@@ -444,8 +427,115 @@ marks that field invalid)."""
 
 def report_web(bundle: dict, params: dict) -> dict:
     """The report (``calculators.report``) of the result ``run_web`` gives. Raises footprint.FootprintError."""
+    return report_of(compute_web(bundle, params), bundle)
+
+
+FOOTPRINT_INPUTS = (
+    ("sized_from", "Sized from", None), ("call_model", "Call model", None), ("mode", "Deployment mode", None),
+    ("scenario", "Baseline scenario (sized from the comparable runs: the anchor, whose pods are used)", None), ("target_load", "Target load, total", "unit"), ("sites", "Sites carrying traffic", None),
+    ("sites_provisioned", "Sites provisioned", None), ("redundancy", "Georedundancy", None), ("failover", "Failover", None),
+    ("normal_ceiling", "Normal CPU ceiling", "%"), ("failover_ceiling", "Failover CPU ceiling", "%"),
+    ("target_cpu_percent", "Target CPU utilization of traffic services", "% of request"),
+    ("db_target_percent", "Database CPU target", "% of request"), ("sidecar_target_percent", "Sidecar CPU ceiling", "% of limit"),
+    ("data_size_gib", "Data size per copy", "GiB"), ("sessions", "Sessions, bindings or subscribers held", "records"), ("asm", "ASM sidecars", None), ("asm_from", "Size added sidecars from", None),
+    ("min_replicas", "Minimum replicas per scaled service", None), ("node_cores", "Worker node CPU", "cores"),
+    ("node_mem_gib", "Worker node memory", "GiB"),
+)
+"""Footprint inputs (key of the result's ``inputs``, label, unit; 'unit' = the scenario's load unit)."""
+
+FOOTPRINT_COLUMNS = (
+    ("group", "Group", None), ("component", "Component", None), ("service", "Service", None), ("container", "Container", None),
+    ("is_sidecar", "Sidecar", None), ("role", "Role", None), ("rule", "Rule", None), ("binding", "Binding", None),
+    ("replicas_before", "Replicas (baseline)", "pods"), ("replicas_after", "Replicas (target)", "pods"),
+    ("cpu_request", "CPU request per pod", "cores"), ("cpu_limit", "CPU limit per pod", "cores"),
+    ("mem_request", "Memory request per pod", "GiB"), ("mem_limit", "Memory limit per pod", "GiB"),
+    ("cpu_request_before", "CPU request total, baseline", "cores"), ("cpu_request_after", "CPU request total, target", "cores"),
+    ("cpu_limit_after", "CPU limit total, target", "cores"), ("mem_request_before", "Memory request total, baseline", "GiB"),
+    ("mem_request_after", "Memory request total, target", "GiB"), ("mem_limit_after", "Memory limit total, target", "GiB"),
+    ("range_low", "Replicas, likely low", "pods"), ("range_high", "Replicas, likely high", "pods"),
+    ("table_id", "Source table", None), ("source_row", "Source row", None), ("rule_detail", "Why (rule, source)", None),
+    ("notes", "Notes", None),
+)
+
+
+def report_of(res: dict, bundle: dict) -> dict:
+    """The report (``calculators.report``) of a footprint result (``footprint.compute`` or ``footprint.recommend``;
+    ``bundle``: document names and sections)."""
     from . import report
-    return report.footprint(compute_web(bundle, params), bundle)
+    i, b, t = res["inputs"], res["baseline"], res["totals"]
+    docs, sections = report.doc_names(bundle), report.sections(bundle)
+    least = " (at least: partial result)" if res["partial"] else ""
+    inputs = []
+    for key, label, unit in FOOTPRINT_INPUTS:
+        v = i.get(key)
+        inputs.append([label, v, i["unit"] if unit == "unit" else unit,
+                       "default" if v is None else ("" if key != "scenario" else f"{b['short_title']} ({docs.get(b['doc'], b['doc'])})")])
+    rows = []
+    for r in res["rows"] + res["test_rows"]:
+        rng = r.get("range") or {}
+        vals = {**r, "group": "test (not in totals)" if r in res["test_rows"] else r["group"],
+                "range_low": rng.get("low"), "range_high": rng.get("high"), "notes": list(r.get("notes") or [])}
+        rows.append([vals.get(k) for k, _, _ in FOOTPRINT_COLUMNS])
+    results = {"columns": [report.col(h, u) for _, h, u in FOOTPRINT_COLUMNS], "rows": rows}
+    tcols = [report.col("Total"), report.col("Replicas (baseline)", "pods"), report.col("Replicas (target)", "pods"),
+             report.col("CPU request, baseline site", "cores"), report.col("CPU request, target", "cores"), report.col("CPU limit, target", "cores"),
+             report.col("Memory request, baseline site", "GiB"), report.col("Memory request, target", "GiB"), report.col("Memory limit, target", "GiB")]
+    trows = []
+    for g, v in t["groups"].items():
+        if not any(v["before"].values()) and not any(v["after"].values()):
+            continue
+        side = g == "sidecars"
+        trows.append([f"Group: {g}", None if side else v["replicas_before"], None if side else v["replicas_after"],
+                      v["before"]["cpu_request"], v["after"]["cpu_request"], v["after"]["cpu_limit"],
+                      v["before"]["mem_request"], v["after"]["mem_request"], v["after"]["mem_limit"]])
+    s, d = t["site"], t["deployment"]
+    trows.append(["Per site" + least, None, None, s["before"]["cpu_request"], s["after"]["cpu_request"], s["after"]["cpu_limit"],
+                  s["before"]["mem_request"], s["after"]["mem_request"], s["after"]["mem_limit"]])
+    trows.append([f"All {t['sites']} site(s)" + least, None, None, None, d["cpu_request"], d["cpu_limit"], None,
+                  d["mem_request"], d["mem_limit"]])
+    rng = res.get("range") or {}
+    for end in ("low", "high"):
+        if end in rng:
+            e = rng[end]
+            nodes = "" if e["nodes"] is None else f"; worker nodes per site {e['nodes']}, all sites {e['nodes'] * t['sites']}"
+            trows.append([f"Per site, likely {end}{nodes}", None, None, None, e["site"]["cpu_request"], e["site"]["cpu_limit"],
+                          None, e["site"]["mem_request"], e["site"]["mem_limit"]])
+    p = res.get("packing")
+    if p:
+        trows.append([f"Worker nodes per site{least}: {p['nodes']} (of which {p['spare']} spare), "
+                      f"all sites {p['nodes'] * t['sites']}", None, None, None, None, None, None, None, None])
+    warnings = [["warning", w] for w in res["warnings"]]
+    for m in res["completeness"]["missing"]:
+        where = f" (Table {m['table_id']}, row {m['row']})" if m.get("table_id") else ""
+        errata = f"; errata {', '.join(m['errata'])}" if m["errata"] else ""
+        warnings.append(["not sized (partial: totals are at least)", f"{m['service']} / {m['container']}: {m['reason']}{where}{errata}"])
+    method = [["Answer and how it was sized", line] for line in summary_lines(res)] + [["Rules", res["method"]]]
+    for st in res["states"]:
+        ceil = f", CPU ceiling {st['ceiling']} %" if st.get("ceiling") else ""
+        method.append([f"Load state: {st['state']}", f"{st['load']:g} {i['unit']} per site carrying traffic "
+                       f"(x{st['factor']:.4g} the baseline){ceil}" + (f" ({st['how']})" if st.get("how") else "")])
+    if p:
+        method.append(["Node packing", f"first-fit decreasing; allocatable {p['allocatable']['cpu']:g} cores / "
+                       f"{p['allocatable']['mem']:g} GiB per node after {'GKE-tier' if p['reserve'] == 'gke' else 'your'} "
+                       f"reservations, DaemonSets {p['daemonset_cpu']:g} cores / {p['daemonset_mem']:g} GiB, at most "
+                       f"{p['max_pods']} pods per node; binding: {p['binding'] or 'one node'}"])
+    method.append(["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."])
+    sources = []
+    for r in res["rows"] + res["test_rows"]:
+        sid = r.get("source_scenario") or b["id"]
+        doc = next((s["doc"] for s in bundle.get("scenarios") or [] if s["id"] == sid), b["doc"])
+        sources.append([f"{r['service']} / {r['container']}" + (" (added sidecar)" if r.get("added") else ""),
+                        docs.get(doc, doc), sections.get(sid), r["table_id"], r["source_row"], r.get("row_label"),
+                        "replicas, CPU and memory requests and limits", None, None])
+    for m in res["completeness"]["missing"]:
+        sources.append([f"{m['service']} / {m['container']} (not sized)", docs.get(b["doc"], b["doc"]), sections.get(b["id"]),
+                        m.get("table_id"), m.get("row"), None, None, None, m["errata"]])
+    title = f"Footprint scaling: {b['short_title']}"
+    sub = (f"Baseline {b['id']} at {b['load_per_site']:g} {i['unit']} per site, scaled to {i['target_load']:g} {i['unit']} "
+           f"on {i['sites']} site(s){least}")
+    return report.build("footprint", title, sub, f"{footprint.result_name(res)}.xlsx", inputs=inputs, results=results,
+                 totals={"columns": tcols, "rows": trows}, warnings=warnings, method=method, sources=sources)
+
 
 
 catalogue.register("footprint", run_web, footprint.FootprintError, report_web, FIELDS)

@@ -798,8 +798,75 @@ def run_web(bundle: dict, params: dict) -> dict:
 
 def report_web(bundle: dict, params: dict) -> dict:
     """The report (``calculators.report``) of the result ``run_web`` gives. Raises OverTargetError."""
+    return report_of(*compute_web(bundle, params), bundle)
+
+
+def report_of(res: dict, own, problems, bundle: dict) -> dict:
+    """The report of ``calculators.overtarget.compute`` with the reader's own rows (``parse_own``) if any: each row's
+    severity, HPA counts and, where the HPA max stops the count asked for, the max it must rise to (also a warning)."""
     from . import report
-    return report.overtarget(*compute_web(bundle, params), bundle)
+    docs, sections = report.doc_names(bundle), report.sections(bundle)
+    doc_of = {s["id"]: s["doc"] for s in bundle.get("scenarios") or []}
+    i, c = res["inputs"], res["counts"]
+    ctl = i.get("kubernetes") or DEFAULT_CONTROLLER
+    inp = [["Product", i["product"] or None, None, "all products" if not i["product"] else ""],
+           ["Memory threshold", i["mem_threshold"], "%", ""],
+           ["Kubernetes version", ctl, None, f"the HPA controller of {CONTROLLERS[ctl]}"],
+           ["Your CSV", len(own) if own is not None else None, "rows evaluated",
+            f"{len(problems or [])} line(s) not evaluated" if own is not None else "none given"]]
+    cols = [report.col("Kind"), report.col("Severity"), report.col("Flag"), report.col("Scenario"), report.col("Service"), report.col("Container"), report.col("Site"),
+            report.col("Observed", "%"), report.col("Target or threshold", "%"), report.col("Observed / target"), report.col("Replicas (printed)", "pods"),
+            report.col("HPA reads", "whole %"), report.col("HPA desired replicas"), report.col("HPA max must rise to", "pods"), report.col("Source table"),
+            report.col("Source row"), report.col("Scenario partial"), report.col("Other Kubernetes version")]
+    rows, sources = [], []
+    for e in res["cpu"]:
+        rows.append(["cpu", e["severity"], e["status"], e["scenario"], e["service"], e["container"], e["site"] or None, e["observed"],
+                     e["target"], e["ratio"], e["replicas"], e["hpa_reads"], _desired_text(e) if _desired_text(e) != "" else None,
+                     e["max_must_rise_to"], e["table_id"], e["row"], e["partial"] or None, e["controller_note"]])
+    for e in res["memory"]:
+        rows.append(["memory", None, "memory", e["scenario"], e["service"], e["container"], e["site"] or None, e["observed"],
+                     e["threshold"], None, None, None, None, None, e["table_id"], e["row"], res["partial"].get(e["scenario"]), None])
+    for e in own or []:
+        rows.append(["your row", e["severity"], e["status"], None, e["name"], None, None, e["observed"], e["target"], e["ratio"],
+                     e["replicas"], e["hpa_reads"], _desired_text(e), e["max_must_rise_to"], None, e["line"], None,
+                     e["controller_note"]])
+    for e in res["cpu"] + res["memory"]:
+        doc = doc_of.get(e["scenario"], e.get("doc"))
+        sources.append([f"{e['scenario']}: {e['service']} {e['container']} {e['site']}".strip() + " (observed, target)",
+                        docs.get(doc, doc), sections.get(e["scenario"]), e["table_id"], e["row"], e.get("row_label"), None, None, None])
+        if e.get("replicas_table"):
+            sources.append([f"{e['scenario']}: {e['service']} {e['container']} (replicas)", docs.get(doc, doc),
+                            sections.get(e["scenario"]), e["replicas_table"], e["replicas_row"], None, None, None, None])
+        if e.get("target_table"):
+            sources.append([f"{e['scenario']}: target CPU", docs.get(doc, doc), sections.get(e["scenario"]),
+                            e["target_table"], e["target_row"], None, None, None, None])
+    for e in own or []:
+        sources.append([f"your row: {e['name']}", "your CSV", None, None, e["line"], None, None, None, None])
+    tcols = [report.col("Count"), report.col("Rows"), report.col("Note")]
+    trows = [["CPU at or over the target", c["over"], ""], ["CPU within 10 % below the target", c["near"], "observed >= 0.9 x target"],
+             [f"Memory at or above {i['mem_threshold']:g} %", c["memory"], ""]]
+    trows += [[f"CPU rows: {s}", c[s], ""] for s in SEVERITIES]
+    if own is not None:
+        for s in ("over", "near", "ok"):
+            trows.append([f"Your rows: {s}", sum(1 for e in own if e["status"] == s), ""])
+        for s in SEVERITIES:
+            trows.append([f"Your rows: {s} (severity)", sum(1 for e in own if e["severity"] == s), ""])
+    warnings = [["HPA max too low", x["text"]] for x in res.get("max_blocked") or []]
+    warnings += [["HPA max too low", max_blocked_text(e, f"Your CSV, line {e['line']}")] for e in own or []
+                 if e["max_must_rise_to"] is not None]
+    warnings += [["partial", f"{sid}: {t}"] for sid, t in res["partial"].items()]
+    warnings += [["your CSV", f"Line {x['line']}: {x['message']}"] for x in problems or []]
+    method = [["Flags", "over: observed >= target; near: below the target but observed >= 0.9 x target (relative, as the "
+               "HPA's tolerance); memory: observed memory at or above the threshold."], ["HPA", HPA_RULE],
+              ["Severity", "critical: the HPA controller would scale up, or its max stops the count it asks for (the HPA max "
+               "must rise to that count); warning: inside the tolerance band, where it holds still; ok: below the band. "
+               f"Decided by the controller of {CONTROLLERS[ctl]}."]]
+    return report.build("overtarget", "Over target: services at, over or near their CPU target",
+                 f"{c['over']} over, {c['near']} near, {c['memory']} memory rows; {c['critical']} critical"
+                 + (f" for {i['product']}" if i["product"] else " across all products"), "over-target.xlsx", inputs=inp,
+                 results={"columns": cols, "rows": rows}, totals={"columns": tcols, "rows": trows},
+                 warnings=warnings, method=method, sources=sources)
+
 
 
 catalogue.register("overtarget", run_web, OverTargetError, report_web,

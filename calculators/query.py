@@ -128,14 +128,6 @@ WHERE pick = 1
 GROUP BY doc, scenario
 HAVING sidecar_cpu_cores > 0
 ORDER BY sidecar_share_percent DESC;"""),
-    ("observed", "Busiest observed CPU per service, one run (BSF 3.3)", """\
--- The highest CPU percentage printed per service and container in BSF 3.3, with its HPA target
--- where the table prints one (X%/Y%: observed against target). Change the scenario to see another.
-SELECT service, container, max(observed_percent) AS observed_percent, target_percent, site, table_id, row
-FROM utilization
-WHERE scenario = 'bsf-3-3' AND metric = 'cpu' AND status IN ('ok', 'corrected')
-GROUP BY service, container
-ORDER BY observed_percent DESC;"""),
     ("errata", "Errata per guide and action taken", """\
 -- How many defects the curation found in each guide, and what was done with them.
 SELECT doc, action, count(*) AS errata
@@ -149,7 +141,11 @@ FROM sqlite_master
 WHERE type IN ('table', 'view')
 ORDER BY type, name;"""),
 )
-"""The page's example queries: (key, title, SQL). The first is the default (prerendered at build time)."""
+"""The page's example queries over every guide: (key, title, SQL). The first is the default (prerendered at build
+time). The page adds the datasets page's example query, one guide's table (``atlas.guides`` example ``sql``), as
+GUIDE_EXAMPLE: this module names no guide."""
+GUIDE_EXAMPLE = "guide"
+"""The key of the page's example that a guide provides (``examples_of``)."""
 
 _LEAD = re.compile(r"\A(?:\s+|--[^\n]*(?:\n|\Z)|/\*.*?\*/)*", re.S)
 _CONNECTIONS: list[tuple[bytes, sqlite3.Connection]] = []
@@ -280,6 +276,17 @@ def result_csv(res: dict) -> str:
     for row in res["rows"]:
         w.writerow(["" if v is None else repr(v) if isinstance(v, float) else _shown(v) for v in row])
     return buf.getvalue()
+
+
+def examples_of(guide_sql: str | None) -> tuple[tuple[str, str, str], ...]:
+    """The page's examples: EXAMPLES with, third, a guide's example query ``guide_sql`` (SQL text whose first line is a
+    comment naming its guide, section and table, e.g. "-- BSF 3.3, Table 3-25: ..."; its title is that comment), when
+    there is one. Returns ((key, title, SQL), ...)."""
+    if not guide_sql:
+        return EXAMPLES
+    first = guide_sql.strip().splitlines()[0]
+    title = first[2:].strip() if first.startswith("--") else "One guide's table"
+    return EXAMPLES[:2] + ((GUIDE_EXAMPLE, title + " (the datasets page's example)", guide_sql),) + EXAMPLES[2:]
 
 
 def example_sql(key: str) -> str:

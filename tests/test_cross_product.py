@@ -232,7 +232,8 @@ def db(r):
 
 def test_the_page_queries_the_datasets_pages_database(r, db):
     from atlas import downloads
-    assert db == downloads.build(r).files[downloads.SQLITE]
+    from atlas.pages import shown
+    assert db == shown.build_downloads(r).files[downloads.SQLITE]
 
 
 @pytest.mark.parametrize("sql,said", [
@@ -300,9 +301,14 @@ def test_the_ranking_in_sql_gives_the_pages_requested_figures(db, ranking_rows):
 
 
 def test_every_example_runs_and_the_sidecar_example_counts_as_the_mesh_page(r, db):
-    from atlas.pages import mesh
+    from atlas import guides
+    from atlas.pages import calc_query, mesh
     from calculators import query
-    for key, _, sql in query.EXAMPLES:
+    shown = query.examples_of(guides.example(r, "sql"))
+    assert [k for k, _, _ in shown] == ["ranking", "sidecars", query.GUIDE_EXAMPLE, "errata", "schema"]
+    # the guide's example is the datasets page's (BSF's: Table 3-25 of BSF 3.3), titled by its first comment
+    assert shown[2][1].startswith("BSF 3.3, Table 3-25") and shown[2][1] in calc_query.examples_html(r)
+    for key, _, sql in shown:
         assert query.run_query(db, sql)["rows"], key
     res = query.run_query(db, query.example_sql("sidecars"))
     side = {d["scenario"]: d for d in (dict(zip(res["columns"], x)) for x in res["rows"])}

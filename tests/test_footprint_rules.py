@@ -338,3 +338,34 @@ def test_memory_of_a_service_holding_sessions_is_not_scaled_below_the_benchmark(
     assert "it holds" not in ig["rule_detail"] and "(assumed to grow with load: conservative)" in ig["rule_detail"]
     with pytest.raises(FootprintError, match="Records held must be"):
         compute(bundle, "policy-3-2-10", 20500, sessions="-3")
+
+
+def test_one_request_from_the_form_names_every_field():
+    """The page's and the command line's parameter names land in the request's typed fields (a swapped pair, e.g.
+    the database and sidecar targets, or an unread field, fails here)."""
+    form = {"load": "80,000", "scenario": "", "call_model": "policy:pcf-sm", "mode": "Converged", "target": "61",
+            "db_target": "62", "sidecar_target": "63", "sites": "2", "sites_provisioned": "3", "failover": "on",
+            "redundancy": "n+1", "normal_ceiling": "41", "failover_ceiling": "79", "data_size": "12", "asm": "add",
+            "node_cores": "64", "node_mem": "256", "node_reserve": "none", "reserve_cpu": "1.5", "reserve_mem": "7",
+            "ds_cpu": "0.25", "ds_mem": "0.5", "max_pods": "110", "spare_nodes": "2", "min_replicas": "3",
+            "asm_from": "policy:policy-3-2-8", "sidecar_cpu": "0.5", "sidecar_mem": "0.75", "sessions": "1,000,000"}
+    r = footprint.Request.from_form(form)
+    assert (r.target_load, r.scenario, r.call_model, r.mode) == ("80,000", None, "policy:pcf-sm", "Converged")
+    assert (r.target_cpu_percent, r.db_target_percent, r.sidecar_target_percent) == ("61", "62", "63")
+    assert (r.sites, r.sites_provisioned, r.failover, r.redundancy) == ("2", "3", True, "n+1")
+    assert (r.normal_ceiling, r.failover_ceiling, r.data_size_gib, r.asm) == ("41", "79", "12", "add")
+    assert (r.node_cores, r.node_mem_gib, r.node_reserve, r.reserve_cpu, r.reserve_mem) == ("64", "256", "none", "1.5", "7")
+    assert (r.daemonset_cpu, r.daemonset_mem, r.max_pods, r.spare_nodes, r.min_replicas) == ("0.25", "0.5", "110", "2", "3")
+    assert (r.asm_from, r.sidecar_cpu, r.sidecar_mem, r.sessions) == ("policy:policy-3-2-8", "0.5", "0.75", "1,000,000")
+    assert footprint.Request.from_form({"load": "1", "failover": ""}).failover is False
+    assert footprint.Request.from_form({"load": "1"}).node_reserve == "gke"
+
+
+def test_a_request_naming_a_run_sizes_that_run_and_one_without_sizes_from_the_comparable_runs(bundle):
+    one = footprint.size(bundle, footprint.Request(target_load="20000", scenario="bsf-3-1"))
+    assert one["inputs"]["scenario"] == "bsf-3-1" and "evidence" not in one
+    assert one == compute(bundle, "bsf-3-1", "20000")
+    many = footprint.size(bundle, footprint.Request(target_load="20000", call_model="bsf:bsf-nbsf-rx"))
+    assert many["evidence"]["call_model"] == "bsf-nbsf-rx" and many["inputs"]["sized_from"] == "comparable runs"
+    with pytest.raises(TypeError):
+        compute(bundle, "bsf-3-1", "20000", no_such_option=1)

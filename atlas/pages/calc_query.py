@@ -7,6 +7,7 @@ from urllib.parse import urlencode
 
 from calculators import query
 
+from .. import guides
 from ..downloads import SQLITE, database
 from . import calculator_shell as cp
 
@@ -14,11 +15,12 @@ SHOWN_PATH = "data/query/" + query.SHOWN_FILE
 """Where the build writes the prerendered result's table as shown (the page is data/query/; its link is relative)."""
 
 
-def examples_html() -> str:
+def examples_html(r) -> str:
     """The example queries as a list of links (``?sql=...``: each opens the page with that query, and queryexamples.js
-    puts it in the box and computes it without reloading)."""
+    puts it in the box and computes it without reloading): ``query.EXAMPLES`` and the guides' example query (the
+    datasets page's, ``atlas.guides`` example ``sql``)."""
     items = [f'<li><a class="atlas-query-example" data-example="{escape(key)}" href="?{escape(urlencode({"sql": sql}))}">'
-             f'{escape(title)}</a></li>' for key, title, sql in query.EXAMPLES]
+             f'{escape(title)}</a></li>' for key, title, sql in query.examples_of(guides.example(r, "sql"))]
     return '<ul class="atlas-query-examples">' + "".join(items) + "</ul>"
 
 
@@ -30,7 +32,7 @@ def page(r) -> str:
     db = database(r)
     sql = query.EXAMPLES[0][2]
     form = f"""
-  <div class="atlas-query-help"><span class="atlas-note">Examples (each replaces the query below and runs it):</span>{examples_html()}</div>
+  <div class="atlas-query-help"><span class="atlas-note">Examples (each replaces the query below and runs it):</span>{examples_html(r)}</div>
   <label class="atlas-query-box"><span>SQL (SQLite; read-only: SELECT or WITH, one statement, stopped after {query.TIME_LIMIT_S:g} s; at most {query.MAX_ROWS:,} rows)</span>
   <textarea name="sql" id="calc-sql" rows="16" spellcheck="false" autocapitalize="off" autocomplete="off">{escape(sql)}</textarea></label>"""
     html = cp.shell(r, "query", form, {"sql": sql}, bundle={"sqlite": db})

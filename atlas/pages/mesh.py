@@ -23,6 +23,7 @@ from calculators import asm
 from calculators.formatting import csv_writer, fmt
 
 from ..html import esc, json_for_html
+from ..downloads import built
 from .views import facet_bar, shown_link
 
 TABLE = "mesh-runs"
@@ -30,7 +31,7 @@ TABLE = "mesh-runs"
 PAIRS = "mesh-pairs"
 """The like-for-like table's key."""
 VIEW = ("views", "mesh", "runs")
-"""Keys of the two tables' "as shown" CSVs in ``atlas.downloads.shown_tables``."""
+"""Keys of the two tables' "as shown" CSVs in ``atlas.pages.shown.shown_tables``."""
 PAIRS_VIEW = ("views", "mesh", "pairs")
 TIDY = "views/mesh/runs-tidy.csv"
 """The per-run tidy download under downloads/."""
@@ -285,11 +286,10 @@ def chart_spec(r, root: str = "../../") -> dict:
 def mesh_page(r) -> str:
     """The body of the mesh page (``{{ mesh_page() }}``): the chart, the per-run table and the like-for-like table, each
     with its downloads."""
-    from ..downloads import build  # the downloads render this page's tables: imported late
     m = mesh_runs(r)
     if not m["runs"] and not m["unknown"]:
         return '<p class="atlas-missing">No curated run has the service mesh (ASM) on.</p>'
-    b = build(r)
+    b = built(r)
     spec = chart_spec(r)
     partial = sum(1 for x in m["runs"] if x["overhead"]["partial"])
     out = ['<figure class="atlas-figure">',

@@ -22,7 +22,7 @@ Every figure comes from the one definition the calculators and the other pages u
 
 The page holds the first FIRST_ROWS rows (the top of the ranking); the others load on the reader's first use of the
 table (docs/assets/js/tablerows.js, from ``rows_file``), so that the page stays within the 400 KB a page may move before
-use. The "as shown" download (``atlas.downloads.shown_tables``) is the whole table.
+use. The "as shown" download (``atlas.pages.shown.shown_tables``) is the whole table.
 
 Test stubs and simulators are not the product (``calculators.partial.TEST_COMPONENTS``): left out, as in every total.
 DSR and ShCM size by MP or Rhino node, not by pod: they have no resource tables per service and no row here.
@@ -41,12 +41,13 @@ from calculators.sidecars import sidecar_requests
 
 from ..html import anchor, esc, json_for_html
 from .home import ASM_LABEL
+from ..downloads import built
 from .views import facet_bar, shown_link
 
 TABLE = "service-ranking"
 """The ranking table's ``data-atlas-table`` key (chips and views in the address: ``?c.service-ranking.product=...``)."""
 VIEW = ("views", "ranking", "services")
-"""The key of its "as shown" CSV in ``atlas.downloads.shown_tables`` (downloads/views/ranking/services.csv)."""
+"""The key of its "as shown" CSV in ``atlas.pages.shown.shown_tables`` (downloads/views/ranking/services.csv)."""
 TIDY = "views/ranking/services-tidy.csv"
 """Its tidy download under downloads/: one line per row with plain numbers, units, ids and sources."""
 NOT_STATED = "not stated"
@@ -406,7 +407,6 @@ def chart_spec(rows: list[dict], root: str = "../../", names: dict[tuple, str] |
 def ranking_page(r) -> str:
     """The body of the ranking page (``{{ ranking_page() }}``): counts, the chart of the top of the ranking, the table
     with its chips and its downloads (as shown, tidy)."""
-    from ..downloads import build  # the downloads render this page's table: imported late
     rows = ranking_rows(r)
     if not rows:
         return '<p class="atlas-missing">No run of the curated guides prints resource tables per service.</p>'
@@ -435,7 +435,7 @@ def ranking_page(r) -> str:
            f'rows of {len(rows)}; the others load when you first filter, sort or download it, or scroll to its end. '
            f'<button type="button" class="atlas-more-button atlas-rows-button" data-atlas-for="{TABLE}" hidden>Show all {len(rows)} '
            'rows now</button> Without JavaScript, the CSV below holds every row.</p>',
-           '<p class="atlas-download">Download: ' + shown_link(f"../../downloads/{build(r).shown[VIEW]}", TABLE)
+           '<p class="atlas-download">Download: ' + shown_link(f"../../downloads/{built(r).shown[VIEW]}", TABLE)
            + f' · <a class="atlas-download-tidy" href="../../downloads/{TIDY}" download>CSV (tidy: every row, figures '
            'unrounded, units, sources)</a></p>']
     return "\n".join(out)
