@@ -8,6 +8,7 @@ the code under test gives the other side of each assertion."""
 from __future__ import annotations
 
 import csv
+import html
 import json
 import re
 import sqlite3
@@ -307,7 +308,7 @@ def test_every_example_runs_and_the_sidecar_example_counts_as_the_mesh_page(r, d
     shown = query.examples_of(guides.example(r, "sql"))
     assert [k for k, _, _ in shown] == ["ranking", "sidecars", query.GUIDE_EXAMPLE, "errata", "schema"]
     # the guide's example is the datasets page's (BSF's: Table 3-25 of BSF 3.3), titled by its first comment
-    assert shown[2][1].startswith("BSF 3.3, Table 3-25") and shown[2][1] in calc_query.examples_html(r)
+    assert shown[2][1].startswith("BSF 3.3, Table 3-25") and html.escape(shown[2][1]) in calc_query.examples_html(r)
     for key, _, sql in shown:
         assert query.run_query(db, sql)["rows"], key
     res = query.run_query(db, query.example_sql("sidecars"))
