@@ -204,6 +204,30 @@ def test_dsr_chart_legend_is_whole_on_a_phone(browser, site_url):
     ctx.close()
 
 
+CLIPPED_TEXT = """() => Array.from(document.querySelectorAll('.atlas-chart svg')).flatMap(svg => {
+  const box = svg.closest('.atlas-chart').getBoundingClientRect();
+  return Array.from(svg.querySelectorAll('text')).map(t => [t.textContent, t.getBoundingClientRect()])
+    .filter(([s, r]) => s.trim() && r.width > 0 && (r.left < box.left - 1 || r.right > box.right + 1))
+    .map(([s, r]) => s + ' (' + Math.round(r.left) + '-' + Math.round(r.right) + ' px of ' + Math.round(box.left) + '-' + Math.round(box.right) + ')');
+})"""
+
+
+@pytest.mark.parametrize("path", [RANKING, MESH])
+def test_chart_text_is_whole_on_a_phone(browser, site_url, path):
+    """At 390 px, every text of the ranking's and the mesh's chart (the build's drawing, then the live one) lies within
+    the chart: the ranking's axis title ran 8 px past the right edge ('... used tick' cut), so it is two lines."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    pg = ctx.new_page()
+    pg.goto(site_url + path, wait_until="load")
+    pg.wait_for_selector(".atlas-chart svg")
+    assert pg.evaluate(CLIPPED_TEXT) == [], "drawn by the build"
+    pg.locator(".atlas-chart").first.scroll_into_view_if_needed()
+    pg.locator(".atlas-chart").first.hover()
+    pg.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=BOOT_LIMIT_MS)
+    assert pg.evaluate(CLIPPED_TEXT) == [], "drawn live"
+    ctx.close()
+
+
 # ------------------------------------------------------------------ every new page, 1280 and 390 px, light and dark
 
 @pytest.mark.parametrize("width", [1280, 390])

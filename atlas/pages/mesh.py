@@ -268,7 +268,7 @@ def chart_spec(r, root: str = "../../") -> dict:
         "data": {"values": values},
         "layer": [
             {"mark": {"type": "bar", "tooltip": True, "cursor": "pointer", "strokeWidth": 1.5},
-             "encoding": {"y": y, "x": {"field": "requested", "type": "quantitative", "title": "Sidecar share of CPU (%): requested bar, observed tick"},
+             "encoding": {"y": y, "x": {"field": "requested", "type": "quantitative", "title": ["Sidecar share of CPU (%):", "requested bar, observed tick"]},
                           "color": {"field": "call_model", "type": "nominal", "title": "Call model",
                                     "legend": {"orient": "bottom", "direction": "vertical"}},
                           "stroke": {"field": "call_model", "type": "nominal", "legend": None},

@@ -391,7 +391,7 @@ def chart_spec(rows: list[dict], root: str = "../../", names: dict[tuple, str] |
         "data": {"values": values},
         "layer": [
             {"mark": {"type": "bar", "tooltip": True, "cursor": "pointer", "strokeWidth": 1.5},
-             "encoding": {"y": y, "x": {"field": "requested", "type": "quantitative", "title": "CPU cores per 1K of load (requested bar, used tick)"},
+             "encoding": {"y": y, "x": {"field": "requested", "type": "quantitative", "title": ["CPU cores per 1K of load", "(requested bar, used tick)"]},
                           "color": {"field": "product", "type": "nominal", "title": "Product", "legend": {"orient": "bottom", "direction": "horizontal"}},
                           "stroke": {"field": "product", "type": "nominal", "legend": None},
                           "fillOpacity": {"field": "counted", "type": "nominal", "legend": None,
