@@ -246,14 +246,27 @@ def _shown(v) -> str:
     return str(v)
 
 
+NOWRAP_CHARS = 40
+"""A value with no white space and at most this many characters is kept on one line (an id such as policy-3-2-10 was
+broken at its hyphens when the columns were narrow); longer text wraps."""
+
+
+def _cell(v) -> str:
+    """One result cell: NULL marked as such, a short word on one line (NOWRAP_CHARS), every text escaped."""
+    if v is None:
+        return '<td><span class="atlas-missing">NULL</span></td>'
+    text = _shown(v)
+    one_line = len(text) <= NOWRAP_CHARS and not any(c.isspace() for c in text)
+    return ('<td class="atlas-nowrap">' if one_line else "<td>") + escape(text) + "</td>"
+
+
 def result_html(res: dict) -> str:
     """The result as an HTML table (``data-atlas-table="query-result"``: sortable and filterable on the page, with its
     "CSV (as shown)" link), a line saying how many rows and how long, and the note when rows were left unread. Every
     text escaped."""
     n = len(res["rows"])
     head = "".join(f"<th>{escape(c)}</th>" for c in res["columns"])
-    body = "".join("<tr>" + "".join('<td><span class="atlas-missing">NULL</span></td>' if v is None else f"<td>{escape(_shown(v))}</td>"
-                                    for v in row) + "</tr>" for row in res["rows"])
+    body = "".join("<tr>" + "".join(_cell(v) for v in row) + "</tr>" for row in res["rows"])
     more = (f' Only the first {MAX_ROWS:,} rows were read: add <code>LIMIT</code> and <code>OFFSET</code>, or a '
             '<code>WHERE</code>, to see others.' if res["more"] else "")
     out = [f'<p class="atlas-query-summary">{n:,} {"row" if n == 1 else "rows"}, {len(res["columns"])} '

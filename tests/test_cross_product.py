@@ -447,3 +447,14 @@ def test_dsr_chart_legend_labels_fit_a_phone(bundle):
     for name in set(names):
         assert name in texts, (name, [t for t in texts if t.startswith(name[:10])])
     assert not [t for t in texts if t.endswith("…")]
+
+
+def test_a_result_keeps_an_id_on_one_line_and_lets_text_wrap():
+    """An id such as 'policy-3-2-10' was broken at its hyphens in narrow columns: a value with no white space and at most
+    40 characters stays on one line; text with spaces (a call model name) and a long value wrap; NULL is marked."""
+    from calculators import query
+    html = query.result_html({"columns": ["scenario", "call_model", "sql", "x"], "more": False, "ms": 1,
+                              "rows": [("policy-3-2-10", "Policy data (Gx/Rx)", "x" * 41, None)]})
+    cells = re.findall(r"<td[^>]*>.*?</td>", html)
+    assert cells == ['<td class="atlas-nowrap">policy-3-2-10</td>', "<td>Policy data (Gx/Rx)</td>", f"<td>{'x' * 41}</td>",
+                     '<td><span class="atlas-missing">NULL</span></td>']
