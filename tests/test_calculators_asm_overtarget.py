@@ -163,7 +163,7 @@ def test_whatif_remove_and_add(bundle):
 def test_asm_web_and_csv(bundle):
     out = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
     assert out["ok"], out
-    # the CSV holds the pair shown (test_calcfix); the overview of every ASM scenario is the "overview" download
+    # the CSV holds the pair shown (test_calculator_first_use); the overview of every ASM scenario is the "overview" download
     assert "total,bsf-3-2,enabled,,TOTAL,167.0,469.7," in out["downloads"]["csv"]["text"]
     assert "bsf-3-2,,TOTAL,167.0,469.7," in out["downloads"]["overview"]["text"]
     assert out["chart"]["data"]["values"]
