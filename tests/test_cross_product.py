@@ -1,6 +1,6 @@
-"""The cross-product pages (issue 30) without a browser: the ranking of services by CPU per 1K of load
+"""The cross-product pages without a browser: the ranking of services by CPU per 1K of load
 (atlas/pages/ranking.py), the mesh across runs (atlas/pages/mesh.py), SQL on the database (calculators/query.py), and the
-defects of issue 30 fixed beside them (the home chart's hollow points, the compare page's release, the DSR pages' seed
+defects fixed beside them (the home chart's hollow points, the compare page's release, the DSR pages' seed
 lines, the footprint's detail table on a phone, the DSR chart's legend).
 
 Figures are read from the guides' tables (data/<doc>/*.csv, named by table and row) and computed by hand in the comments;
@@ -340,7 +340,7 @@ def test_load_bundle_reads_a_sqlite_file_and_the_worker_passes_it_on(db):
     assert 'const file = data && SAFE_NAME.test(data.file || "") ? data.file : null;' in worker
 
 
-# ------------------------------------------------------------------ issue 30, defect 1: the home chart
+# ------------------------------------------------------------------ the home chart
 
 def _compiled_legends(spec: dict) -> list[dict]:
     """The Vega legends Vega-Lite (the site's, node_modules) compiles ``spec`` to."""
@@ -372,7 +372,7 @@ def test_home_chart_hollow_means_partial_only(r):
     assert fill[0]["value"] == home.LEGEND_GREY and "complete" in fill[0]["test"] and fill[1] == {"value": "transparent"}
 
 
-# ------------------------------------------------------------------ issue 30, defect 6: compare's release
+# ------------------------------------------------------------------ compare's release
 
 def test_compare_says_release_not_stated_as_the_scenario_page_does(r):
     """DSR RBAR (3.2.2) states no release and no product version: its scenario page reads 'not stated in the guide', and so
@@ -385,7 +385,7 @@ def test_compare_says_release_not_stated_as_the_scenario_page_does(r):
     assert {f["key"]: f for f in compare.scenario_data(r, "bsf-3-3")["facts"]}["release"]["t"] == "25.2.200"
 
 
-# ------------------------------------------------------------------ issue 30, defect 3: DSR pages name sections, not seed lines
+# ------------------------------------------------------------------ DSR pages name sections, not seed lines
 
 SEED_LINE = re.compile(r"\((?:seed )?lines? \d+|\bline \d+\)")
 
@@ -421,7 +421,7 @@ def test_dsr_errata_found_by_a_line_name_its_section(r):
     assert not any(re.fullmatch(r"line \d+", x["where"]) for x in r.a.errata if x["doc"] == "dsr")
 
 
-# ------------------------------------------------------------------ issue 30, defect 4: phone layouts
+# ------------------------------------------------------------------ phone layouts
 
 def test_footprint_phone_labels_are_the_detail_tables_headers():
     """On a phone the footprint's detail table is a card per row, each value behind its column's name, written in

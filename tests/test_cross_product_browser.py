@@ -1,4 +1,4 @@
-"""The cross-product pages and issue 30's defects in Chromium: the ranking's chips, sort and downloads over every row
+"""The cross-product pages and the defects fixed beside them, in Chromium: the ranking's chips, sort and downloads over every row
 (its rows after the first load on first use), the mesh page, SQL in the browser (refusals, the time limit, examples), the
 filter box's keyboard focus, the footprint's detail table and the DSR chart's legend on a phone, and every new page at
 1280 and 390 px in both palettes (screenshots into $ATLAS_SCREENSHOTS when set, else the test's own folder)."""
@@ -142,7 +142,7 @@ def test_sql_runs_in_the_browser_refuses_writes_and_stops_a_long_query(page, sit
     assert page.js_errors == []
 
 
-# ------------------------------------------------------------------ issue 30, defect 7: the filter box's focus
+# ------------------------------------------------------------------ the filter box's focus
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_filter_box_shows_keyboard_focus(browser, site_url, scheme):
@@ -168,7 +168,7 @@ def test_filter_box_shows_keyboard_focus(browser, site_url, scheme):
     assert blocker.blocked == []
 
 
-# ------------------------------------------------------------------ issue 30, defect 4: phone layouts
+# ------------------------------------------------------------------ phone layouts
 
 def test_footprint_detail_table_fits_a_phone(browser, site_url):
     """At 390 px, the first row of the footprint's detail table shows the service, the replicas after, their likely range

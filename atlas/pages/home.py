@@ -50,7 +50,7 @@ with a dashed outline."""
 def spec(points: list[dict]) -> dict:
     """The Vega-Lite spec of the home chart for ``points`` (efficiency_points): load per site against cores per 1K,
     coloured by product, shaped by ASM (legend symbols filled), a partial scenario drawn hollow with a dashed outline and
-    named in its own legend ("Services counted"): hollow means one thing only (issue 30, defect 1)."""
+    named in its own legend ("Services counted"): hollow means one thing only."""
     asm = [a for a in ASM_SHAPE if any(p["asm"] == a for p in points)]
     solid = {"symbols": {"fill": {"value": LEGEND_GREY}, "stroke": {"value": LEGEND_GREY}}}
     return {
