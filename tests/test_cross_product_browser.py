@@ -219,11 +219,11 @@ def test_chart_text_is_whole_on_a_phone(browser, site_url, path):
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     pg = ctx.new_page()
     pg.goto(site_url + path, wait_until="load")
-    pg.wait_for_selector(".atlas-chart svg")
+    pg.wait_for_selector(".atlas-chart svg", state="attached")
     assert pg.evaluate(CLIPPED_TEXT) == [], "drawn by the build"
     pg.locator(".atlas-chart").first.scroll_into_view_if_needed()
     pg.locator(".atlas-chart").first.hover()
-    pg.wait_for_selector('.atlas-chart[data-rendered="true"] svg', timeout=BOOT_LIMIT_MS)
+    pg.wait_for_selector('.atlas-chart[data-rendered="true"] svg', state="attached", timeout=BOOT_LIMIT_MS)
     assert pg.evaluate(CLIPPED_TEXT) == [], "drawn live"
     ctx.close()
 
