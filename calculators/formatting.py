@@ -52,6 +52,11 @@ def fmt(v, places: int = 3) -> str:
     return f"{f:,.{places}f}".rstrip("0").rstrip(".")
 
 
+def table_anchor(table_id) -> str:
+    """The HTML id of table ``table_id`` on its page (``3-29`` -> ``table-3-29``), for the pages and the results' links."""
+    return "table-" + re.sub(r"[^a-z0-9]+", "-", str(table_id).lower()).strip("-")
+
+
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection":
 equals, plus, minus, at, tab 0x09 and carriage return 0x0D)."""
