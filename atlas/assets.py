@@ -3,7 +3,8 @@
 * "calculator bundle and code packs" (``calculators_and_bundles``): the calculators package,
   compiled to Pyodide bytecode by the site's own Pyodide in Node; one code pack per calculator page
   (``assets/py/code.<name>.<hash>.pack``) and each page's slice of the calculator data bundle
-  (``assets/data/calculator-bundle.<name>.<hash>.marshal`` and ``.json``), named by their content
+  (``assets/data/calculator-bundle.<name>.<hash>.marshal`` and ``.json``; the query page's is the downloads' SQLite
+  database, ``assets/data/benchmark-atlas.<hash>.sqlite``), named by their content
   (``hashed_name``) and listed in ``assets/py/manifest.json``; the whole bundle as
   ``assets/data/calculator-bundle.json`` (for the command line, not fetched by the pages); and one
   memory snapshot of Pyodide with every calculator imported and its data loaded
@@ -271,13 +272,13 @@ def file_digest(data: bytes) -> dict:
 
 def fetched_digests(manifest: dict, folders: dict[str, Path]) -> dict[str, dict]:
     """The size and full SHA-256 (``file_digest``) of every file the calculator worker fetches, by its path under the
-    site root: each page's code pack and data bundle (``.marshal`` and ``.json``), the report pack and the memory
+    site root: each page's code pack and data bundle (``.marshal`` and ``.json``, or the one data file of a FILE_BUNDLES calculator), the report pack and the memory
     snapshot that ``manifest`` names, read from ``folders`` (``{"assets/py": folder, "assets/data": folder}``, where
     they are being written), and Pyodide's FETCHED_CORE files from node_modules (copied unchanged by ``vendor``).
 
     Why in the manifest, and the manifest checked by the page: a content-hashed name carries only the first
     HASH_DIGITS (12) hex digits of a file's SHA-256 and is never checked by the browser, so a stale proxy or a
-    half-replaced deployment serving other bytes under the same name went unnoticed (issue 29 item 1). The worker
+    half-replaced deployment serving other bytes under the same name went unnoticed. The worker
     now checks every byte it fetches against these full digests before using it (docs/assets/js/pyworker.mjs,
     ``fetchVerified``). The digests cannot be in the calculator pages themselves: the pages are written (step 3)
     while this step makes the files, and each page would carry a copy. The page names the manifest instead, by
@@ -294,6 +295,9 @@ def fetched_digests(manifest: dict, folders: dict[str, Path]) -> dict[str, dict]
     for entry in [*manifest["packs"].values(), manifest["report"]]:
         add("assets/py", entry["pack"])
     for entry in manifest["bundles"].values():
+        if "file" in entry:  # a calculator whose data is one file of the site (catalogue.FILE_BUNDLES)
+            add("assets/data", entry["file"])
+            continue
         add("assets/data", entry["marshal"])
         add("assets/data", entry["json"])
     add("assets/py", manifest["snapshot"]["file"])
@@ -308,11 +312,16 @@ def _cached(rel: str, tag: str) -> str:
     return f"{head}/__pycache__/{name[:-3]}.{tag}.pyc"
 
 
-def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None = None) -> list[str]:
+def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None = None,
+                            data_files: dict[str, tuple[str, object]] | None = None) -> list[str]:
     """Write the calculators package, its bytecode, one code pack per calculator page and the data bundles
     under ``docs_dir``/assets/ (see the module docstring). ``sources``: the calculators' folder (default
-    ROOT/calculators). Returns the files written, relative to ``docs_dir``. Raises BuildError if Node or
-    the bytecode compile fails, ValueError if the bundle lacks a key a calculator reads.
+    ROOT/calculators). ``data_files``: for each calculator of ``catalogue.FILE_BUNDLES``, (file name, its bytes or a
+    function of no arguments giving them), e.g. the query page's ("benchmark-atlas.sqlite", the downloads' database),
+    written as ``assets/data/<name>.<hash>.<ext>`` and named in the manifest as ``bundles[calc]["file"]``; those
+    calculators are not in the memory snapshot. Returns the files written, relative to ``docs_dir``. Raises BuildError
+    if Node or the bytecode compile fails or a FILE_BUNDLES calculator has no data file, ValueError if the bundle lacks
+    a key a calculator reads.
 
     ``assets/py/manifest.json`` names, per calculator, its code pack (``packs``: the file name and the
     ``[path, offset, length]`` of each file in it) and its data bundle (``bundles``: the ``.marshal`` and
@@ -339,6 +348,8 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
         # Each calculator page loads only the keys its calculator reads (calculators.catalogue.CATALOGUE):
         # the footprint page parses 0.9 MB instead of 1.2 MB, the DSR and ShCM pages a few KB.
         for name in catalogue.CATALOGUE:
+            if name in catalogue.FILE_BUNDLES:
+                continue  # its data is a file of its own (data_files), below
             part = calculator_slice(bundle, name)
             (tdata / f"calculator-bundle.{name}.json").write_text(json.dumps(part, separators=(",", ":")), encoding="utf-8")
         compiled = compile_bytecode(tpy, tdata)
@@ -366,6 +377,15 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
         # Each page's slice of the bundle under its content-hashed names (the whole bundle keeps its name:
         # no page fetches it).
         for name in catalogue.CATALOGUE:
+            if name in catalogue.FILE_BUNDLES:
+                if name not in (data_files or {}):
+                    raise BuildError(f"the {name} calculator reads a data file of its own, and the build gave none (data_files)")
+                fname, content = data_files[name]
+                content = content() if callable(content) else content
+                hashed = hashed_name(fname, content)
+                (tdata / hashed).write_bytes(content)
+                manifest["bundles"][name] = {"file": hashed}
+                continue
             manifest["bundles"][name] = {}
             for ext in ("marshal", "json"):
                 f = tdata / f"calculator-bundle.{name}.{ext}"
@@ -376,13 +396,13 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
                 manifest["bundles"][name][ext] = hashed
         # One memory snapshot for every calculator page: Python booted with all of them imported and their
         # data loaded (the worker boots from it, and falls back to the files above on any error).
-        rels = sorted({rel for rs in compiled["needs"].values() for rel in rs})
+        in_snapshot = [name for name in catalogue.CATALOGUE if name not in catalogue.FILE_BUNDLES]
+        rels = sorted({rel for name in in_snapshot for rel in compiled["needs"][name]})
         blob, build_id = make_snapshot(manifest["path"], [(rel, tpy / rel) for rel in rels],
-                                       {name: tdata / manifest["bundles"][name]["marshal"] for name in catalogue.CATALOGUE})
+                                       {name: tdata / manifest["bundles"][name]["marshal"] for name in in_snapshot})
         snap = hashed_name("snapshot.pack", blob)
         (tpy / snap).write_bytes(blob)
-        manifest["snapshot"] = {"file": snap, "bytes": len(blob), "build_id": build_id,
-                                "calculators": sorted(catalogue.CATALOGUE)}
+        manifest["snapshot"] = {"file": snap, "bytes": len(blob), "build_id": build_id, "calculators": sorted(in_snapshot)}
         manifest["digests"] = fetched_digests(manifest, {"assets/py": tpy, "assets/data": tdata})
         (tpy / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
         for dest in (py, data):

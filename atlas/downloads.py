@@ -21,7 +21,8 @@ data, with no code per product:
   rows of data/<doc>/<kind>.csv for that table (linked under each rendered table, "tidy, long");
 * ``downloads/tables/<doc>/<table id>.shown.csv`` and ``downloads/views/<page>/<table>.csv``: each
   table as the page shows it (same columns, header labels and cell text, page order; ``atlas.tableview``),
-  for the curated tables and for the home, product-scenarios and errata tables (``atlas.pages.shown``);
+  for the curated tables and for the home, product-scenarios and errata tables, and the cross-product ranking
+  and mesh tables with their tidy files (``atlas.pages.shown``);
 * ``downloads/SHA256SUMS``: checksums of every file above (``sha256sum -c``).
 
 All bytes are produced once per build (``build``, the build's "downloads" step, before the pages) so the
@@ -37,6 +38,7 @@ import math
 import re
 import sqlite3
 import tempfile
+import threading
 import zipfile
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -375,6 +377,19 @@ def sqlite_bytes(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
         con.close()
 
 
+_DATABASE_LOCK = threading.Lock()
+
+
+def database(r) -> bytes:
+    """The SQLite database of the downloads (``sqlite_bytes`` of every download table), computed once per Renderer: the
+    datasets page offers it, and the query page runs SQL on the same bytes (its data file, written by the build's
+    bundle step in a thread of its own while the pages are generated: hence the lock)."""
+    with _DATABASE_LOCK:
+        if getattr(r, "_database", None) is None:
+            r._database = sqlite_bytes(r, {name: typed_records(r, name) for name in NAMES})
+        return r._database
+
+
 def _datapackage(r, b: Build) -> bytes:
     a = r.a
     docs = a.docs()
@@ -489,7 +504,7 @@ def build(r, shown: dict[tuple, tuple[str, str]], views: dict[str, bytes]) -> Bu
             raise ValueError(f"datasets: two tables share the file name {p}")
         b.table_bytes[p] = data
     b.files[WORKBOOK] = _workbook(r, sheets)
-    b.files[SQLITE] = sqlite_bytes(r, sheets)
+    b.files[SQLITE] = database(r)
     b.files["datapackage.json"] = _datapackage(r, b)
     b.sums = "".join(f"{sha256(data)}  {p}\n" for p, data in sorted({**b.files, **b.table_bytes}.items()))
     _CACHE.clear()

@@ -135,7 +135,10 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
         # read nothing it writes (assets/py, assets/data); its files join the set once it has finished.
         # The step's time: the bundle and its start here, plus the wait for it after the pages are written.
         pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="atlas-bundle")
-        bundling = pool.submit(assets.calculators_and_bundles, r.bundle, docs_dir)
+        # The query page's data is the downloads' SQLite database (downloads.database: computed once, by whichever
+        # of this thread and the downloads step asks first).
+        bundling = pool.submit(assets.calculators_and_bundles, r.bundle, docs_dir,
+                               data_files={"query": (downloads.SQLITE, lambda: downloads.database(r))})
         pool.shutdown(wait=False)
     try:
         with step("downloads", secs, kept):

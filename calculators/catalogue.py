@@ -35,7 +35,13 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "deployment": ("calculators.deployment_report", ("sources", "scenarios", "services", "resources", "resources_excluded",
                                                      "utilization", "scenario_cpu", "scenario_facts", "excluded_rows",
                                                      "sizing_bands", "deployment_names")),
+    "query": ("calculators.query", ()),
 }
+FILE_BUNDLES: dict[str, str] = {"query": "sqlite"}
+"""Calculators whose data is one file of the site instead of a slice of the bundle: name -> the key its bytes are
+given under (the query page: the SQLite database of the downloads, ``{"sqlite": bytes}``, ``load_bundle``). The build
+serves that file as the page's data (manifest ``bundles[name]["file"]``), and such a calculator boots from the files,
+not from the memory snapshot (its data would make the snapshot every calculator page loads that much larger)."""
 CALCULATORS: dict = {}
 REPORTS: dict = {}
 ERRORS: tuple[type[Exception], ...] = ()
@@ -78,14 +84,21 @@ def bundle_keys(name: str) -> tuple[str, ...]:
     return CATALOGUE[name][1]
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+"""The first 16 bytes of a SQLite database file."""
+
+
 def load_bundle(raw: bytes) -> dict | None:
     """A calculator bundle written by the build as ``.marshal``: this interpreter's bytecode magic
     number (4 bytes), then the bundle dict in marshal format (loads in about a third of
     ``json.loads``' time in Pyodide). Returns None when the magic number is not this
-    interpreter's (the marshal format may differ: load the ``.json`` instead). Raises
+    interpreter's (the marshal format may differ: load the ``.json`` instead). A SQLite database
+    (the data of a FILE_BUNDLES calculator) is returned as ``{"sqlite": raw}``. Raises
     ValueError or EOFError for a damaged file."""
     import importlib.util
     import marshal
+    if raw[:16] == SQLITE_HEADER:
+        return {"sqlite": bytes(raw)}
     if raw[:4] != importlib.util.MAGIC_NUMBER:
         return None
     out = marshal.loads(raw[4:])

@@ -64,6 +64,11 @@ def steps_csv(scenario_id: str, steps: list[tuple], warnings: list[str]) -> str:
     return buf.getvalue()
 
 
+LEGEND_LABEL_LIMIT = 320
+"""Pixels a capacity chart's legend label may take: a phone's chart width (350 px, atlas/chart_theme.json "narrow") less
+the symbol, where the site's default (140 px on a phone: docs/assets/js/charts.js) cut the longest series names."""
+
+
 def capacity_chart(*, description: str, x_field: str, x_title: str, unit: str, series: list[tuple],
                    counts, target, target_label: str | None = None) -> dict:
     """Vega-Lite spec: capacity (``unit``) = count x rate for each (name, rate) series over
@@ -79,7 +84,9 @@ def capacity_chart(*, description: str, x_field: str, x_title: str, unit: str, s
             {"data": {"values": values}, "mark": {"type": "line", "point": True, "tooltip": True},
              "encoding": {"x": {"field": x_field, "type": "quantitative", "title": x_title, "axis": {"tickMinStep": 1}},
                           "y": {"field": "capacity", "type": "quantitative", "title": f"Capacity ({unit})"},
-                          "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}},
+                          # one label per line, each whole: on a phone a row of them was cut ("at the measured CPU peak (…")
+                          "color": {"field": "series", "type": "nominal", "title": None,
+                                    "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": LEGEND_LABEL_LIMIT}}}},
             {"data": {"values": [{"target": target, "label": target_label or f"target {fmt(target)} {unit}"}]},
              "mark": {"type": "rule", "strokeDash": [4, 4], "tooltip": True},
              "encoding": {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}},

@@ -424,6 +424,21 @@ def read_table(lines: list[str], spec: Spec) -> Table:
     return Table(spec, hits[0], rows)
 
 
+HEADING = re.compile(r"^(3(?:\.\d+)*) (\S.*)$")
+"""A numbered heading of the guide's chapter 3 ('3.1.1.1 Hyper-Threading and CPU Over-Subscription'; '3 Benchmarking
+Cloud Deployable DSR' is the chapter's own, line 1)."""
+
+
+def section_of(lines: list[str], ln: int) -> str:
+    """The numbered heading that line ``ln`` (1-based) stands under, as printed: 'section 3.1.1.1 Hyper-Threading and
+    CPU Over-Subscription' (readers are told sections, not seed lines). Raises CellError when no heading precedes it."""
+    for i in range(min(ln, len(lines)), 0, -1):
+        m = HEADING.match(lines[i - 1].strip())
+        if m:
+            return f"section {m.group(1)} {m.group(2)}"
+    raise CellError(f"line {ln} stands under no numbered heading of chapter 3")
+
+
 def find_line(lines: list[str], text: str, start: int = 1) -> int:
     """1-based line holding ``text`` exactly once (from ``start``); raise CellError otherwise."""
     hits = [i + 1 for i in range(start - 1, len(lines)) if text in lines[i]]
@@ -965,7 +980,7 @@ def guidance(lines: list[str]) -> list[dict]:
     for n, (topic, setting, rationale, quote) in enumerate(GUIDANCE, 1):
         ln = find_line(lines, quote)
         out.append({"id": f"dsr-G{n:02d}", "topic": topic, "setting": setting, "rationale": rationale,
-                    "cite": {"text": quote, "line": ln}})
+                    "cite": {"text": quote, "line": ln, "section": section_of(lines, ln)}})
     return out
 
 
@@ -1024,7 +1039,7 @@ def errata(c: Curated, lines: list[str]) -> dict:
         tid = {"ifee": "3-22", "multique": "3-1"}.get(key)
         extra = {"reading": "Number of IPFE", "reason": "IPFE is the DSR IP front end; key kept as printed, service "
                  "alias IFEE -> IPFE."} if key == "ifee" else {}
-        E(key, raw, [ln], scenario=sc, table_id=tid, where=f"line {ln}" if not tid else f"Table {tid}",
+        E(key, raw, [ln], scenario=sc, table_id=tid, where=section_of(lines, ln) if not tid else f"Table {tid}",
           kind="typo", problem=prob, action="kept-as-printed" if tid else "noted", **extra)
     E("packing-def", "The ratio of the allocated to the unallocated vCPUs is the VMPacking Ratio.", [95], scenario=None,
       table_id=None, where="3.1.1.2 VM Packing Rate", kind="contradiction",
@@ -1121,7 +1136,7 @@ def errata(c: Curated, lines: list[str]) -> dict:
             ("frag97", "While performing functions such as interrupt handling, a packing ratio of 95%", 97,
              "Dangling modifier: 'While performing functions such as interrupt handling' has no subject of its own, so "
              "the sentence says the packing ratio performs them.")]:
-        E(key, raw, [ln], scenario=None, table_id=None, where=f"line {ln}", kind="other", problem=problem, action="noted")
+        E(key, raw, [ln], scenario=None, table_id=None, where=section_of(lines, ln), kind="other", problem=problem, action="noted")
     E("alarm-order", "5002 Critical IPFE", [768, 387, 560, 839], scenario=None, table_id="3-20", check=False,
       where="alarm tables", kind="format",
       problem="Table 3-20 lists 22008, 33318, 33430 before 5002-5012; descriptions end with or without a period "

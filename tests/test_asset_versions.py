@@ -17,7 +17,7 @@ import pytest
 from atlas import assets, codepack
 from conftest import ROOT, _Handler, result_cell, serve, site_manifest
 
-HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{12})\.(?P<ext>pack|marshal|json)$")
+HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{12})\.(?P<ext>pack|marshal|json|sqlite)$")
 MATERIAL = ("assets/javascripts/", "assets/stylesheets/", "assets/images/")
 """Material's own files: its bundle and stylesheets carry its own hash in their names, the favicon none."""
 
@@ -36,7 +36,12 @@ def test_every_pack_and_bundle_the_manifest_names_exists_under_its_content_hash(
     named = set()
     for calc in catalogue.CATALOGUE:
         files = [(py, manifest["packs"][calc]["pack"], f"code.{calc}", "pack")]
-        files += [(data, manifest["bundles"][calc][ext], f"calculator-bundle.{calc}", ext) for ext in ("marshal", "json")]
+        if calc in catalogue.FILE_BUNDLES:  # the query page's data: the datasets page's database, the same bytes
+            assert manifest["bundles"][calc] == {"file": manifest["bundles"][calc]["file"]}
+            files.append((data, manifest["bundles"][calc]["file"], "benchmark-atlas", "sqlite"))
+            assert (data / manifest["bundles"][calc]["file"]).read_bytes() == (built_site / "downloads" / "benchmark-atlas.sqlite").read_bytes()
+        else:
+            files += [(data, manifest["bundles"][calc][ext], f"calculator-bundle.{calc}", ext) for ext in ("marshal", "json")]
         for folder, name, stem, ext in files:
             m = HASHED.match(name)
             assert m and m["stem"] == stem and m["ext"] == ext, name
@@ -58,7 +63,7 @@ def test_every_pack_and_bundle_the_manifest_names_exists_under_its_content_hash(
     named.add(snap)
     # no pack or bundle the manifest does not name (an older build's, or an unhashed one); the .gz and .br
     # beside them are the build's precompressed copies (tests/test_precompress.py)
-    shipped = {f.name for f in py.glob("*.pack")} | {f.name for f in data.glob("calculator-bundle.*.*")
+    shipped = {f.name for f in py.glob("*.pack")} | {f.name for f in [*data.glob("calculator-bundle.*.*"), *data.glob("benchmark-atlas.*.*")]
                                                       if f.suffix not in (".gz", ".br")}
     assert shipped == named
 
@@ -78,7 +83,8 @@ def test_a_changed_calculator_source_changes_the_names_of_the_packs_holding_it(b
     shutil.copytree(ROOT / "calculators", src, ignore=shutil.ignore_patterns("__pycache__"))
     with (src / "footprint.py").open("a", encoding="utf-8") as f:
         f.write("\n# a comment changes the source, so the pack's bytes and name\n")
-    assets.calculators_and_bundles(bundle, tmp_path / "docs", sources=src)
+    assets.calculators_and_bundles(bundle, tmp_path / "docs", sources=src,
+                                   data_files={"query": ("benchmark-atlas.sqlite", (built_site / "downloads" / "benchmark-atlas.sqlite").read_bytes())})
     before, after = site_manifest(built_site), site_manifest(tmp_path / "docs")
     holding = {calc for calc, entry in before["packs"].items() if any(f == "calculators/footprint.py" for f, _, _ in entry["files"])}
     assert "footprint" in holding and "dsr" not in holding

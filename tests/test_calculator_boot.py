@@ -16,8 +16,8 @@ from calculators import formatting, catalogue
 from conftest import BOOT_LIMIT_MS, ROOT, PackEditor, bundle_file, result_cell, serve, site_manifest, wait_for_chart, wasm_holder
 from atlas.bundle import calculator_slice
 
-PAGES = {"footprint": "footprint", "asm": "asm", "overtarget": "over-target", "dsr": "dsr", "shcm": "shcm",
-         "deployment": "deployment"}
+PAGES = {"footprint": "calculators/footprint", "asm": "calculators/asm", "overtarget": "calculators/over-target",
+         "dsr": "calculators/dsr", "shcm": "calculators/shcm", "deployment": "calculators/deployment", "query": "data/query"}
 _EX = ROOT / "docs" / "assets" / "examples" / "deployment"
 
 # Inputs per calculator, from the tests of each calculator (values asserted there), plus defaults.
@@ -37,16 +37,19 @@ CASES = {
                         "top": (_EX / "policy-pcf-sm-top.txt").read_text(encoding="utf-8"),
                         "target_load": "86000", "target_sites": "2", "node_cores": "64", "node_mem": "256"},
                    {"product": "policy", "call_model": "pcf-sm", "load": "0"}],
+    "query": [{}, {"sql": "SELECT doc, count(*) FROM resources GROUP BY doc"}, {"sql": "DELETE FROM resources"}],
 }
+SLICED = sorted(set(CASES) - set(catalogue.FILE_BUNDLES))
+"""The calculators whose data is a slice of the bundle (the query page's is the SQLite database)."""
 
 
 def test_every_calculator_page_is_in_the_catalogue():
     assert set(catalogue.CATALOGUE) == set(PAGES) == set(CASES)
     for name, page in PAGES.items():
-        assert f"calculator: {name}\n" in (ROOT / "docs" / "calculators" / f"{page}.md").read_text(encoding="utf-8")
+        assert f"calculator: {name}\n" in (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", SLICED)
 def test_bundle_slice_gives_the_same_answers_as_the_whole_bundle(bundle, name):
     """A key missing from CATALOGUE would change an answer (most keys are read with .get)."""
     part = calculator_slice(bundle, name)
@@ -71,15 +74,28 @@ def test_unknown_calculator_is_refused_in_words(bundle):
     assert catalogue.run(bundle, {"calc": "nope"}) == {"ok": False, "error": "Unknown calculator 'nope'."}
 
 
+@pytest.fixture(scope="module")
+def database(atlas):
+    """The query page's data: the datasets page's SQLite database (atlas.downloads.database)."""
+    from atlas import downloads
+    from atlas.pages.products import Renderer
+    return downloads.database(Renderer(atlas))
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_page_imports_only_its_own_calculator_and_never_html(name, bundle, tmp_path):
+def test_a_page_imports_only_its_own_calculator_and_never_html(name, bundle, tmp_path, request):
     """In Pyodide every import compiles source; html alone (html.entities) costs ~30 ms. And a
     run imports nothing that prepare() did not: the page's code pack holds only those modules."""
-    (tmp_path / "bundle.json").write_text(json.dumps(calculator_slice(bundle, name)), encoding="utf-8")
+    if name in catalogue.FILE_BUNDLES:  # its data is a file: the worker gives it as catalogue.load_bundle does
+        (tmp_path / "bundle.data").write_bytes(request.getfixturevalue("database"))
+        load = f"b = w.load_bundle(open({str(tmp_path / 'bundle.data')!r}, 'rb').read()); "
+    else:
+        (tmp_path / "bundle.json").write_text(json.dumps(calculator_slice(bundle, name)), encoding="utf-8")
+        load = f"b = json.load(open({str(tmp_path / 'bundle.json')!r})); "
     (tmp_path / "cases.json").write_text(json.dumps(CASES[name]), encoding="utf-8")
+    # the data is loaded as the worker loads it while booting, before a run (catalogue.load_bundle imports importlib.util)
     code = ("import sys, json; import calculators.catalogue as w; "
-            f"assert w.prepare({name!r}); mods = sorted(set(sys.modules)); "
-            f"b = json.load(open({str(tmp_path / 'bundle.json')!r})); "
+            f"assert w.prepare({name!r}); " + load + "mods = sorted(set(sys.modules)); "
             f"[w.run(b, dict(c, calc={name!r})) for c in json.load(open({str(tmp_path / 'cases.json')!r}))]; "
             "print(json.dumps([mods, sorted(set(sys.modules) - set(mods))]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
@@ -274,6 +290,9 @@ def test_each_page_gets_a_code_pack_of_its_calculator_with_bytecode(built_site):
                 assert int.from_bytes(pyc[4:8], "little") == 1, rel  # unchecked hash-based pyc
                 magics.add(pyc[:4])
         assert "lib/html.py" not in files and "lib/fractions.py" in files
+        if name in catalogue.FILE_BUNDLES:  # its data is the SQLite database (sqlite3 stays in Pyodide's stdlib zip)
+            assert not [f for f in files if f.startswith("lib/sqlite3")]
+            continue
         raw = (built_site / "assets" / "data" / bundle_file(built_site, name, "marshal")).read_bytes()
         magics.add(raw[:4])
         part = json.loads((built_site / "assets" / "data" / bundle_file(built_site, name, "json")).read_text(encoding="utf-8"))

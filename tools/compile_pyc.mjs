@@ -51,9 +51,12 @@ base = set(sys.modules)
 stdlib, needs = set(), {}
 
 def is_stdlib_py(m):
+    # a module of one file: a package (sqlite3, which the query page imports) stays in the standard library's zip,
+    # since lib/<name>.py would shadow it and its submodules could not be imported
     spec = importlib.util.find_spec(m)
     origin = getattr(spec, "origin", None) or ""
-    return "." not in m and origin.endswith(".py") and ".zip/" in origin
+    return ("." not in m and origin.endswith(".py") and ".zip/" in origin
+            and getattr(spec, "submodule_search_locations", None) is None)
 
 names = list(importlib.import_module("calculators.catalogue").CATALOGUE)
 for name in names:

@@ -12,7 +12,8 @@ from typing import Callable
 
 from calculators import footprint as _fp
 
-from . import accuracy, calc_asm, calc_deployment, calc_dsr, calc_footprint, calc_overtarget, calc_shcm, compare, data, home, products, services
+from . import (accuracy, calc_asm, calc_deployment, calc_dsr, calc_footprint, calc_overtarget, calc_query, calc_shcm, compare,
+               data, home, mesh, products, ranking, services)
 
 
 def _ceilings(r) -> str:
@@ -41,7 +42,11 @@ MACROS: dict[str, Callable[..., str]] = {
     "backtest_page": accuracy.backtest_page,           # docs/calculators/accuracy.md
     "backtest_comparisons": accuracy.comparisons_page, # docs/calculators/accuracy-comparisons.md
     "compare_page": compare.compare_page,              # docs/tools/compare.md
+    "ranking_page": ranking.ranking_page,              # docs/tools/ranking.md (services by CPU per 1K of load, every run)
+    "mesh_page": mesh.mesh_page,                       # docs/tools/mesh.md (sidecar share of CPU, every ASM run)
     "datasets_page": data.datasets_page,               # docs/data/datasets.md
+    "query_calculator": calc_query.page,               # docs/data/query.md (SQL on the SQLite database, in the browser)
+    "query_database": calc_query.database_note,        # docs/data/query.md (the database it reads)
     "data_dictionary": data.dictionary_page,           # docs/data/dictionary.md
     "errata_page": data.errata_page,                   # docs/data/errata.md
     "coverage_page": data.coverage_page,               # docs/data/coverage.md

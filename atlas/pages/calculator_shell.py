@@ -19,18 +19,21 @@ def _data_url(mime: str, text: str) -> str:
     return f"data:{mime};charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
-def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -> str:
+def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000, bundle: dict | None = None) -> str:
     """The HTML of calculator ``name``'s page body: ``form_html`` (its inputs) wrapped with status, message,
     downloads, permalink, chart and the result of ``params`` (the default inputs, strings as typed) computed now.
-    ``timeout_ms``: how long the page waits for Python before it keeps the prerendered result. Raises
-    RuntimeError if the default inputs do not compute (a broken default would ship an error page)."""
-    res = catalogue.run(r.bundle, {"calc": name, **params})
+    ``timeout_ms``: how long the page waits for Python before it keeps the prerendered result. ``bundle``: the data
+    the calculator reads when it is not the calculator bundle (``r.bundle``): a ``catalogue.FILE_BUNDLES``
+    calculator's, e.g. ``{"sqlite": bytes}``. Raises RuntimeError if the default inputs do not compute (a broken
+    default would ship an error page)."""
+    bundle = r.bundle if bundle is None else bundle
+    res = catalogue.run(bundle, {"calc": name, **params})
     if not res["ok"]:
         raise RuntimeError(f"default {name} calculation failed: {res['error']}")
     links = " · ".join(
         f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(d["label"])}</a>'
         for k, d in res["downloads"].items())
-    xlsx = report_link(r, name, params)
+    xlsx = report_link(r, name, params, bundle)
     permalink = urlencode({k: v for k, v in params.items() if v})
     chart = ""
     if res.get("chart"):
@@ -56,15 +59,15 @@ def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000) -
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def report_link(r, name: str, params: dict) -> str:
+def report_link(r, name: str, params: dict, bundle: dict | None = None) -> str:
     """The "XLSX" link of the prerendered result: its report (``calculators.report``, written by ``reportxlsx``)
     as a file of the site, ``assets/reports/<name>-default.<hash>.xlsx`` (named by its content; handed to the
     page writer through ``r.files``), so the page itself stays light. In the browser, calculator.js makes the
     XLSX of a result computed there when the reader clicks it (the worker loads the report pack then).
-    Raises RuntimeError if the report fails."""
+    ``bundle``: as ``shell``'s. Raises RuntimeError if the report fails."""
     import reportxlsx
     from ..assets import hashed_name
-    rep = catalogue.report(r.bundle, {"calc": name, **params})
+    rep = catalogue.report(r.bundle if bundle is None else bundle, {"calc": name, **params})
     if not rep["ok"]:
         raise RuntimeError(f"default {name} report failed: {rep['error']}")
     data = reportxlsx.write(rep["report"])

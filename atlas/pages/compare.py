@@ -21,6 +21,7 @@ from pathlib import Path
 from calculators.formatting import csv_writer, fmt
 
 from ..html import esc
+from .products import NOT_STATED, release_of
 
 ASM = {"enabled": "on", "disabled": "off", "partial": "partial", "unknown": "not stated", "not_applicable": "not applicable"}
 
@@ -56,8 +57,9 @@ def scenario_data(r, sid: str) -> dict:
         ("sites_traffic", "Sites carrying traffic", {"v": float(len(traffic)) if traffic else None,
                                                       "t": f'{len(traffic)} ({", ".join(traffic)})' if traffic else "not stated"}),
         ("asm", "ASM (service mesh)", {"v": None, "t": ASM.get(s["asm"], s["asm"])}),
-        ("release", "Release", {"v": None, "t": s.get("release") or ""}),
-        ("mode", "Deployment mode", {"v": None, "t": s.get("deployment_mode") or ""}),
+        # as the scenario and product pages read them (products.release_of, NOT_STATED): never a blank cell
+        ("release", "Release", {"v": None, "t": release_of(s, src) or NOT_STATED}),
+        ("mode", "Deployment mode", {"v": None, "t": s.get("deployment_mode") or NOT_STATED}),
     ]
     if b:
         site = b["totals"]["site"]["before"]

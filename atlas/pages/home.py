@@ -33,30 +33,49 @@ def efficiency_points(r) -> list[dict]:
                     "id": s["id"], "product": names.get(s["doc"], s["doc"]), "asm": ASM_LABEL.get(s["asm"], s["asm"]),
                     "load": float(load["per_site"]), "unit": load["unit"], "efficiency": round(e, 2),
                     "partial": r.completeness(s["id"])["partial"],
+                    "counted_as": COUNTED[1] if r.completeness(s["id"])["partial"] else COUNTED[0],
                     "counted": "partial: at least this (services missing)" if r.completeness(s["id"])["partial"] else "complete",
                     "url": f'products/{s["doc"]}/{s["id"]}/'})
     return pts
 
 
+LEGEND_GREY = "#6e7781"
+"""The legend symbols' colour where they stand for a shape or a count, not a product (chart_theme.json's muted grey, which
+the dark palette repaints)."""
+COUNTED = ("complete", "partial: at least")
+"""The home chart's "Services counted" values: a complete scenario is drawn filled, a partial one (a lower bound) hollow
+with a dashed outline."""
+
+
 def spec(points: list[dict]) -> dict:
     """The Vega-Lite spec of the home chart for ``points`` (efficiency_points): load per site against cores per 1K,
-    coloured by product, shaped by ASM, partial points hollow."""
+    coloured by product, shaped by ASM (legend symbols filled), a partial scenario drawn hollow with a dashed outline and
+    named in its own legend ("Services counted"): hollow means one thing only."""
     asm = [a for a in ASM_SHAPE if any(p["asm"] == a for p in points)]
+    solid = {"symbols": {"fill": {"value": LEGEND_GREY}, "stroke": {"value": LEGEND_GREY}}}
     return {
         "$schema": "https://vega.github.io/schema/vega-lite/v6.json",
         "description": "CPU cores requested per 1K of load for every scenario with resource data; each point links to its scenario.",
         "width": "container", "height": 320, "autosize": {"type": "fit", "contains": "padding"},
         "data": {"values": points},
-        "mark": {"type": "point", "filled": False, "strokeWidth": 2, "size": 90, "opacity": 0.85, "tooltip": True, "cursor": "pointer"},
+        "mark": {"type": "point", "filled": True, "strokeWidth": 2, "size": 90, "opacity": 0.85, "tooltip": True, "cursor": "pointer"},
         "encoding": {
             "x": {"field": "load", "type": "quantitative", "scale": {"type": "log"}, "title": "Load per site (log scale)",
                   "axis": {"labelFlush": True, "tickCount": 5, "format": "~s"}},
             "y": {"field": "efficiency", "type": "quantitative", "title": "CPU cores requested per 1K of load"},
-            "color": {"field": "product", "type": "nominal", "title": "Product", "legend": {"orient": "bottom", "direction": "horizontal"}},
-            # a partial scenario (services the source does not give usably) is drawn hollow: its figure is a lower bound
-            "fill": {"condition": {"test": "datum.partial", "value": "transparent"}, "field": "product", "type": "nominal", "legend": None},
+            # a complete scenario is filled with its product's colour; a partial one (services the source does not give
+            # usably) is hollow: its figure is a lower bound
+            "fill": {"condition": {"test": "datum.partial", "value": "transparent"}, "field": "product", "type": "nominal",
+                     "title": "Product", "legend": {"orient": "top", "direction": "horizontal"}},
+            "stroke": {"field": "product", "type": "nominal", "legend": None},
             "shape": {"field": "asm", "type": "nominal", "title": "ASM", "scale": {"domain": asm, "range": [ASM_SHAPE[a] for a in asm]},
-                      "legend": {"orient": "bottom", "direction": "horizontal", "columns": 2}},
+                      "legend": {"orient": "bottom", "direction": "horizontal", "columns": 2, "encoding": solid}},
+            # ... and its outline dashed, with a legend of its own
+            "strokeDash": {"field": "counted_as", "type": "nominal", "title": "Services counted",
+                           "scale": {"domain": list(COUNTED), "range": [[1, 0], [2, 2]]},
+                           "legend": {"orient": "bottom", "direction": "vertical", "encoding": {"symbols": {
+                               "fill": {"condition": {"test": f"datum.value === '{COUNTED[0]}'", "value": LEGEND_GREY}, "value": "transparent"},
+                               "stroke": {"value": LEGEND_GREY}}}}},
             "href": {"field": "url", "type": "nominal"},
             "tooltip": [{"field": "scenario", "title": "Scenario"}, {"field": "asm", "title": "ASM"},
                         {"field": "load", "title": "Load per site", "format": ","}, {"field": "unit", "title": "Unit"},
@@ -96,8 +115,9 @@ def home_chart(r) -> str:
         f'<script type="application/json" id="home-efficiency">{json_for_html(spec(pts))}</script>',
         '<figcaption id="atlas-efficiency-caption" class="atlas-note">CPU cores requested per 1K of load at one site carrying traffic '
         '(application, sidecars and cnDBTier), for every scenario with resource data; lower is leaner. Colour is the product, shape '
-        'whether the Istio service mesh (ASM) ran; a hollow point is a partial scenario whose figure is a lower bound '
-        '(services the source does not give usably are named on its page); select a point to open its scenario.'
+        'whether the Istio service mesh (ASM) ran (every shape filled); a hollow point with a dashed outline is a partial scenario '
+        'whose figure is a lower bound (services the source does not give usably are named on its page); select a point to open '
+        'its scenario.'
         + (f' Not plotted (no resource tables in the source): {esc(", ".join(without))}.' if without else "") + '</figcaption>',
         '</figure>',
         '<details class="atlas-chart-data"><summary>The chart as a table</summary>',

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pandas as pd
 
 from calculators import footprint, overtarget, sidecars
+from calculators.dsr import _reader_note as reader_note  # the one rule for a curated note's seed-line reference
 from calculators.scenario import benchmark_load, traffic_sites
 from calculators.formatting import fmt
 
@@ -295,8 +296,9 @@ class Renderer:
         if s.get("contradictions"):
             out.append('<div class="admonition warning"><p class="admonition-title">The source contradicts itself</p><ul>')
             for c in s["contradictions"]:
-                vs = "; ".join(f'{esc(v.get("where") or "")}: <q>{esc(v["text"])}</q>' + (f' (line {esc(v["line"])})' if v.get("line") else "")
-                               for v in c["versions"])
+                # where each version stands (a table and row, the title, the prose): its seed line is provenance, in the
+                # scenarios download (contradictions_json), not reader text
+                vs = "; ".join(f'{esc(v.get("where") or "")}: <q>{esc(v["text"])}</q>' for v in c["versions"])
                 out.append(f'<li><strong>{esc(c["field"])}</strong>: {esc(c.get("summary", ""))} {vs}</li>')
             out.append("</ul></div>")
         loose_errata = [e for e in self.a.errata if e.get("scenario") == sid and not e.get("table_id")]
@@ -355,7 +357,7 @@ class Renderer:
         if s.get("hardware"):
             rows.append(("Hardware", ", ".join(f"{k}: {v}" for k, v in s["hardware"].items())))
         for n in s.get("notes") or []:
-            rows.append(("Note", n))
+            rows.append(("Note", reader_note(n, s.get("section"))))  # "printed in the prose of section 3.2.1", no seed line
         return ('<table class="atlas-facts"><tbody>' + "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in rows if v is not None)
                 + "</tbody></table>")
 
@@ -627,7 +629,8 @@ def topic_title(topic: str) -> str:
 
 
 def guidance_page(r, doc: str) -> str:
-    """Structured infrastructure rules (data/<doc>/guidance.yaml), each with its quote and line."""
+    """Structured infrastructure rules (data/<doc>/guidance.yaml), each with its quote and the section it is printed in
+    (its seed line stays in the data, as provenance)."""
     src = r.a.source(doc)
     rules = r.a.extras.get(doc, {}).get("guidance") or []
     out = [f"# {md_esc(src['short_name'])} infrastructure rules", "",
@@ -641,7 +644,7 @@ def guidance_page(r, doc: str) -> str:
         for rule in items:
             cite = rule.get("cite") or {}
             out.append(f'<tr id="{esc(rule.get("id", ""))}"><td>{esc(rule.get("setting"))}</td><td>{esc(rule.get("rationale"))}</td>'
-                       f'<td><q>{esc(cite.get("text"))}</q>{" (line " + esc(cite.get("line")) + ")" if cite.get("line") else ""}</td></tr>')
+                       f'<td><q>{esc(cite.get("text"))}</q>{" (" + esc(cite["section"]) + ")" if cite.get("section") else ""}</td></tr>')
         out.append("</tbody></table>")
         out.append("")
     return "\n".join(out)

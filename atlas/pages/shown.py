@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from .. import downloads
 from ..downloads import Build, shown_file, view_file
-from . import accuracy, home
+from . import accuracy, home, mesh, ranking
 from .data import errata_table
 
 
 def shown_tables(r) -> dict[tuple, tuple[str, str]]:
     """Every table the build writes "as shown": key -> (path under downloads/, the table's HTML as the page renders
     it). Keys: (doc, table id) for curated tables with rows, ("views", page, table) for the home products and
-    efficiency tables, each product's scenarios table, the errata table and the backtest's comparisons table. The
-    HTML comes from the same functions the pages call, so the file is the page's table."""
+    efficiency tables, each product's scenarios table, the errata table, the backtest's comparisons table and the
+    cross-product ranking and mesh tables (docs/tools: ``ranking.VIEW``, ``mesh.VIEW``, ``mesh.PAIRS_VIEW``). The HTML
+    comes from the same functions the pages call, so the file is the page's table."""
     out: dict[tuple, tuple[str, str]] = {}
     for t in r.a.tables:
         if t["kind"] == "excluded":
@@ -39,13 +40,20 @@ def shown_tables(r) -> dict[tuple, tuple[str, str]]:
         out[("views", doc, "scenarios")] = (view_file(doc, "scenarios"), r.scenarios_table(doc))
     out[("views", "errata", "errata")] = (view_file("errata", "errata"), errata_table(r))
     out[("views", "accuracy", "backtest-points")] = (view_file("accuracy", "backtest-points"), accuracy.points_table(r))
+    out[ranking.VIEW] = (view_file(*ranking.VIEW[1:]), ranking.table_html(r))
+    out[mesh.VIEW] = (view_file(*mesh.VIEW[1:]), mesh.table_html(r))
+    pairs = mesh.pairs_html(r)
+    if pairs:
+        out[mesh.PAIRS_VIEW] = (view_file(*mesh.PAIRS_VIEW[1:]), pairs)
     return out
 
 
 def view_csvs(r) -> dict[str, bytes]:
     """CSV files a page offers beside its tables, path under downloads/ -> bytes: the backtest's every comparison
-    (``accuracy.all_points_csv``, views/accuracy/backtest-all.csv)."""
-    return {view_file(*accuracy.ALL_POINTS[1:]): accuracy.all_points_csv(r)}
+    (``accuracy.all_points_csv``, views/accuracy/backtest-all.csv) and the cross-product pages' tidy files
+    (``ranking.tidy_csv``, ``mesh.tidy_csv``: one row per figure, with its run and table row)."""
+    return {view_file(*accuracy.ALL_POINTS[1:]): accuracy.all_points_csv(r),
+            ranking.TIDY: ranking.tidy_csv(r), mesh.TIDY: mesh.tidy_csv(r)}
 
 
 def build_downloads(r) -> Build:

@@ -383,12 +383,15 @@ const named = !calc ? Promise.reject(new BootError(null, "The page names no calc
   if (!entry || !Array.isArray(entry.files) || !SAFE_NAME.test(entry.pack || "")) {
     throw new BootError(manifestUrl, `does not list the ${calc} calculator's code.`, REBUILD);
   }
-  if (!data || !SAFE_NAME.test(data.marshal || "") || !SAFE_NAME.test(data.json || "")) {
+  // "file": a calculator whose data is one file of the site (the query page's SQLite database), read as the .marshal
+  // is (calculators.catalogue.load_bundle knows it by its header), with no JSON beside it
+  const file = data && SAFE_NAME.test(data.file || "") ? data.file : null;
+  if (!data || (!file && (!SAFE_NAME.test(data.marshal || "") || !SAFE_NAME.test(data.json || "")))) {
     throw new BootError(manifestUrl, `does not list the ${calc} calculator's data.`, REBUILD);
   }
   return {
     pack: new URL("py/" + entry.pack, assets), files: entry.files, path: manifest.path || [],
-    marshal: new URL("data/" + data.marshal, assets), json: new URL("data/" + data.json, assets),
+    marshal: new URL("data/" + (file || data.marshal), assets), json: file ? null : new URL("data/" + data.json, assets),
     digest: (url) => digestOf(manifest, url),
   };
 });
@@ -670,6 +673,9 @@ async function boot() {
       pyodide.FS.unlink("/atlas/bundle.marshal");
     }
   });
+  if ((bundle === undefined || bundle === null) && !names.json) {
+    throw new BootError(names.marshal, "is not a file this calculator can read (not a SQLite database).", REBUILD);
+  }
   if (bundle === undefined || bundle === null) {
     const text = new TextDecoder().decode(await fetchVerified(names.json, names.digest(names.json), RELOAD));
     bundle = await step(names.json, "is damaged (it does not parse)", () => json.loads(text));
