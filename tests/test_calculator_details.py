@@ -49,8 +49,8 @@ def test_footprint_baseline_names_its_document_title_and_unit(bundle):
 @pytest.mark.parametrize("text, on", [("1", True), ("true", True), ("on", True), ("yes", True), ("Yes", True),
                                       ("", False), (None, False), ("no", False), ("0", False)])
 def test_footprint_form_checkboxes_read_as_browsers_and_links_write_them(text, on):
-    from calculators import footprint_report
-    assert footprint_report._flag(text) is on
+    from calculators import footprint
+    assert footprint.Request.from_form({"failover": text}).failover is on
 
 
 def test_footprint_csv_names_its_columns_and_the_rows_it_could_not_size(bundle):
