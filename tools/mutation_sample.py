@@ -194,6 +194,10 @@ def configure(modules: list[str], plain: bool = False) -> None:
     cfg.pytest_add_cli_args = ["-n", "0", "-p", "no:cacheprovider", "-p", "mutation_sample", "-m", "not browser"] + \
         [x for d in DESELECT for x in ("--deselect", d)]
     cfg.process_isolation = configuration.ProcessIsolation.FORKSERVER
+    # mutmut's time limit is (tests' own time + constant) x multiplier, the tests' time without their fixtures: with
+    # its defaults (1 s, x 15) a survivor whose tests build the downloads (7 s) timed out on the shared machine and
+    # counted as killed. 30 s x 5: a mutant that loops forever costs 2.5 minutes.
+    cfg.timeout_constant, cfg.timeout_multiplier = 30.0, 5.0
     cfg.forkserver_warmup = configuration.ForkServerWarmup.COLLECT
     os.environ["ATLAS_MUTATION_REUSE"] = ",".join(x for x in reuse_of(modules[0]) if all(x in reuse_of(m) for m in modules))
 
@@ -257,8 +261,10 @@ def git_commit() -> str:
 
 
 def report(module: str, names: list[str], total: int, seed: int | None, survivors: bool,
-           wall_seconds: float | None = None) -> dict | None:
-    """Print the verdicts and score of ``names``; the record scores.json keeps, or None when a name has no verdict."""
+           wall_per_mutant: float | None = None, ran: set[str] | None = None) -> dict | None:
+    """Print the verdicts and score of ``names``; the record scores.json keeps, or None when a name has no verdict.
+    The seconds per mutant are those of ``ran`` (default: all of ``names``); ``wall_per_mutant`` is the whole run's
+    wall-clock time (mutants made, statistics, every mutant's tests) over the mutants it ran."""
     found, seconds = verdicts(module)
     missing = [n for n in names if found.get(n) is None]
     if missing:
@@ -269,7 +275,7 @@ def report(module: str, names: list[str], total: int, seed: int | None, survivor
     counts = Counter(status.values())
     n = len(names)
     p, margin = score(counts, n, total)
-    times = [seconds[x] for x in names if x in seconds]
+    times = [seconds[x] for x in names if x in seconds and (ran is None or x in ran)]
     print(f"{module}: {'every mutant' if n == total else f'sample of {n} (seed {seed})'} of {total}")
     print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items())))
     print(f"score: {counts['killed'] + counts['timeout']}/{n} = {p:.1f} % killed (95 % margin +/- {margin:.1f})")
@@ -285,7 +291,8 @@ def report(module: str, names: list[str], total: int, seed: int | None, survivor
             "no_tests": counts["no tests"], "other": other, "score_percent": round(p, 1),
             "margin_percent": round(margin, 1),
             "seconds_per_mutant": round(sum(times) / len(times), 1) if times else None,
-            "wall_seconds_per_mutant": round(wall_seconds / n, 1) if wall_seconds else None,
+            "wall_seconds_per_mutant": round(wall_per_mutant, 1) if wall_per_mutant else None,
+            "run_now": len(times),
             "tests": " ".join(tests_of(module)), "date": date.today().isoformat(), "commit": git_commit()}
 
 
@@ -349,6 +356,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help=f"add the score to {SCORES}")
     parser.add_argument("--plain", action="store_true",
                         help="run as before this tool (setup.cfg's tests, nothing reused), to time it")
+    parser.add_argument("--only", type=Path,
+                        help="run only the mutants this file names (one a line, e.g. the survivors of an earlier run "
+                             "whose verdicts mutants/ still holds); report on the whole draw")
     parser.add_argument("--note", help="a note kept with the recorded score (e.g. 'before the tests of ...')")
     args = parser.parse_args(argv)
     if args.command == "modules":
@@ -362,9 +372,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "list":
         print("\n".join(names))
         return 0
-    wall = run(args.module, names, args.max_children, args.plain) if args.command == "run" else None
-    entries = [report(m, drawn[m][0], drawn[m][1], args.seed, args.survivors,
-                      wall and wall * len(drawn[m][0]) / len(names)) for m in args.module]
+    to_run = names
+    if args.only:
+        only = set(args.only.read_text(encoding="utf-8").split())
+        to_run = [n for n in names if n in only]
+        if not to_run:
+            parser.error(f"--only {args.only}: none of its names is among the mutants drawn")
+    wall = run(args.module, to_run, args.max_children, args.plain) if args.command == "run" else None
+    entries = [report(m, drawn[m][0], drawn[m][1], args.seed, args.survivors, wall and wall / len(to_run),
+                      set(to_run)) for m in args.module]
     if None in entries:
         return 1
     for entry in entries:
