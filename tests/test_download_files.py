@@ -197,3 +197,94 @@ def test_rights_names_each_publisher_once(atlas):
     text = rights(atlas)
     assert "(Oracle Communications, Metaswitch (Rhino platform))" in text
     assert text.count("Oracle Communications") == 1
+
+
+def test_errata_and_tables_downloads_flatten_each_record(files):
+    """data/bsf/errata.yaml's first erratum (Table 3-6, seed lines 303-304: 'ndbappmysql' read as 'ndbappmysqld') and
+    data/bsf/tables.yaml's Table 3-25 (section 3.3.1.1, seed lines 630-645, 12 printed rows, 24 data rows: an app and
+    an istio-proxy row each) as one row each."""
+    errata = {r["erratum"]: r for r in _csv(files.files["csv/errata.csv"])}
+    assert {k: errata["bsf-E001"][k] for k in ("doc", "scenario", "table_id", "lines", "kind", "raw", "action", "reading")} \
+        == {"doc": "bsf", "scenario": "bsf-3-1", "table_id": "3-6", "lines": "303;304", "kind": "typo",
+            "raw": "ndbappmysql", "action": "read-as", "reading": "ndbappmysqld"}
+    assert errata["bsf-E001"]["where"] == "pod name 'ndbappmysql' (row labels)"
+    tables = {(r["doc"], r["table_id"]): r for r in _csv(files.files["csv/tables.csv"])}
+    t = tables["bsf", "3-25"]
+    assert {k: t[k] for k in ("scenario", "section", "caption", "kind", "line_first", "line_last", "segments", "rows",
+                              "data_rows", "data_files", "scenarios", "excluded_reason")} == \
+        {"scenario": "bsf-3-3", "section": "3.3.1.1", "caption": "BSF Microservices Resource Allocation",
+         "kind": "resources", "line_first": "630", "line_last": "645", "segments": "1", "rows": "12", "data_rows": "24",
+         "data_files": "resources:24", "scenarios": "bsf-3-3", "excluded_reason": ""}
+    assert t["header"].startswith("Service Name | Replica Count (#) | CPU Request Per Pod | ")
+    assert files.rows["resources"] == 1444 and files.rows["errata"] == len(errata)
+
+
+def test_workbook_sheets_headers_and_a_row(files):
+    """The workbook: the about sheet (rights, then the sources), one sheet per download table with its header frozen,
+    units in the header where the name has none ('replicas [pods]', 'cpu_request_cores'), and BSF Table 3-25's
+    BSF Management Service rows: app 14 replicas x 4 cores, istio-proxy 14 x 2 (the table's Istio columns)."""
+    import io as _io
+
+    from openpyxl import load_workbook
+    wb = load_workbook(_io.BytesIO(files.files["benchmark-atlas.xlsx"]))
+    assert wb.sheetnames == ["about", "resources", "utilization", "latency", "db_operations", "measurements",
+                             "settings", "scenarios", "errata", "tables"]
+    about = [[c for c in row if c is not None] for row in wb["about"].iter_rows(values_only=True)]
+    assert about[0] == ["Benchmark Atlas: curated telecom network-function benchmark data"]
+    assert about[2][0] == "Rights" and "(Oracle Communications, Metaswitch (Rhino platform))" in about[2][1]
+    assert ["doc", "title", "publisher", "release", "document id", "date", "chapter"] in about
+    assert ["bsf", "Oracle Communications Cloud Native Core, Binding Support Function Benchmarking Guide",
+            "Oracle Communications", "25.2.200", "G54602-01", "April 2026", "whole book"] in about
+    ws = wb["resources"]
+    assert ws.freeze_panes == "A2" and ws.auto_filter.ref == f"A1:AE{1 + 1444}"
+    header = [c.value for c in ws[1]]
+    assert header[:4] == ["doc", "scenario", "table_id", "row [row number]"] and "replicas [pods]" in header
+    assert "cpu_request_cores" in header and ws[1][0].font.b
+    rows = [dict(zip(header, r)) for r in ws.iter_rows(min_row=2, values_only=True)]
+    mgmt = sorted((r["container"], r["replicas [pods]"], r["cpu_request_cores"], r["cpu_cores"])
+                  for r in rows if r["table_id"] == "3-25" and r["service"] == "BSF Management Service")
+    assert mgmt == [("app", 14, 4, None), ("istio-proxy", 14, 2, None)]  # no cores used printed: empty, not 0
+    assert len(rows) == 1444 and rows[0]["doc"] == "bsf" and rows[0]["is_sidecar"] is False
+
+
+def test_datapackage_describes_each_file(files):
+    """datapackage.json: a resource per download table with its CSV's size and SHA-256, its sources and its schema's
+    units, the SQLite file as a resource of its own; no open licence claimed."""
+    import hashlib
+    pkg = json.loads(files.files["datapackage.json"])
+    assert [r["name"] for r in pkg["resources"]] == ["resources", "utilization", "latency", "db_operations",
+                                                     "measurements", "settings", "scenarios", "errata", "tables",
+                                                     "sqlite"]
+    for r in pkg["resources"]:
+        data = files.files[r["path"]]
+        assert (r["bytes"], r["hash"]) == (len(data), "sha256:" + hashlib.sha256(data).hexdigest()), r["name"]
+    res = pkg["resources"][0]
+    assert (res["path"], res["format"], res["mediatype"], res["encoding"], res["title"]) == \
+        ("csv/resources.csv", "csv", "text/csv", "utf-8", "Resource allocation")
+    assert next(f for f in res["schema"]["fields"] if f["name"] == "mem_request_gib")["unit"] == "GiB"
+    assert "title" not in res["schema"] and "description" not in res["schema"] and res["description"]
+    assert [s["title"] for s in res["sources"]] == [s["title"] for s in pkg["sources"][:3]]  # BSF, Policy, NEF print resources
+    assert pkg["resources"][-1]["format"] == "sqlite" and len(pkg["resources"][-1]["sources"]) == 5
+    bsf = pkg["sources"][0]
+    assert (bsf["version"], bsf["document_id"], bsf["date"], bsf["chapter"]) == \
+        ("25.2.200", "G54602-01", "April 2026", "whole book")
+    assert pkg["licenses"][0]["name"] == "other-closed" and "copyright" in pkg["rights"]
+
+
+def test_write_puts_every_file_and_its_checksum(files, atlas, tmp_path):
+    """downloads.write: every file under downloads/, and SHA256SUMS naming each with the SHA-256 of its bytes, sorted
+    by path; the same bytes for the same data (a second Renderer builds the same files)."""
+    import hashlib
+
+    from atlas import downloads
+    from atlas.pages.products import Renderer
+    r = Renderer(atlas)
+    assert downloads.build(r).files == files.files
+    downloads.write(r, tmp_path)
+    sums = (tmp_path / "downloads" / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
+    names = [line.split("  ", 1)[1] for line in sums]
+    assert names == sorted(names) and len(names) == len(files.files) + len(files.table_bytes)
+    for line in sums:
+        digest, name = line.split("  ", 1)
+        assert hashlib.sha256((tmp_path / "downloads" / name).read_bytes()).hexdigest() == digest, name
+    assert "  csv/scenarios.csv" in (tmp_path / "downloads" / "SHA256SUMS").read_text(encoding="utf-8")
