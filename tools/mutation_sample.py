@@ -39,8 +39,13 @@ What makes a mutant cheap (``run``):
   held-out bands, ``calculators.backtest``). Forking from a server that never ran a test also keeps module-level
   caches (``atlas.downloads._CACHE``) from carrying results of unmutated code into a mutant's run.
 
+* mutmut's time limit per mutant is (its tests' own time + 30 s) x 5, not (+ 1 s) x 15: its tests' time leaves out
+  their fixtures, and with the default a survivor whose tests first build the downloads (7 s) timed out on the
+  shared machine, which mutmut counts as killed.
+
 ``run`` lowers its priority (``nice`` 19: other work shares the machine), runs mutmut with ``--max-children N`` (2
-unless given), then reports; ``--record`` adds the result to scores.json (module, seed, sample size, mutants in the
+unless given), then reports; ``--only FILE`` runs only the mutants FILE names (the survivors of an earlier run, say:
+mutmut keeps the other verdicts in mutants/ while the module's code is unchanged) and reports on the whole draw; ``--record`` adds the result to scores.json (module, seed, sample size, mutants in the
 module, killed, survived, timeouts, no tests, other verdicts, score and its 95 % margin, seconds per mutant, date,
 the commit measured and whether its tree had changes). The score is killed and timeouts over all checked ("no
 tests" counts as not killed); the margin is 1.96 * sqrt(p(1-p)/n) * sqrt((N-n)/(N-1)) (normal approximation with the
