@@ -1,7 +1,7 @@
 """The build's command line (``make build``, ``make serve`` and the tests call it):
 
     python -m atlas build [-d SITE] [--docs-dir DIR] [-v]   every step, then MkDocs, into SITE (default site/)
-    python -m atlas prepare [--docs-dir DIR]                 steps 1-5 only: the docs tree MkDocs renders
+    python -m atlas prepare [--docs-dir DIR]                 steps 1-6 only: the docs tree MkDocs renders
     python -m atlas serve [--dev-addr 127.0.0.1:8000]        prepare, then serve with live reload
     python -m atlas steps                                     list the steps
 
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("-d", "--site-dir", type=Path, default=ROOT / "site")
     b.add_argument("--docs-dir", type=Path, default=pipeline.DOCS_TREE)
     b.add_argument("-v", "--verbose", action="store_true", help="MkDocs' own progress too")
-    p = sub.add_parser("prepare", help="steps 1-5: the docs tree MkDocs renders")
+    p = sub.add_parser("prepare", help="steps 1-6: the docs tree MkDocs renders")
     p.add_argument("--docs-dir", type=Path, default=pipeline.DOCS_TREE)
     s = sub.add_parser("serve", help="prepare, then serve with live reload")
     s.add_argument("--dev-addr", default="127.0.0.1:8000")

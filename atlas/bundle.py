@@ -14,7 +14,7 @@ from typing import Callable
 
 from calculators.partial import EXCLUDED_COLS
 
-from . import bundle_dsr, bundle_shcm
+from . import guides
 from .datastore import Atlas, errata_cited, records, usable
 
 RESOURCE_COLS = ["scenario", "table_id", "row", "row_label", "site", "component", "service", "container", "is_sidecar",
@@ -37,8 +37,10 @@ def columnar(cols: list[str], rows: list[dict]) -> dict:
 # ---------------------------------------------------------------- the keys every calculator shares
 def sources(atlas: Atlas) -> list[dict]:
     """``sources``: id, title, short name, product and load unit of every document with data (the title names
-    the document in a calculator report's sources)."""
-    return [{"id": s["id"], "title": s["title"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"]}
+    the document in a calculator report's sources), and ``calculator``: the calculator that sizes its runs from the
+    guide's own metrics (its guide module's ``CALCULATOR``; None: the footprint calculator, from resource tables)."""
+    return [{"id": s["id"], "title": s["title"], "short_name": s["short_name"], "product": s["product"], "load_unit": s["load_unit"],
+             "calculator": guides.hook(s["id"], "CALCULATOR")}
             for s in atlas.sources if s["id"] in atlas.docs()]
 
 
@@ -168,6 +170,13 @@ def excluded_rows(atlas: Atlas) -> dict:
     return {"cols": EXCLUDED_COLS, "rows": out}
 
 
+def examples(atlas: Atlas) -> dict:
+    """``examples``: the worked examples and defaults the guides provide (``atlas.guides.EXAMPLE_NAMES``: the
+    calculators' default runs, the method pages' examples), the first guide in sources.yaml order winning; an example
+    whose guide has no data is absent."""
+    return guides.examples(atlas.docs())
+
+
 def sizing_bands(bundle: dict) -> dict:
     """``sizing_bands``: the held-out band of each product, sizing method and level (``calculators.backtest.sizing_bands``),
     computed from the bundle built so far; the footprint, DSR and ShCM calculators show it as each result's likely
@@ -187,11 +196,11 @@ BUILDERS: tuple[tuple[tuple[str, ...], Callable[[Atlas], object]], ...] = (
     (("scenario_cpu",), scenario_cpu),
     (("scenario_facts",), scenario_facts),
     (("excluded_rows",), excluded_rows),
-    (("dsr_runs", "dsr_notes"), bundle_dsr.build),
-    (("shcm_tests", "shcm_info"), bundle_shcm.build),
-)
+    (("examples",), examples),
+) + tuple(guides.bundle_builders())
 """Every bundle key and the function that builds it from the validated data: one key (its value) or several
-(a dict of exactly those keys). ``sizing_bands`` comes last: it reads the finished bundle."""
+(a dict of exactly those keys). The keys of a guide's own metrics come from its guide module (``BUNDLE_KEYS`` and
+``bundle``, ``atlas.guides``). ``sizing_bands`` comes last: it reads the finished bundle."""
 DERIVED = (("sizing_bands", sizing_bands),)
 """Keys computed from the bundle itself, after every key of BUILDERS."""
 

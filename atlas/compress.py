@@ -1,4 +1,4 @@
-"""Build step 10, **compress**: ``<file>.gz`` and ``<file>.br`` beside every file of the rendered site that
+"""Build step 11, **compress**: ``<file>.gz`` and ``<file>.br`` beside every file of the rendered site that
 compresses well and is large enough to gain from it, so that a server can send the smaller one to
 browsers that accept it without compressing on every request (docs/about/hosting.md).
 

@@ -21,11 +21,11 @@ data, with no code per product:
   rows of data/<doc>/<kind>.csv for that table (linked under each rendered table, "tidy, long");
 * ``downloads/tables/<doc>/<table id>.shown.csv`` and ``downloads/views/<page>/<table>.csv``: each
   table as the page shows it (same columns, header labels and cell text, page order; ``atlas.tableview``),
-  for the curated tables and for the home, product-scenarios and errata tables (``shown_tables``);
+  for the curated tables and for the home, product-scenarios and errata tables (``atlas.pages.shown``);
 * ``downloads/SHA256SUMS``: checksums of every file above (``sha256sum -c``).
 
-All bytes are produced once per build (``build(r)``) so the checksums shown on
-the pages are those of the files written in ``post_build``.
+All bytes are produced once per build (``build``, the build's "downloads" step, before the pages) so the
+checksums the pages show (``built(r)``) are those of the files written.
 """
 from __future__ import annotations
 
@@ -47,6 +47,7 @@ import pandas as pd
 from calculators.formatting import csv_writer
 
 from .datastore import KIND_LABEL, KINDS
+from .tableview import shown_csv
 
 RECORD_TABLES = ["scenarios", "errata", "tables"]
 NAMES = KINDS + RECORD_TABLES
@@ -106,30 +107,6 @@ def view_file(page: str, table: str) -> str:
     return f"views/{page}/{table}.csv"
 
 
-def shown_tables(r) -> dict[tuple, tuple[str, str]]:
-    """Every table the build writes "as shown": key -> (path under downloads/, the table's HTML as the page renders
-    it). Keys: (doc, table id) for curated tables with rows, ("views", page, table) for the home products and
-    efficiency tables, each product's scenarios table, the errata table and the backtest's comparisons table. The
-    HTML comes from the same functions the pages call, so the file is the page's table."""
-    from .pages import accuracy, data as pdata, home
-    out: dict[tuple, tuple[str, str]] = {}
-    for t in r.a.tables:
-        if t["kind"] == "excluded":
-            continue
-        html = r.table_html(t["doc"], t["id"])
-        if "<table" in html:
-            out[(t["doc"], t["id"])] = (shown_file(t["doc"], t["id"]), html)
-    out[("views", "home", "products")] = (view_file("home", "products"), home.products_table_html(r))
-    eff = home.efficiency_table(r)
-    if eff:
-        out[("views", "home", "efficiency")] = (view_file("home", "efficiency"), eff)
-    for doc in r.a.docs():
-        out[("views", doc, "scenarios")] = (view_file(doc, "scenarios"), r.scenarios_table(doc))
-    out[("views", "errata", "errata")] = (view_file("errata", "errata"), pdata.errata_table(r))
-    out[("views", "accuracy", "backtest-points")] = (view_file("accuracy", "backtest-points"), accuracy.points_table(r))
-    return out
-
-
 def sha256(b: bytes) -> str:
     """The SHA-256 of ``b`` as 64 hex digits (SHA256SUMS, datapackage.json, the datasets page)."""
     return hashlib.sha256(b).hexdigest()
@@ -137,7 +114,7 @@ def sha256(b: bytes) -> str:
 
 @dataclass
 class Build:
-    """Every download of one build, in bytes (``build(r)``): ``files`` (path under downloads/ -> bytes), ``tables`` and
+    """Every download of one build, in bytes (``build``): ``files`` (path under downloads/ -> bytes), ``tables`` and
     ``extra`` (each table's own CSVs), ``table_bytes``, ``rows`` per download table and ``sums`` (SHA256SUMS text)."""
     files: dict[str, bytes] = field(default_factory=dict)      # main downloads, path relative to downloads/
     tables: dict[tuple, str] = field(default_factory=dict)     # (doc, table id) -> CSV of the rows of its kind
@@ -335,7 +312,7 @@ def view_name(doc: str, name: str) -> str:
 SQLITE_ABOUT = [
     ("title", "Benchmark Atlas: curated telecom network-function benchmark data"),
     ("tables", "One table per download table (the CSVs in csv/), same columns and rows in the same order; "
-               "a view <doc>_<table> per document (bsf_resources: the rows of resources whose doc is bsf); "
+               "a view <doc>_<table> per document (<doc>_resources: the rows of resources whose doc is <doc>); "
                "sources lists the documents."),
     ("missing_values", "A value the source does not give is NULL in a numeric or boolean column and '' (empty text) "
                        "in a text column, as in the JSON downloads. Booleans are 0 and 1."),
@@ -458,16 +435,18 @@ def _data_key(r) -> tuple:
     return (str(root),) + tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(root.rglob("*")) if p.is_file())
 
 
-def build(r) -> Build:
-    """Every download's bytes, computed once per Renderer and data (the bytes are deterministic: same data, same
-    checksums, whichever Renderer of the build asks)."""
-    cached = getattr(r, "_datasets_build", None)
-    if cached is not None:
-        return cached
-    key = _data_key(r)
-    if key in _CACHE:
-        r._datasets_build = _CACHE[key]
-        return _CACHE[key]
+def build(r, shown: dict[tuple, tuple[str, str]], views: dict[str, bytes]) -> Build:
+    """Every download's bytes: the data's (from ``r.a``) and the page tables' as shown.
+
+    ``shown``: key -> (path under downloads/, the table's HTML as its page renders it), written through
+    ``atlas.tableview.shown_csv``; ``views``: other CSVs a page offers, path under downloads/ -> bytes. Both are the
+    output of the step before (``atlas.pages.shown``): this module imports no page. Computed once per data (the bytes
+    are deterministic: the page tables are rendered from the same data, so the same data gives the same checksums).
+    Raises ValueError naming the file when two tables share a file name, or a download whose typed rows differ in
+    number from its CSV rows."""
+    data_key = _data_key(r)
+    if data_key in _CACHE:
+        return _CACHE[data_key]
     a = r.a
     docs = sorted(p.name for p in Path(a.root).iterdir() if p.is_dir() and p.name != "schemas")
     b = Build()
@@ -500,28 +479,38 @@ def build(r) -> Build:
         b.rows[name] = len(recs)
         b.files[f"json/{name}.json"] = ("[\n" + ",\n".join(json.dumps(x, ensure_ascii=False) for x in recs) + "\n]\n").encode("utf-8")
         sheets[name] = (fields, recs)
-    from .tableview import shown_csv
-    for key, (p, html) in shown_tables(r).items():
+    for key, (p, html) in shown.items():
         if p in b.table_bytes:
             raise ValueError(f"datasets: two tables share the file name {p}")
         b.shown[key] = p
         b.table_bytes[p] = shown_csv(html)
-    from .pages import accuracy
-    b.table_bytes[view_file(*accuracy.ALL_POINTS[1:])] = accuracy.all_points_csv(r)
+    for p, data in views.items():
+        if p in b.table_bytes:
+            raise ValueError(f"datasets: two tables share the file name {p}")
+        b.table_bytes[p] = data
     b.files[WORKBOOK] = _workbook(r, sheets)
     b.files[SQLITE] = sqlite_bytes(r, sheets)
     b.files["datapackage.json"] = _datapackage(r, b)
     b.sums = "".join(f"{sha256(data)}  {p}\n" for p, data in sorted({**b.files, **b.table_bytes}.items()))
-    r._datasets_build = b
     _CACHE.clear()
-    _CACHE[key] = b
+    _CACHE[data_key] = b
     return b
 
 
-def write(r, docs_dir: Path) -> None:
-    """Write every download (``build(r)``) under ``docs_dir``/downloads/, with ``SHA256SUMS``.
+def built(r) -> Build:
+    """The downloads step's output for this Renderer (``atlas.pages.shown.build_downloads`` keeps it as
+    ``r.downloads``): what the datasets page and the links under every table list. Raises RuntimeError when the
+    step has not run: the pages read the downloads, they never build them."""
+    b = getattr(r, "downloads", None)
+    if b is None:
+        raise RuntimeError("The pages read the downloads step's output: run atlas.pages.shown.build_downloads(r) "
+                           "(the build's 'downloads' step) before rendering them.")
+    return b
+
+
+def write(b: Build, docs_dir: Path) -> None:
+    """Write every download of ``b`` (``build``) under ``docs_dir``/downloads/, with ``SHA256SUMS``.
     Raises OSError if a file cannot be written."""
-    b = build(r)
     out = Path(docs_dir) / "downloads"
     for p, data in {**b.files, **b.table_bytes}.items():
         dest = out / p

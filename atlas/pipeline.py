@@ -4,24 +4,27 @@
    schema, the references between files and the provenance of every row (``atlas.datastore``);
 2. **calculator bundle and code packs**: the bundle the calculators read, each page's slice, the
    calculators compiled to Pyodide bytecode and packed per page (``atlas.bundle``, ``atlas.assets``);
-3. **generate pages**: product, scenario and rules pages from the data, the hand-written pages of
+3. **downloads**: every dataset file with its checksums, and each page table "as shown" (the tables' HTML from
+   ``atlas.pages.shown``, handed to ``atlas.downloads``, which imports no page); its output goes forward to the pages
+   (``r.downloads``), which list the files with their sizes and checksums;
+4. **generate pages**: product, scenario and rules pages from the data, the hand-written pages of
    docs/ with their macros expanded, and the navigation (``atlas.pages.generate``);
-4. **downloads**: every dataset file with its checksums, the compare page's data and the errata page's detail columns
-   (``atlas.downloads``, ``atlas.pages.compare``);
-5. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``);
-6. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
+5. **page data**: the compare page's data and the errata page's detail columns, loaded on first use
+   (``atlas.pages.compare``, ``atlas.pages.data``);
+6. **browser assets**: Pyodide, Vega and tablesort from node_modules (``atlas.assets``);
+7. **render (MkDocs)**: MkDocs turns the docs tree (build/docs/) into HTML, strict, into a temporary
    folder beside the site that replaces the site only when everything succeeded. The templates put
    each own script's and stylesheet's content hash in its URL (``mkdocs_extra``);
-7. **static charts**: each chart of a page that is not a calculator, drawn as SVG into its page, so
+8. **static charts**: each chart of a page that is not a calculator, drawn as SVG into its page, so
    the page shows it without loading Vega (``atlas.charts``; Node draws them while MkDocs renders);
-8. **collapse whitespace**: each run of white space in the pages' text (the templates' indentation) as one
+9. **collapse whitespace**: each run of white space in the pages' text (the templates' indentation) as one
    character, outside pre, code, textarea, script and style (``atlas.whitespace``);
-9. **trim stylesheets**: Material's stylesheets cut to the rules the site's pages and scripts can use
+10. **trim stylesheets**: Material's stylesheets cut to the rules the site's pages and scripts can use
    (``atlas.trimcss``, PurgeCSS), renamed by content, every page's link rewritten;
-10. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
+11. **compress**: ``<file>.gz`` and ``<file>.br`` beside every large compressible file of the rendered site
    (``atlas.compress``), which then replaces the site.
 
-Steps 1 to 5 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
+Steps 1 to 6 write the docs tree (``prepare``); MkDocs only renders it: no MkDocs plugin or hook
 does pipeline work. A failing step is named ("Build step 'downloads' failed: ...") and leaves the
 previous site as it was.
 """
@@ -46,7 +49,7 @@ DOCS_TREE = ROOT / "build" / "docs"
 """Where ``prepare`` writes the docs tree by default (mkdocs.yml's docs_dir)."""
 CONFIG = ROOT / "mkdocs.yml"
 
-STEPS = ("validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets",
+STEPS = ("validate data", "calculator bundle and code packs", "downloads", "generate pages", "page data", "browser assets",
          "render (MkDocs)", "static charts", "collapse whitespace", "trim stylesheets", "compress")
 """The steps, in the order they run."""
 
@@ -106,14 +109,14 @@ def config_extra() -> dict:
 
 def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | None = None,
             draw_charts: bool = False) -> Prepared:
-    """Run steps 1 to 5 into ``docs_dir`` (created if needed; files no step wrote are removed). ``data``: the
+    """Run steps 1 to 6 into ``docs_dir`` (created if needed; files no step wrote are removed). ``data``: the
     data folder (default ``data_root()``). ``kept``: the site a failure leaves unchanged, named in its message.
-    ``draw_charts``: start drawing the static charts (step 7) once the pages are written, so Node draws them
+    ``draw_charts``: start drawing the static charts (step 8) once the pages are written, so Node draws them
     while the later steps run (``Prepared.drawing``). Returns Prepared. Raises StepFailed naming the step that
     failed."""
     from . import assets, charts, downloads
     from .datastore import load
-    from .pages import compare, data as pdata, generate
+    from .pages import compare, data as pdata, generate, shown
     from .pages.products import Renderer
 
     docs_dir = Path(docs_dir).resolve()
@@ -131,6 +134,10 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
         bundling = pool.submit(assets.calculators_and_bundles, r.bundle, docs_dir)
         pool.shutdown(wait=False)
     try:
+        with step("downloads", secs, kept):
+            # The pages list the downloads with their sizes and checksums: they read this step's output
+            # (r.downloads), which reads the page tables' HTML (atlas.pages.shown), never the reverse.
+            downloads.write(shown.build_downloads(r), docs_dir)
         with step("generate pages", secs, kept):
             w = generate.write(r, docs_dir, SOURCE_DOCS, config_extra())
     except BaseException:
@@ -146,8 +153,7 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
         with step("static charts", None, kept):
             drawing = charts.start(charts.collect(docs_dir))
     try:
-        with step("downloads", secs, kept):
-            downloads.write(r, docs_dir)
+        with step("page data", secs, kept):
             compare.write_data(r, docs_dir)
             files.add(pdata.write_errata_details(r, docs_dir))
             for sub in ("downloads", "assets/data/compare"):

@@ -116,11 +116,11 @@ def choices(bundle: dict, calc: str) -> list[tuple[str, str]]:
     if calc == "overtarget":
         names = {s["id"]: s.get("short_name") or s["id"] for s in bundle["sources"]}
         return [(d, names.get(d, d)) for d in overtarget.products(bundle)]
-    if calc == "dsr":
+    if calc == dsr.NAME:
         bad = {x["id"] for x in dsr.not_sizable(bundle)}
         return [(r["id"], f"{r.get('section') or ''} {r['short_title']}".strip() + (" (cannot be sized)" if r["id"] in bad else ""))
                 for r in dsr.runs(bundle)]
-    if calc == "shcm":
+    if calc == shcm.NAME:
         return [(t["id"], f"{t.get('section') or ''} {t['short_title']}".strip()) for t in shcm.tests(bundle)]
     return []
 
@@ -188,9 +188,9 @@ def main(argv=None) -> int:
     p.add_argument("--bundle", help="calculator-bundle.json from a built site (default: build from data/)")
     sub = p.add_subparsers(dest="calc", required=True)
     f = sub.add_parser("footprint", help="size a footprint for a target load from the comparable runs, or from one run")
-    f.add_argument("--call-model", help="product:call model, e.g. policy:pcf-sm (see --list): size from its comparable runs")
+    f.add_argument("--call-model", help="<product>:<call model> as --list prints it: size from its comparable runs")
     f.add_argument("--mode", help="deployment mode as the guide prints it (ranks the comparable runs; default: any)")
-    f.add_argument("--scenario", help="one run instead, e.g. bsf-3-3 (see --list)")
+    f.add_argument("--scenario", help="one run instead, a scenario id as --list prints it")
     f.add_argument("--load", required=True, help="total target load, in the product's unit (TPS/MPS/SPS/RPS)")
     f.add_argument("--target", help="CPU target of traffic services, %% of request (default: printed HPA target, else the ceiling)")
     f.add_argument("--db-target", help="CPU target of ndbappmysqld and other database services, %% (default: printed HPA target)")
@@ -221,7 +221,7 @@ def main(argv=None) -> int:
     f.add_argument("--spare-nodes", help="spare nodes per site (N+1 = 1; default 0)")
     f.add_argument("--format", default="table", choices=("table", "csv", "helm", "json"), help="output format (default table)")
     a = sub.add_parser("asm", help="ASM sidecar overhead, on/off comparison and what-if")
-    a.add_argument("--on", help="ASM-enabled scenario id (default: bsf-3-2; see --list)")
+    a.add_argument("--on", help="ASM-enabled scenario id (default: the guides' example run; see --list)")
     a.add_argument("--off", help="ASM-off scenario id of the same product (default: one with the same call model, else the first)")
     a.add_argument("--load", help="what-if load, total, in the scenarios' unit (default: each scenario's own)")
     a.add_argument("--format", default="csv", choices=("table", "csv", "json"), help="output: csv (default), table or json")
@@ -235,8 +235,8 @@ def main(argv=None) -> int:
     o.add_argument("--own", help="CSV of your own services (name,replicas,cpu_request,observed,target"
                                  "[,observed_unit,min_replicas,max_replicas])")
     o.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
-    d = sub.add_parser("dsr", help="DSR DA-MPs (or vSTP SS7-MPs) for a target MPS: measured and engineered methods")
-    d.add_argument("--scenario", default=dsr.DEFAULT_SCENARIO, help=f"benchmark run id (default {dsr.DEFAULT_SCENARIO}; see --list)")
+    d = sub.add_parser(dsr.NAME, help="DSR DA-MPs (or vSTP SS7-MPs) for a target MPS: measured and engineered methods")
+    d.add_argument("--scenario", help="benchmark run id (default: the guide's example run, the 12-vCPU relay run of Table 3-1; see --list)")
     d.add_argument("--target", help="total message rate, MPS (default: the run's own)")
     d.add_argument("--ceiling", help="CPU ceiling per MP, 1 to 100 percent (default: the measured peak, no scaling)")
     d.add_argument("--spare", default="0", help=f"spare MPs per DSR site, 0 to {dsr.MAX_SPARE}; DA-MP spares count within "
@@ -246,8 +246,8 @@ def main(argv=None) -> int:
                         f"is down; the target is split over as many sites or pairs as {dsr.MAX_DA_MPS_PER_SITE} DA-MPs per "
                         "site need")
     d.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
-    h = sub.add_parser("shcm", help="ShCM Rhino nodes for a target RPS or SPS")
-    h.add_argument("--scenario", default=shcm.DEFAULT_SCENARIO, help=f"baseline test id (default {shcm.DEFAULT_SCENARIO}; see --list)")
+    h = sub.add_parser(shcm.NAME, help="ShCM Rhino nodes for a target RPS or SPS")
+    h.add_argument("--scenario", help="baseline test id (default: the guide's example, test 1; see --list)")
     h.add_argument("--target", help="target load in --unit (default: the test's own RPS)")
     h.add_argument("--unit", default="RPS", choices=("RPS", "SPS"), help="unit of --target (default RPS)")
     h.add_argument("--ceiling", help="CPU ceiling per Rhino node, 1 to 100 percent of its vCPUs (default: as measured)")
@@ -261,7 +261,7 @@ def main(argv=None) -> int:
     if "--list" in argv:  # before the required options are checked
         calc = next((x for x in argv if x in sub.choices), None)
         if calc is None:
-            p.error("--list needs a calculator: footprint, asm, overtarget, dsr or shcm")
+            p.error("--list needs a calculator: " + ", ".join(list(sub.choices)[:-1]) + " or " + list(sub.choices)[-1])
         head = argv[:argv.index(calc)]
         path = next((x.split("=", 1)[1] for x in head if x.startswith("--bundle=")), None)
         if "--bundle" in head and head.index("--bundle") + 1 < len(head):
@@ -301,14 +301,14 @@ def main(argv=None) -> int:
                 print(_asm_table(out["overview"], out["compare"], out["whatif"], out["asm_without_sidecars"]))
             else:
                 sys.stdout.write(asm.to_csv(out["overview"], out["asm_without_sidecars"]))
-        elif args.calc in ("dsr", "shcm"):
-            mod = dsr if args.calc == "dsr" else shcm
+        elif args.calc in (dsr.NAME, shcm.NAME):
+            mod = dsr if args.calc == dsr.NAME else shcm
             d = mod.defaults(bundle)
-            sid = args.scenario
+            sid = args.scenario or d["scenario"]
             target = args.target if args.target is not None else (d["target"] if sid == d["scenario"] else None)
             if target is None:
                 raise ValueError(f"--target is needed for {sid} (the default target is that of {d['scenario']}).")
-            if args.calc == "dsr":
+            if args.calc == dsr.NAME:
                 res = dsr.compute(bundle, sid, target, cpu_ceiling_percent=args.ceiling, spare=args.spare, redundancy=args.redundancy)
             else:
                 res = shcm.compute(bundle, sid, target, unit=args.unit, cpu_ceiling_percent=args.ceiling, spare=args.spare)

@@ -370,7 +370,8 @@ def overview(bundle: dict) -> list[dict]:
 
 def defaults(bundle: dict) -> dict:
     on_ids = asm_on_ids(bundle)
-    on = "bsf-3-2" if "bsf-3-2" in on_ids else on_ids[0]
+    first = ((bundle.get("examples") or {}).get("asm") or {}).get("on")  # a guide module's EXAMPLES
+    on = first if first in on_ids else on_ids[0]
     doc = _scenario(bundle, on)["doc"]
     offs = [sid for sid in asm_off_ids(bundle) if _scenario(bundle, sid)["doc"] == doc]
     like = [x for x in offs if not comparable(bundle, on, x)]

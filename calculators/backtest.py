@@ -122,7 +122,7 @@ def _ratio(pred, printed) -> float | None:
     return None if not pred or not printed else float(printed / pred)
 
 
-def _point(doc, method, rule, call_model, a_ids, b, subject, load_a, load_b, unit, obs_a, obs_b, pred, src_a, src_b, value_unit,
+def point(doc, method, rule, call_model, a_ids, b, subject, load_a, load_b, unit, obs_a, obs_b, pred, src_a, src_b, value_unit,
            how="") -> dict:
     ape = None if obs_b == 0 else abs(pred - obs_b) / obs_b * 100
     return {"doc": doc, "method": method, "level": "service", "rule": rule, "call_model": call_model,
@@ -216,7 +216,7 @@ def _evidence_comparisons(prod: _Product, excluded=frozenset(), only=None) -> li
                     pred, how = curve.nearest(b["load_per_site"])
                 else:
                     pred, how = curve.at(b["load_per_site"])
-                pts.append(_point(prod.doc, "evidence", r["rule"], cm, how["runs"], b["id"], f"{key[1]} / {r['container']}",
+                pts.append(point(prod.doc, "evidence", r["rule"], cm, how["runs"], b["id"], f"{key[1]} / {r['container']}",
                                   None, b["load_per_site"], b.get("load_unit") or "", None, r["cores"], pred,
                                   how["text"], f"Table {r['table_id']} row {r['row']}", "cores", how["kind"]))
             out += pts
@@ -243,7 +243,7 @@ def _one_run_comparisons(prod: _Product, excluded=frozenset()) -> list[dict]:
                         continue
                     f = _frac(b["load_per_site"]) / _frac(a["load_per_site"])
                     pred = ra["cores"] if rb["rule"] == "fixed" else ra["cores"] * f
-                    pts.append(_point(prod.doc, "one-run", rb["rule"], cm, [a["id"]], b["id"], f"{key[1]} / {rb['container']}",
+                    pts.append(point(prod.doc, "one-run", rb["rule"], cm, [a["id"]], b["id"], f"{key[1]} / {rb['container']}",
                                       a["load_per_site"], b["load_per_site"], b.get("load_unit") or "", ra["cores"], rb["cores"],
                                       pred, f"Table {ra['table_id']} row {ra['row']}", f"Table {rb['table_id']} row {rb['row']}",
                                       "cores"))
@@ -275,7 +275,7 @@ def _scenario_cpu_points(bundle: dict, doc: str, excluded=frozenset()) -> list[d
             wa, wb = wide[a["id"]], wide[b["id"]]
             pred = _frac(wa["observed_percent"]) * _frac(b["load_per_site"]) / _frac(a["load_per_site"])
             for method in METHODS:
-                p = _point(doc, method, "scenario-cpu", a["call_model"], [a["id"]], b["id"], "whole scenario (CPU %)",
+                p = point(doc, method, "scenario-cpu", a["call_model"], [a["id"]], b["id"], "whole scenario (CPU %)",
                            a["load_per_site"], b["load_per_site"], a.get("load_unit") or "TPS", _frac(wa["observed_percent"]),
                            _frac(wb["observed_percent"]), pred, f"Table {wa['table_id']} row {wa['row']}",
                            f"Table {wb['table_id']} row {wb['row']}", "%")
@@ -283,86 +283,43 @@ def _scenario_cpu_points(bundle: dict, doc: str, excluded=frozenset()) -> list[d
     return pts
 
 
-def _metric(run: dict, key: str):
+def metric(run: dict, key: str):
     m = (run.get("metrics") or {}).get(key)
     if not m or m.get("value") is None or not usable(m):
         return None
     return m
 
 
-def _dsr_points(bundle: dict, excluded=frozenset()) -> list[dict]:
-    runs_ = []
-    for r in bundle.get("dsr_runs") or []:
-        if r["id"] in excluded:
-            continue
-        cpu, vcpu = _metric(r, "cpu_peak"), _metric(r, "da_mp_vcpu")
-        rate = _metric(r, "mps_achieved_per_da_mp")
-        total, count = _metric(r, "mps_achieved"), _metric(r, "da_mp_count")
-        if rate is not None:
-            mps, src = _frac(rate["value"]), f"Table {rate['table_id']} row {rate['row']}"
-        elif total is not None and count is not None:
-            mps, src = _frac(total["value"]) / _frac(count["value"]), f"Table {total['table_id']} row {total['row']}"
-        else:
-            continue
-        if cpu is None or vcpu is None:
-            continue
-        runs_.append({"id": r["id"], "mps": mps, "cpu": _frac(cpu["value"]), "vcpu": vcpu["value"],
-                      "mode": r.get("deployment_mode"), "model": call_model_key(r.get("call_mix")),
-                      "profile": ((r.get("settings") or {}).get("DA-MP Profile") or {}).get("value"),
-                      "src": f"{src}; CPU Table {cpu['table_id']} row {cpu['row']}"})
-    pts = []
-    for a in runs_:
-        for b in runs_:
-            if a is b or not a["model"] or (a["mode"], a["model"], a["vcpu"], a["profile"]) != (b["mode"], b["model"], b["vcpu"], b["profile"]):
-                continue
-            p = _point("dsr", "one-run", "measured-rate", a["model"], [a["id"]], b["id"], f"DA-MP CPU peak ({a['vcpu']:g} vCPU)",
-                       a["mps"], b["mps"], "MPS per DA-MP", a["cpu"], b["cpu"], a["cpu"] * b["mps"] / a["mps"], a["src"], b["src"], "%")
-            pts += [p, dict(p, level="whole")]
-    return pts
-
-
-def _shcm_points(bundle: dict, excluded=frozenset()) -> list[dict]:
-    tests = []
-    for t in bundle.get("shcm_tests") or []:
-        if t["id"] in excluded:
-            continue
-        sps, cpu = _metric(t, "sps"), _metric(t, "cpu_cores")
-        cfg = (t.get("config") or {}).get("value")
-        if sps is None or cpu is None or not cfg:
-            continue
-        tests.append({"id": t["id"], "sps": _frac(sps["value"]), "cpu": _frac(cpu["value"]), "config": cfg,
-                      "src": f"Table {cpu['table_id']} row {cpu['row']}"})
-    pts = []
-    for a in tests:
-        for b in tests:
-            if a is b or a["config"] != b["config"]:
-                continue
-            p = _point("shcm", "one-run", "cpu-per-node", f"server config {a['config']}", [a["id"]], b["id"],
-                       f"Rhino node CPU (server config {a['config']})", a["sps"], b["sps"], "SPS", a["cpu"], b["cpu"],
-                       a["cpu"] * b["sps"] / a["sps"], a["src"], b["src"], "cores")
-            pts += [p, dict(p, level="whole")]
-    return pts
-
-
 # ------------------------------------------------------------------ the whole backtest
 
 def _kind(bundle: dict, doc: str) -> str:
-    """How a product is backtested: 'pods' (resource tables with per-pod readings), 'scenario-cpu', 'dsr', 'shcm'."""
-    if doc in ("dsr", "shcm"):
-        return doc
+    """How a product is backtested: 'calculator' (its guide's own calculator carries the rule: the bundle source's
+    ``calculator``, whose module defines ``backtest_points``), 'scenario-cpu' (one CPU figure per run), 'pods'
+    (resource tables with per-pod readings)."""
+    if _calculator_rule(bundle, doc) is not None:
+        return "calculator"
     wide = {w["scenario"] for w in bundle.get("scenario_cpu") or []}
     if any(s["doc"] == doc and s["id"] in wide for s in bundle["scenarios"]):
         return "scenario-cpu"
     return "pods"
 
 
+def _calculator_rule(bundle: dict, doc: str):
+    """``backtest_points(bundle, doc, excluded)`` of the calculator that sizes ``doc``'s runs from its own metrics (the
+    bundle source's ``calculator``, declared by its guide module), or None."""
+    import importlib
+    name = next((s.get("calculator") for s in bundle["sources"] if s["id"] == doc), None)
+    if not name:
+        return None
+    from .catalogue import CATALOGUE
+    return getattr(importlib.import_module(CATALOGUE[name][0]), "backtest_points", None)
+
+
 def comparisons(bundle: dict, doc: str, excluded=frozenset(), prod: _Product | None = None) -> list[dict]:
     """Every held-out comparison of product ``doc`` with the runs in ``excluded`` removed (module docstring)."""
     kind = _kind(bundle, doc)
-    if kind == "dsr":
-        return _dsr_points(bundle, excluded)
-    if kind == "shcm":
-        return _shcm_points(bundle, excluded)
+    if kind == "calculator":
+        return _calculator_rule(bundle, doc)(bundle, doc, excluded)
     if kind == "scenario-cpu":
         return _scenario_cpu_points(bundle, doc, excluded)
     prod = prod or _Product(bundle, doc)
@@ -459,8 +416,7 @@ def run(bundle: dict) -> dict:
 def _fingerprint(bundle: dict) -> tuple:
     """What the backtest reads of a bundle, by identity and length (a build computes it once for the bundle's bands
     and its pages; a test that edits a copy gets its own)."""
-    return tuple((k, id(bundle.get(k)), len(bundle.get(k) or ())) for k in
-                 ("utilization", "resources", "scenarios", "services", "sources", "scenario_cpu", "dsr_runs", "shcm_tests"))
+    return tuple((k, id(v), len(v or ())) for k, v in bundle.items() if k != "sizing_bands" and not isinstance(v, (int, str)))
 
 
 def _run(bundle: dict) -> dict:

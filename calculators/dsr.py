@@ -69,7 +69,8 @@ MAX_SPARE = 64
 MAX_MPS = 10000
 """A result above 10,000 MPs is refused: far outside anything the guide measured
 (its largest setup has 16 DA-MPs); a Benchmark Atlas limit, not a vendor figure."""
-DEFAULT_SCENARIO = "dsr-relay-12vcpu"
+NAME = "dsr"
+"""This calculator's name: its page (calculators/dsr/), command-line subcommand, downloads and report."""
 
 MAX_DA_MPS_PER_SITE = 16
 """Most DA-MPs one DSR site holds, spares included (count). Source: "The DSR supports up to 16 DA-MPs per DSR
@@ -98,9 +99,10 @@ MATED_PAIR_SOURCE = ("the DSR guide's planning steps (chapter 3, 'Data Usage'): 
                      "needs to support full traffic, when one of the DSRs is unavailable'")
 """Where the mated-pair rule comes from (the guide's chapter 3 introduction, seed 002 line 28), in readers' words."""
 
-GUIDE_PAGES = "../../products/dsr/"
-"""The atlas's DSR pages, relative to the calculator page (calculators/dsr/): a run's page is ``<id>/``, the
-infrastructure rules ``guidance/`` (each rule's row has its id as anchor, each topic its slug)."""
+def guide_pages(doc: str) -> str:
+    """The atlas's pages of guide ``doc``, relative to the calculator page (calculators/dsr/): a run's page is
+    ``<id>/``, the infrastructure rules ``guidance/`` (each rule's row has its id as anchor, each topic its slug)."""
+    return f"../../products/{doc}/"
 
 
 class DsrError(ValueError):
@@ -257,7 +259,8 @@ def defaults(bundle: dict, scenario: str | None = None) -> dict:
         if r is None:
             raise KeyError(f"{scenario!r} is not a DSR run with a per-MP rate")
     else:
-        r = next((x for x in rs if x["id"] == DEFAULT_SCENARIO), rs[0])
+        first = ((bundle.get("examples") or {}).get(NAME) or {}).get("scenario")  # the guide module's EXAMPLES
+        r = next((x for x in rs if x["id"] == first), rs[0])
     m = r["metrics"]
     p = per_mp(r)
     target = m["mps_achieved"]["value"] if "mps_achieved" in m else p["rate"]
@@ -451,7 +454,7 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     notes = _notes(bundle, run, p)
     likely = None
     if rate_ratio is None:
-        b = held_out_band(bundle, "dsr")
+        b = held_out_band(bundle, run["doc"])
         likely = {"band": b}
         if "lo" in b:
             for end, r in (("low", b["lo"]), ("high", b["hi"])):
@@ -464,7 +467,7 @@ def compute(bundle: dict, scenario: str, target_mps, cpu_ceiling_percent=None, s
     return {
         "likely": likely,
         "inputs": {"scenario": scenario, "target_mps": target, "cpu_ceiling_percent": ceiling, "spare": k, "redundancy": redundancy},
-        "run": {"id": run["id"], "section": run.get("section"), "title": run["title"], "short_title": run["short_title"],
+        "run": {"id": run["id"], "doc": run["doc"], "section": run.get("section"), "title": run["title"], "short_title": run["short_title"],
                 "call_mix": run.get("call_mix"), "call_mix_where": run.get("call_mix_where"),
                 "settings": run.get("settings") or {}, "deployment_mode": run.get("deployment_mode")},
         "kind": kind, "figures": p["figures"], "rate": rate, "how": p["how"], "cpu_peak": c, "flavour": flavour,
@@ -676,11 +679,13 @@ def _linked(text: str, res: dict) -> str:
     """Escaped ``text`` with the DSR infrastructure rules it names (dsr-G22) linked to their rows on the rules page and
     the run's section ('section 3.2.1') linked to the run's page, which shows its tables."""
     out = escape(text)
-    out = re.sub(r"\b(dsr-G\d+)\b", lambda m: f'<a href="{GUIDE_PAGES}guidance/#{m.group(1)}">{m.group(1)}</a>', out)
+    pages = guide_pages(res["run"]["doc"])
+    out = re.sub(r"\b(" + re.escape(res["run"]["doc"]) + r"-G\d+)\b",
+                 lambda m: f'<a href="{pages}guidance/#{m.group(1)}">{m.group(1)}</a>', out)
     sec = res["run"].get("section")
     if sec:
         out = re.sub(r"\bsection " + re.escape(escape(sec)) + r"(?![0-9]|\.[0-9])",
-                     lambda m: f'<a href="{GUIDE_PAGES}{escape(res["run"]["id"])}/">{m.group(0)}</a>', out)
+                     lambda m: f'<a href="{pages}{escape(res["run"]["id"])}/">{m.group(0)}</a>', out)
     return out
 
 
@@ -708,9 +713,10 @@ def result_html(res: dict) -> str:
     parts.append(list_html(res["warnings"], "atlas-warnings"))
     parts.append(steps_html(_rows(res), "atlas-dsr"))
     run = res["run"]
-    sources = [f'the run: <a href="{GUIDE_PAGES}{escape(run["id"])}/">section {escape(run["section"] or "")} of the DSR guide</a> '
+    pages = guide_pages(run["doc"])
+    sources = [f'the run: <a href="{pages}{escape(run["id"])}/">section {escape(run["section"] or "")} of the DSR guide</a> '
                "(its tables, figures and errata on the run's page)",
-               f'mated pairs: {escape(MATED_PAIR_SOURCE)} (the guide\'s <a href="{GUIDE_PAGES}guidance/#planning-procedure">'
+               f'mated pairs: {escape(MATED_PAIR_SOURCE)} (the guide\'s <a href="{pages}guidance/#planning-procedure">'
                "planning procedure</a> on the DSR infrastructure rules page)"]
     sources.append(f"{escape(kind)}s per DSR site: " + (escape(SITE_LIMIT_SOURCE) + " (Oracle's DSR documentation, not the benchmark guide)"
                                                        if res["site_limit"] is not None else escape(NO_SITE_LIMIT)))
@@ -769,7 +775,7 @@ def run_web(bundle: dict, params: dict) -> dict:
             "inputs": {"scenario": i["scenario"], "target": fmt(i["target_mps"], 6).replace(",", ""),
                        "ceiling": "" if i["cpu_ceiling_percent"] is None else fmt(i["cpu_ceiling_percent"], 6),
                        "spare": str(i["spare"]), "redundancy": i["redundancy"]},
-            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"dsr-{res['run']['id']}.csv"}}}
+            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"{NAME}-{res['run']['id']}.csv"}}}
 
 
 def report_web(bundle: dict, params: dict) -> dict:
@@ -794,14 +800,51 @@ def report_of(res: dict, bundle: dict) -> dict:
               ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
     method += [["Note from the guide", n] for n in res["notes"]]
     extra = [(f"Setting: {label}", s["table_id"], s["row"], s["value"]) for label, s in (run["settings"] or {}).items()]
-    return report.steps_report("dsr", res, _rows(res), res["figures"], "dsr", run.get("section"), bundle,
+    return report.steps_report(NAME, res, _rows(res), res["figures"], run["doc"], run.get("section"), bundle,
                   f"DSR {kind} sizing: {run['short_title']}",
                   f"{res['total']:,} {kind}s in {res['dsrs']:,} DSR site(s) for {fmt(res['inputs']['target_mps'])} MPS; "
                   f"baseline {run.get('section') or ''} "
-                  f"{run['short_title']} ({run['id']})", f"dsr-{run['id']}.xlsx", method, extra)
+                  f"{run['short_title']} ({run['id']})", f"{NAME}-{run['id']}.xlsx", method, extra)
 
 
+def backtest_points(bundle: dict, doc: str, excluded=frozenset()) -> list[dict]:
+    """This calculator's rule held out (``calculators.backtest``, rule ``measured-rate``): for every ordered pair (A, B)
+    of ``doc``'s runs with one call flow model, deployment mode, DA-MP vCPU count and DA-MP profile, B's DA-MP CPU
+    peak (percent) predicted from A's as A's CPU x B's MPS per DA-MP / A's. Runs in ``excluded`` are left out (the
+    coverage check removes one run at a time). Returns backtest points (``backtest.point``), each at the service and
+    the whole level (one DA-MP is the whole footprint's unit)."""
+    from .backtest import call_model_key, metric, point
+    from .inputs import exact as _frac
+    runs_ = []
+    for r in bundle.get("dsr_runs") or []:
+        if r["doc"] != doc or r["id"] in excluded:
+            continue
+        cpu, vcpu = metric(r, "cpu_peak"), metric(r, "da_mp_vcpu")
+        rate = metric(r, "mps_achieved_per_da_mp")
+        total, count = metric(r, "mps_achieved"), metric(r, "da_mp_count")
+        if rate is not None:
+            mps, src = _frac(rate["value"]), f"Table {rate['table_id']} row {rate['row']}"
+        elif total is not None and count is not None:
+            mps, src = _frac(total["value"]) / _frac(count["value"]), f"Table {total['table_id']} row {total['row']}"
+        else:
+            continue
+        if cpu is None or vcpu is None:
+            continue
+        runs_.append({"id": r["id"], "mps": mps, "cpu": _frac(cpu["value"]), "vcpu": vcpu["value"],
+                      "mode": r.get("deployment_mode"), "model": call_model_key(r.get("call_mix")),
+                      "profile": ((r.get("settings") or {}).get("DA-MP Profile") or {}).get("value"),
+                      "src": f"{src}; CPU Table {cpu['table_id']} row {cpu['row']}"})
+    pts = []
+    for a in runs_:
+        for b in runs_:
+            if a is b or not a["model"] or (a["mode"], a["model"], a["vcpu"], a["profile"]) != (b["mode"], b["model"], b["vcpu"], b["profile"]):
+                continue
+            p = point(doc, "one-run", "measured-rate", a["model"], [a["id"]], b["id"], f"DA-MP CPU peak ({a['vcpu']:g} vCPU)",
+                       a["mps"], b["mps"], "MPS per DA-MP", a["cpu"], b["cpu"], a["cpu"] * b["mps"] / a["mps"], a["src"], b["src"], "%")
+            pts += [p, dict(p, level="whole")]
+    return pts
 
-catalogue.register("dsr", run_web, DsrError, report_web,
+
+catalogue.register(NAME, run_web, DsrError, report_web,
                    fields={"Target traffic": "target", "CPU ceiling": "ceiling", SPARE_LABEL: "spare", "Redundancy": "redundancy",
                            "Unknown scenario": "scenario"})

@@ -162,6 +162,12 @@ def _load_states(total, n_traffic: int, n_prov: int, redundancy: str, c_norm, c_
     return states
 
 
+def form_flag(v) -> bool:
+    """A checkbox or permalink flag as browsers send it and links write it: '1', 'true', 'on', 'yes' (any case) are
+    set; empty, None and anything else are not."""
+    return str(v or "").lower() in ("1", "true", "on", "yes")
+
+
 @dataclass(frozen=True)
 class Request:
     """What a footprint sizing needs: the one typed request the page (``footprint_report.compute_web``), the command
@@ -212,7 +218,7 @@ class Request:
         return cls(target_load=params.get("load"), scenario=g("scenario"), call_model=params.get("call_model") or "",
                    mode=g("mode"), target_cpu_percent=g("target"), db_target_percent=g("db_target"),
                    sidecar_target_percent=g("sidecar_target"), sites=g("sites"), sites_provisioned=g("sites_provisioned"),
-                   failover=str(params.get("failover") or "").lower() in ("1", "true", "on", "yes"),
+                   failover=form_flag(params.get("failover")),
                    redundancy=g("redundancy"), normal_ceiling=g("normal_ceiling"), failover_ceiling=g("failover_ceiling"),
                    data_size_gib=g("data_size"), asm=params.get("asm") or "keep", node_cores=g("node_cores"),
                    node_mem_gib=g("node_mem"), node_reserve=params.get("node_reserve") or "gke",

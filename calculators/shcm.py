@@ -60,7 +60,8 @@ MAX_SPARE = 64
 MAX_NODES = 10000
 """A result above 10,000 nodes is refused: the guide tested one Rhino node; a
 Benchmark Atlas limit, not a vendor figure."""
-DEFAULT_SCENARIO = "shcm-test-1"
+NAME = "shcm"
+"""This calculator's name: its page (calculators/shcm/), command-line subcommand, downloads and report."""
 DEFAULT_SPARE = 1
 """Spare Rhino nodes by default (count): N+1. With a node down the others must carry its SPS, so one node more than
 the load needs is deployed; the convention telecom planners engineer to (losing one unit, the rest carry its load
@@ -110,7 +111,8 @@ def defaults(bundle: dict, scenario: str | None = None) -> dict:
         if t is None:
             raise KeyError(f"{scenario!r} is not a ShCM test")
     else:
-        t = next((x for x in ts if x["id"] == DEFAULT_SCENARIO), ts[0])
+        first = ((bundle.get("examples") or {}).get(NAME) or {}).get("scenario")  # the guide module's EXAMPLES
+        t = next((x for x in ts if x["id"] == first), ts[0])
     rps = t["metrics"].get("rps")
     return {"scenario": t["id"], "target": fmt(frac(rps["value"])).replace(",", "") if rps else "", "unit": "RPS",
             "ceiling": "", "spare": str(DEFAULT_SPARE)}
@@ -223,13 +225,13 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
     if conf in COLOCATED:
         warnings.append(f"Server config {conf} colocates Cassandra with Rhino on the same server: the CPU figure is the ShCM JVM's "
                         "only, so Cassandra's CPU on the same vCPUs is not counted and the ceiling leaves it unaccounted.")
-    for eid in ("shcm-E003", "shcm-E006", "shcm-E020"):
+    for eid in info.get("noted") or ():
         if eid in errata:
             notes.append(f"{eid}: {errata[eid]['problem']}")
     cassandra = cassandra_not_sized(info, conf)
     likely = None
     if rate_ratio is None:
-        b = held_out_band(bundle, "shcm")
+        b = held_out_band(bundle, t["doc"])
         likely = {"band": b}
         if "lo" in b:
             for end, r in (("low", b["lo"]), ("high", b["hi"])):
@@ -240,7 +242,7 @@ def compute(bundle: dict, scenario: str, target, unit: str = "RPS", cpu_ceiling_
     return {
         "likely": likely,
         "inputs": {"scenario": scenario, "target": value, "unit": u, "cpu_ceiling_percent": ceiling, "spare": k},
-        "test": {"id": t["id"], "test": t["test"], "title": t["title"], "short_title": t["short_title"], "config": conf,
+        "test": {"id": t["id"], "doc": t["doc"], "test": t["test"], "title": t["title"], "short_title": t["short_title"], "config": conf,
                  "config_cite": f"Table {t['config']['table_id']}, row {t['config']['row']}" if t.get("config") else None,
                  "config_table": t["config"]["table_id"] if t.get("config") else None, "config_row": t["config"]["row"] if t.get("config") else None,
                  "config_text": conf_info["value"] if conf_info else None,
@@ -361,7 +363,7 @@ def result_html(res: dict) -> str:
     if res["not_sized"]:
         parts.append('<div class="admonition warning atlas-partial" data-key="not-sized"><p class="admonition-title">Partial '
                      'result: Rhino nodes only</p><ul>'
-                     + "".join(f'<li data-key="not_sized_{escape(x["key"])}">{_linked(x["text"], t["id"])}</li>'
+                     + "".join(f'<li data-key="not_sized_{escape(x["key"])}">{_linked(x["text"], t)}</li>'
                                for x in res["not_sized"]) + "</ul></div>")
     parts.append(list_html(res["warnings"], "atlas-warnings"))
     parts.append(steps_html(_rows(res), "atlas-shcm"))
@@ -370,17 +372,14 @@ def result_html(res: dict) -> str:
     return "".join(parts)
 
 
-TEST_PAGES = "../../products/shcm/"
-"""The atlas's ShCM pages, relative to the calculator page (calculators/shcm/): a test's page is ``<id>/``, each of
-its tables anchored ``table-<id>`` (atlas.html.anchor)."""
-
-
-def _linked(text: str, test_id: str) -> str:
+def _linked(text: str, test: dict) -> str:
     """Escaped ``text`` with the Server configuration and Cassandra Disk Usage tables it names linked to those tables
-    on the test's page."""
+    on the page of ``test`` (a result's ``test``: ``id``, ``doc``): ``../../products/<doc>/<id>/`` from the calculator
+    page (calculators/shcm/), each table anchored ``table-<id>`` (atlas.html.anchor)."""
     out = escape(text)
+    page = f"../../products/{test['doc']}/{test['id']}/"
     for title, tid in (("Server configuration table", "T-server-configs"), ("Cassandra Disk Usage table", "T-cassandra-disk")):
-        out = out.replace(title, f'<a href="{TEST_PAGES}{escape(test_id)}/#table-{tid.lower()}">{title}</a>', 1)
+        out = out.replace(title, f'<a href="{escape(page)}#table-{tid.lower()}">{title}</a>', 1)
     return out
 
 
@@ -414,7 +413,7 @@ def run_web(bundle: dict, params: dict) -> dict:
             "inputs": {"scenario": i["scenario"], "target": fmt(i["target"], 6).replace(",", ""), "unit": i["unit"],
                        "ceiling": "" if i["cpu_ceiling_percent"] is None else fmt(i["cpu_ceiling_percent"], 6),
                        "spare": str(i["spare"])},
-            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"shcm-{res['test']['id']}.csv"}}}
+            "downloads": {"csv": {"text": lambda: result_csv(res), "mime": "text/csv", "filename": f"{NAME}-{res['test']['id']}.csv"}}}
 
 
 def report_web(bundle: dict, params: dict) -> dict:
@@ -437,10 +436,10 @@ def report_of(res: dict, bundle: dict) -> dict:
     if t.get("config_table"):
         extra.append(("Server config", t["config_table"], t["config_row"], t["config"]))
     partial = " (partial: Rhino nodes only, Cassandra not sized)" if res["partial"] else ""
-    rep = report.steps_report("shcm", res, _rows(res), res["figures"], "shcm", None, bundle,
+    rep = report.steps_report(NAME, res, _rows(res), res["figures"], t["doc"], None, bundle,
                  f"ShCM Rhino nodes: test {t['test']}",
                  f"{res['total']:,} Rhino node(s) for {fmt(res['inputs']['target'])} {u}; baseline test {t['test']} "
-                 f"({t['id']}){partial}", f"shcm-{t['id']}.xlsx", method, extra)
+                 f"({t['id']}){partial}", f"{NAME}-{t['id']}.xlsx", method, extra)
     warnings = report.sheet_named(rep, "Warnings")
     lines = [["not sized (partial: Rhino nodes only)", x["text"]] for x in res["not_sized"]]
     if lines:
@@ -449,7 +448,35 @@ def report_of(res: dict, bundle: dict) -> dict:
     return rep
 
 
+def backtest_points(bundle: dict, doc: str, excluded=frozenset()) -> list[dict]:
+    """This calculator's rule held out (``calculators.backtest``, rule ``cpu-per-node``): for every ordered pair (A, B)
+    of ``doc``'s tests on one server configuration, B's Rhino node CPU (cores) predicted from A's as A's cores x B's
+    SPS / A's. Tests in ``excluded`` are left out. Returns backtest points (``backtest.point``), each at the service
+    and the whole level (one Rhino node is the whole footprint's unit)."""
+    from .backtest import metric, point
+    from .inputs import exact as _frac
+    tests = []
+    for t in bundle.get("shcm_tests") or []:
+        if t["doc"] != doc or t["id"] in excluded:
+            continue
+        sps, cpu = metric(t, "sps"), metric(t, "cpu_cores")
+        cfg = (t.get("config") or {}).get("value")
+        if sps is None or cpu is None or not cfg:
+            continue
+        tests.append({"id": t["id"], "sps": _frac(sps["value"]), "cpu": _frac(cpu["value"]), "config": cfg,
+                      "src": f"Table {cpu['table_id']} row {cpu['row']}"})
+    pts = []
+    for a in tests:
+        for b in tests:
+            if a is b or a["config"] != b["config"]:
+                continue
+            p = point(doc, "one-run", "cpu-per-node", f"server config {a['config']}", [a["id"]], b["id"],
+                       f"Rhino node CPU (server config {a['config']})", a["sps"], b["sps"], "SPS", a["cpu"], b["cpu"],
+                       a["cpu"] * b["sps"] / a["sps"], a["src"], b["src"], "cores")
+            pts += [p, dict(p, level="whole")]
+    return pts
 
-catalogue.register("shcm", run_web, ShcmError, report_web,
+
+catalogue.register(NAME, run_web, ShcmError, report_web,
                    fields={"Target load": "target", "CPU ceiling": "ceiling", SPARE_LABEL: "spare", "Unknown unit": "unit",
                            "Unknown scenario": "scenario"})

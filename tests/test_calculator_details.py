@@ -50,7 +50,8 @@ def test_footprint_baseline_names_its_document_title_and_unit(bundle):
                                       ("", False), (None, False), ("no", False), ("0", False)])
 def test_footprint_form_checkboxes_read_as_browsers_and_links_write_them(text, on):
     from calculators import footprint
-    assert footprint.Request.from_form({"failover": text}).failover is on
+    assert footprint.form_flag(text) is on
+    assert footprint.Request.from_form({"load": "1", "failover": text}).failover is on
 
 
 def test_footprint_csv_names_its_columns_and_the_rows_it_could_not_size(bundle):

@@ -13,9 +13,30 @@ from conftest import ROOT
 
 def test_the_steps_run_in_the_documented_order():
     r = subprocess.run([sys.executable, "-m", "atlas", "steps"], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert r.stdout.split("\n")[:10] == ["1. validate data", "2. calculator bundle and code packs", "3. generate pages",
-                                         "4. downloads", "5. browser assets", "6. render (MkDocs)", "7. static charts",
-                                         "8. collapse whitespace", "9. trim stylesheets", "10. compress"]
+    assert r.stdout.split("\n")[:11] == ["1. validate data", "2. calculator bundle and code packs", "3. downloads",
+                                         "4. generate pages", "5. page data", "6. browser assets", "7. render (MkDocs)",
+                                         "8. static charts", "9. collapse whitespace", "10. trim stylesheets", "11. compress"]
+
+
+def test_the_downloads_step_runs_before_the_pages_that_list_it(tmp_path, monkeypatch):
+    """The downloads step's output goes forward to the pages: a download that cannot be built is reported as the
+    'downloads' step's failure, and no page is generated before it."""
+    from atlas import downloads, pipeline
+    from atlas.pages import generate
+
+    def broken(*a, **k):
+        raise KeyError("call_mix_raw")
+    monkeypatch.setattr(downloads, "build", broken)
+    monkeypatch.setattr(generate, "write", lambda *a, **k: pytest.fail("pages generated before the downloads"))
+    with pytest.raises(pipeline.StepFailed, match=r"Build step 'downloads' failed: .*call_mix_raw"):
+        pipeline.prepare(tmp_path / "docs")
+
+
+def test_the_pages_read_the_downloads_they_never_build_them(atlas):
+    from atlas import downloads
+    from atlas.pages.products import Renderer
+    with pytest.raises(RuntimeError, match="downloads step's output"):
+        downloads.built(Renderer(atlas))
 
 
 def test_a_misspelt_macro_in_a_hand_written_page_stops_the_build_naming_the_page(tmp_path):
@@ -92,7 +113,7 @@ def test_prepare_removes_what_no_step_wrote(tmp_path):
     p = pipeline.prepare(tree)
     assert not (tree / "tools" / "deleted-page.md").exists()
     assert (tree / "products" / "bsf" / "bsf-3-3.md").exists() and (tree / "SUMMARY.md").exists()
-    assert {"validate data", "calculator bundle and code packs", "generate pages", "downloads", "browser assets"} == set(p.seconds)
+    assert {"validate data", "calculator bundle and code packs", "downloads", "generate pages", "page data", "browser assets"} == set(p.seconds)
     on_disk = {f.relative_to(tree).as_posix() for f in tree.rglob("*") if f.is_file()}
     assert on_disk == p.files
 

@@ -1,11 +1,15 @@
-"""A sixth guide is its data/<doc>/ files and one data/sources.yaml entry, nothing else (issue 13, item 5).
+"""A sixth guide is its data/<doc>/ files, one data/sources.yaml entry and, for metrics of its own, one guide module;
+nothing else.
 
 tests/fixtures/sixth_guide/ holds a made-up guide shaped like BSF: id ``xyz``, short name XWF, two scenarios on one
 site (xyz-1-1 at 10K TPS, xyz-1-2 at 20K TPS), each with a resource allocation table (1-1, 1-3) and a utilization
-table (1-2, 1-4), one erratum (xyz-E001: Table 1-3 prints Widget Store's memory limit as '16G' under a (Gi) header),
-its services, and the seed text all of them cite (999_0123456789abcdef.txt). The variant build (conftest.variant_site)
-copies data/, adds the folder and the sources.yaml entry (source.yaml) and builds the site once, with the repository's
-code and schemas untouched; every page, download and calculator of that build must carry the new guide. The numbers asserted are the fixture's.
+table (1-2, 1-4), a table of its own metrics (1-5: widget throughput in TPS and widget CPU per run), one erratum (xyz-E001:
+Table 1-3 prints Widget Store's memory limit as '16G' under a (Gi) header), its services, and the seed text all of them
+cite (999_0123456789abcdef.txt); and its guide module (guides/xyz.py: the bundle key ``widget_runs`` and its product
+page's scenarios table from Table 1-5, atlas.guides). The variant build (conftest.variant_site) copies data/, adds the
+folder and the sources.yaml entry (source.yaml), puts guides/ on ATLAS_GUIDES and builds the site once, with the
+repository's code and schemas untouched; every page, download and calculator of that build must carry the new guide.
+The numbers asserted are the fixture's.
 """
 from __future__ import annotations
 
@@ -63,9 +67,11 @@ def test_the_fixture_quotes_its_seed():
     seed = (FIXTURE / "999_0123456789abcdef.txt").read_text(encoding="utf-8").splitlines(keepends=True)
     errata = yaml.safe_load((FIXTURE / "xyz" / "errata.yaml").read_text(encoding="utf-8"))
     assert quote_problems(errata, {"xyz": seed}) == []
-    for kind in ("resources", "utilization"):
+    for kind in ("resources", "utilization", "measurements"):
         for r in _csv(FIXTURE / "xyz" / f"{kind}.csv"):
             assert f"| {r['row_label']} |" in seed[int(r["line"]) - 1], (kind, r["line"])
+            if kind == "measurements":
+                assert f"| {r['raw']} |" in seed[int(r["line"]) - 1], (kind, r["line"], r["raw"])
 
 
 def test_product_page_lists_its_scenarios(site):
@@ -76,6 +82,20 @@ def test_product_page_lists_its_scenarios(site):
         assert (site / "products" / "xyz" / sid / "index.html").is_file()
     nav = _page(site, "products/bsf")
     assert 'href="../xyz/"' in nav and "XWF" in nav
+
+
+def test_its_guide_module_puts_its_own_metrics_on_its_product_page(site):
+    """The guide module's scenarios table (fixtures/sixth_guide/guides/xyz.py) replaces the resource-request table:
+    Table 1-5 prints 5,200 TPS of widgets at 38 % widget CPU for 10K TPS (row 1) and 10,350 at 61.5 % for 20K TPS
+    (row 2), each figure with its table and row; the raw text '5,200' is the value 5,200 and so not repeated."""
+    html = _page(site, "products/xyz")
+    rows = _table(html, "scenarios")
+    assert [(r["Run"], r["Widget throughput (TPS)"], r["Widget CPU"]) for r in rows] == [
+        ("10K TPS, one site", "5,200", "38 %"), ("20K TPS, one site", "10,350", "61.5 %")]
+    assert '<span title="Table 1-5, row 2">10,350</span>' in html
+    assert "CPU cores per 1K" not in html.split('data-atlas-table="scenarios"')[1].split("</table>")[0]
+    table = _page(site, "products/xyz")
+    assert 'data-atlas-table="1-5"' in table  # the loose table itself (no scenario) on the product page
 
 
 def test_scenario_pages_show_its_values(site):
@@ -136,7 +156,7 @@ def test_datasets_and_datapackage_carry_it(site):
     assert [e["erratum"] for e in json.loads((root / "json" / "errata.json").read_text()) if e["doc"] == "xyz"] == ["xyz-E001"]
     assert "<code>xyz</code>" in _page(site, "data/dictionary")
     coverage = _page(site, "data/coverage")
-    assert 'id="coverage-xyz"' in coverage and "XWF: 4 tables" in coverage
+    assert 'id="coverage-xyz"' in coverage and "XWF: 5 tables" in coverage
     assert 'href="../../products/xyz/xyz-1-2/#xyz-E001">xyz-E001</a>' in _page(site, "data/errata")
 
 

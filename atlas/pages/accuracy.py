@@ -8,6 +8,7 @@ from calculators import backtest
 from calculators.formatting import fmt
 
 from ..html import esc, json_for_html
+from .data import view_links
 from .views import facet_bar, row_attrs
 
 METHOD_NAMES = {"evidence": "Comparable runs (the default)", "one-run": "One run, scaled in proportion"}
@@ -242,7 +243,7 @@ def _point_facets(r) -> list[dict[str, str]]:
 def points_table(r) -> str:
     """The HTML of the comparisons table (``data-atlas-table="backtest-points"``): one row per listed comparison
     (``_shown_points``), product, method and level (the chips' facets) in the first three columns. The page "Every
-    backtest comparison" shows it and the build writes it "as shown" (``downloads.shown_tables``)."""
+    backtest comparison" shows it and the build writes it "as shown" (``shown.shown_tables``)."""
     pts = _shown_points(_result(r))
     out = ['<div class="atlas-table-wrap"><table class="atlas-data atlas-comparisons" data-atlas-table="backtest-points"><thead><tr>'
            '<th>Product</th><th>Method</th><th>Level</th><th>Predicted</th><th>From</th><th>Service or figure</th><th>Load</th>'
@@ -283,7 +284,6 @@ def all_points_csv(r) -> bytes:
 def comparisons_page(r) -> str:
     """The body of the "Every backtest comparison" page (docs/calculators/accuracy-comparisons.md): the chip bar,
     the comparisons table (``points_table``) and its downloads. Raises KeyError if the build wrote no file for it."""
-    from .data import view_links
     return "\n".join([
         f'<p>{len(_shown_points(_result(r))):,} comparisons. Each predicts a run (<em>Predicted</em>) from other runs '
         '(<em>From</em>: the comparable runs used, or the one run scaled) without its own figures '

@@ -30,33 +30,52 @@ def page(r) -> str:
     return cp.shell(r, "asm", form, d)
 
 
+def _example(r) -> tuple[str, str]:
+    """The method page's example pair (ASM-on, ASM-off scenario ids): the ``asm`` example a guide provides
+    (``atlas.guides``: BSF 3.2 against BSF 3.1). Raises KeyError when no guide provides one."""
+    ex = r.bundle["examples"]["asm"]
+    return ex["on"], ex["off"]
+
+
+def _name(r, sid: str) -> str:
+    """A scenario as readers name it: the product's short name and the guide's section ("BSF 3.2")."""
+    s = r.a.scenario(sid)
+    return f"{r.a.source(s['doc'])['short_name']} {s['section']}"
+
+
 def example_observed(r) -> str:
-    """The ASM method page's observed-use example (``{{ asm_example_observed() }}``): BSF 3.2's sidecar share of the
-    CPU used at its traffic site and per 1K of load, computed now by ``calculators.asm.overhead`` from the data."""
+    """The ASM method page's observed-use example (``{{ asm_example_observed() }}``): the example ASM-on run's sidecar
+    share of the CPU used at its traffic site (in total, and for the service with the largest share) and per 1K of
+    load, computed now by ``calculators.asm.overhead`` from the data."""
     from calculators.formatting import fmt
-    o = asm_calc.overhead(r.bundle, "bsf-3-2")
+    sid = _example(r)[0]
+    o = asm_calc.overhead(r.bundle, sid)
     c = o["observed"]["cpu"]
-    gw = c["by_service"].get("Diameter Gateway")
+    top = max(((v, k) for k, v in c["by_service"].items() if v is not None), default=None)
     tables = sorted({u["table_id"] for u in r.bundle["utilization"]
-                     if u["scenario"] == "bsf-3-2" and u["metric"] == "cpu" and u["site"] == c["site"]})
-    return (f"Per service, the same ratio over that service's containers (BSF 3.2, {c['site'].capitalize()}: Diameter Gateway "
-            f"{fmt(gw, 1)} %). In total at {c['site'].capitalize()} (Tables {' and '.join(tables)}) the sidecars used {fmt(c['sidecar'])} of {fmt(c['total'])} "
+                     if u["scenario"] == sid and u["metric"] == "cpu" and u["site"] == c["site"]})
+    per_service = (f" ({_name(r, sid)}, {c['site'].capitalize()}: {top[1]} {fmt(top[0], 1)} %, the largest share)"
+                   if top else "")
+    return (f"Per service, the same ratio over that service's containers{per_service}. In total at "
+            f"{c['site'].capitalize()} (Tables {' and '.join(tables)}) the sidecars used {fmt(c['sidecar'])} of {fmt(c['total'])} "
             f"{c['unit']}: {fmt(c['share'], 2)} %. The observed sidecar CPU per 1K of load ({fmt(c['sidecar'])} cores at "
             f"{fmt(o['load'])} {o['unit']}: {fmt(c['sidecar_per_1k'], 2)} cores per 1K {o['unit']}) is shown beside the requested "
             f"figure ({fmt(o['cpu_sidecar_per_1k'], 2)}).")
 
 
 def example_compare(r) -> str:
-    """The ASM method page's like-for-like example (``{{ asm_example_compare() }}``): BSF 3.2 (ASM on) against
-    BSF 3.1 (ASM off), normalised per 1K by ``calculators.asm.compare`` now, refused as not comparable."""
+    """The ASM method page's like-for-like example (``{{ asm_example_compare() }}``): the example pair (ASM on against
+    ASM off), normalised per 1K by ``calculators.asm.compare`` now, with its verdict (BSF 3.2 against BSF 3.1 is
+    refused as not comparable: the call models differ)."""
     from calculators.formatting import fmt
-    c = asm_calc.compare(r.bundle, "bsf-3-2", "bsf-3-1")
+    a, b = _example(r)
+    c = asm_calc.compare(r.bundle, a, b)
     on, off = c["on"], c["off"]
     facts = {f["id"]: f for f in r.bundle["scenario_facts"]}
     d = on["cpu_total_per_1k"] - off["cpu_total_per_1k"]
     verdict = ("the call models differ, so no difference is given" if not c["comparable"]
                else "the pair is comparable")
-    return (f"Example: BSF 3.2 ({facts['bsf-3-2']['call_mix']}, {fmt(on['load'])} {on['unit']}: {fmt(on['cpu_total_per_1k'], 2)} "
-            f"cores per 1K) against BSF 3.1 ({facts['bsf-3-1']['call_mix']}, {fmt(off['load'])} {off['unit']}: "
+    return (f"Example: {_name(r, a)} ({facts[a]['call_mix']}, {fmt(on['load'])} {on['unit']}: {fmt(on['cpu_total_per_1k'], 2)} "
+            f"cores per 1K) against {_name(r, b)} ({facts[b]['call_mix']}, {fmt(off['load'])} {off['unit']}: "
             f"{fmt(off['cpu_total_per_1k'], 2)}) would read as ASM costing {fmt(abs(d), 2)} cores per 1K "
             f"*{'less' if d < 0 else 'more'}*; {verdict}.")

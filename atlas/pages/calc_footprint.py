@@ -10,22 +10,18 @@ from calculators.scenario import asm_on, traffic_sites
 
 from .calculator_shell import scenario_options, shell
 
-DEFAULT_CALL_MODEL = "bsf:bsf-nbsf-rx"
-"""The default request: BSF's nBSF + Rx call model at 63,000 TPS on one site, the load of its largest run (BSF 3.3),
-sized from its three comparable runs; the first call model with runs when the data has no BSF."""
-EXAMPLE = {"call_model": "policy:pcf-sm", "load": "50000", "sites": "2", "redundancy": "n+1", "node_cores": "64", "node_mem": "256"}
-"""The worked example the page links: "size PCF, SM call model, for 50,000 TPS on two sites, N+1, 64-core / 256 GiB
-nodes" (the sizing issue's planner)."""
 
 
 def footprint_defaults(bundle: dict) -> dict:
-    """Default inputs: a call model's comparable runs at the load of its largest run, one site (BSF nBSF + Rx at
-    63,000 TPS), or, without curated call models, the first scalable run at its own load."""
+    """Default inputs: the comparable runs of the call model a guide provides as the default (bundle ``examples``,
+    ``footprint``: BSF's nBSF + Rx, at the load of its largest run, 63,000 TPS), else the first call model with runs,
+    on one site; without curated call models, the first scalable run at its own load."""
     models = evidence.call_models(bundle)
     base = {"scenario": "", "target": "", "redundancy": "none", "asm": "keep", "asm_from": "", "sidecar_cpu": "", "sidecar_mem": "",
             "min_replicas": "1", "node_cores": "", "node_mem": "", "mode": "", "sessions": ""}
     if models:
-        m = next((m for m in models if f"{m['doc']}:{m['id']}" == DEFAULT_CALL_MODEL), models[0])
+        first = (bundle.get("examples") or {}).get("footprint")
+        m = next((m for m in models if f"{m['doc']}:{m['id']}" == first), models[0])
         top = max((s for s in bundle["scenarios"] if s["id"] in m["runs"]), key=lambda s: s["load_per_site"])
         return dict(base, call_model=f"{m['doc']}:{m['id']}", load=f"{top['load_per_site']:g}", sites="1")
     s = fp.scenarios_with_resources(bundle)[0]
@@ -64,6 +60,28 @@ def _mode_options(bundle: dict, selected: str) -> str:
             + "".join(f'<option value="{escape(x)}"{" selected" if x == selected else ""}>{escape(x)}</option>' for x in modes))
 
 
+REDUNDANCY_WORDS = {"n+1": "N+1", "mated-pair": "mated pairs", "none": "no georedundancy"}
+
+
+def _example_link(bundle: dict) -> str:
+    """The worked example a guide provides (bundle ``examples``, ``footprint_worked``: the form's parameters) as a
+    link that fills the form, its words made from those parameters and the call model's runs; '' without one."""
+    ex = (bundle.get("examples") or {}).get("footprint_worked")
+    m = next((m for m in evidence.call_models(bundle) if ex and f"{m['doc']}:{m['id']}" == ex.get("call_model")), None)
+    if m is None:
+        return ""
+    unit = next((s.get("load_unit") for s in bundle["sources"] if s["id"] == m["doc"]), None) or "TPS"
+    product = next((s.get("short_name") for s in bundle["sources"] if s["id"] == m["doc"]), m["doc"])
+    sites = int(ex.get("sites") or 1)
+    words = [f"{product} {m['name']} for {float(ex['load']):,.0f} {unit} on {sites} site{'s' if sites != 1 else ''}"]
+    if ex.get("redundancy"):
+        words.append(REDUNDANCY_WORDS.get(ex["redundancy"], ex["redundancy"]))
+    if ex.get("node_cores") and ex.get("node_mem"):
+        words.append(f"{ex['node_cores']}-core / {ex['node_mem']} GiB nodes")
+    return (f'<p class="atlas-note">Example: <a id="calc-example" href="?{escape(urlencode(ex))}">{escape(", ".join(words))}'
+            f'</a>, sized from its {len(m["runs"])} comparable runs.</p>')
+
+
 def page(r) -> str:
     """The footprint calculator page body (``{{ footprint_calculator() }}``), prerendered for the default inputs."""
     bundle = r.bundle
@@ -80,7 +98,7 @@ def page(r) -> str:
         scenario_options(bundle, asm_scen, "")
     sel = lambda v, x: " selected" if v == x else ""
     form = f"""
-  <p class="atlas-note">Example: <a id="calc-example" href="?{escape(urlencode(EXAMPLE))}">PCF SM for 50,000 TPS on two sites, N+1, 64-core / 256 GiB nodes</a>, sized from its six comparable runs.</p>
+  {_example_link(bundle)}
   <label>Call model (the guide's name; product first) <select name="call_model" id="calc-call-model" data-sets-load="load">{_call_model_options(bundle, d['call_model'])}</select></label>
   <label>Deployment mode <select name="mode" id="calc-mode">{_mode_options(bundle, d['mode'])}</select></label>
   <label>ASM (Istio sidecars) <select name="asm" id="calc-asm"><option value="keep"{sel(d['asm'], 'keep')}>either: as in the runs (keep)</option><option value="remove"{sel(d['asm'], 'remove')}>off: remove sidecars</option><option value="add"{sel(d['asm'], 'add')}>on: add sidecars to pods without one</option></select></label>

@@ -23,7 +23,7 @@ def page(r) -> str:
   <label>Unit of the target <select name="unit" id="calc-unit"><option value="RPS"{" selected" if d["unit"] == "RPS" else ""}>RPS (requests per second)</option><option value="SPS"{" selected" if d["unit"] == "SPS" else ""}>SPS (sessions per second)</option></select></label>
   <label>CPU ceiling per Rhino node (% of the node's vCPUs; empty = size at the measured CPU, no extrapolation) <input name="ceiling" id="calc-ceiling" type="text" inputmode="decimal" value="{escape(d['ceiling'])}" placeholder="e.g. 60"></label>
   <label>Spare Rhino nodes (N+k; default {shcm_calc.DEFAULT_SPARE} = N+1, so that with a node down the others carry its load; 0 = none) <input name="spare" id="calc-spare" type="number" min="0" max="{shcm_calc.MAX_SPARE}" step="1" value="{escape(d['spare'])}"></label>"""
-    return calculator_shell.shell(r, "shcm", form, d)
+    return calculator_shell.shell(r, shcm_calc.NAME, form, d)
 
 
 def _tests(r) -> list[dict]:

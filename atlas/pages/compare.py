@@ -22,7 +22,6 @@ from calculators.formatting import csv_writer, fmt
 
 from ..html import esc
 
-DEFAULT = ("bsf-3-2", "bsf-3-3")
 ASM = {"enabled": "on", "disabled": "off", "partial": "partial", "unknown": "not stated", "not_applicable": "not applicable"}
 
 
@@ -311,7 +310,8 @@ def _options(r, selected: str) -> str:
 
 def _default_pair(r) -> tuple[str, str]:
     ids = [s["id"] for s in r.a.scenarios]
-    return DEFAULT if all(x in ids for x in DEFAULT) else (ids[0], ids[min(1, len(ids) - 1)])
+    first = tuple(r.bundle.get("examples", {}).get("compare") or ())  # a guide module's example pair
+    return first if first and all(x in ids for x in first) else (ids[0], ids[min(1, len(ids) - 1)])
 
 
 def compare_page(r) -> str:

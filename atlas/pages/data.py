@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, build, record_rows, rights, schema, sha256
+from .. import guides
+from ..downloads import KINDS, NAMES, SQLITE, WORKBOOK, built, record_rows, rights, schema, sha256, view_name
 from ..html import anchor, esc, md_esc
 from .views import facet_bar, row_attrs, shown_link
 
@@ -22,7 +23,7 @@ def table_download_links(r, doc: str, table: dict) -> str:
     """The links under every rendered table: "CSV (as shown)", the table as the page shows it (same columns and
     cell text; with JavaScript the visible rows in their visible order), then "CSV (tidy, long)", the rows of
     data/<doc>/<kind>.csv for this table in the same columns, and the rows the curation put in another kind's file."""
-    b = build(r)
+    b = built(r)
     key = (doc, table["id"])
     p = b.tables.get(key)
     extra = b.extra.get(key, {})
@@ -52,9 +53,9 @@ TIDY_OF_VIEW = {"scenarios": "scenarios", "errata": "errata"}
 
 def view_links(r, key: tuple, up: str) -> str:
     """The download links under a page table (home, product scenarios, errata): "CSV (as shown)" and, where one
-    exists, the tidy long download it comes from. ``key``: ("views", page, table) of ``downloads.shown_tables``;
+    exists, the tidy long download it comes from. ``key``: ("views", page, table) of ``shown.shown_tables``;
     ``up``: the relative path from the page to the site root. Raises KeyError for a key the build has no file for."""
-    b = build(r)
+    b = built(r)
     table = key[2]
     links = [shown_link(f"{up}downloads/{b.shown[key]}", table)]
     tidy = TIDY_OF_VIEW.get(table)
@@ -78,19 +79,14 @@ def _link(path: str, label: str, data: bytes) -> str:
             f'<span class="atlas-note atlas-nowrap">{_size(len(data))}</span>')
 
 
-SQL_EXAMPLE = """-- BSF 3.3, Table 3-25: replicas and CPU request per service and container
-SELECT service, container, replicas, cpu_request_cores
-FROM bsf_resources
-WHERE scenario = 'bsf-3-3' AND table_id = '3-25'
-ORDER BY row;"""
-"""The query the datasets page shows under the SQLite file (tests/test_datasets.py runs it on the built file)."""
 
 
 def datasets_page(r) -> str:
     """The datasets page (``{{ datasets_page() }}``): every download with its rows, size and checksum, the workbook,
     the data package and the sources with their rights note."""
-    b = build(r)
+    b = built(r)
     a = r.a
+    sql = guides.example(r, "sql")  # a guide's example query (atlas.guides): BSF 3.3's Table 3-25
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="downloads"><thead><tr>'
            "<th>Table</th><th>Rows</th><th>What one row is</th><th>CSV</th><th>JSON</th></tr></thead><tbody>"]
     for name in NAMES:
@@ -108,12 +104,13 @@ def datasets_page(r) -> str:
             f'<li>{_link(SQLITE, "SQLite database (" + SQLITE + ")", b.files[SQLITE])}: one table per table above, same '
             "columns and rows, typed (<code>TEXT</code>, <code>INTEGER</code>, <code>REAL</code>; booleans 0 and 1) with "
             "the schemas' primary keys and each column's unit as a comment in its <code>CREATE TABLE</code>; a view per "
-            "product and table (<code>bsf_resources</code>, <code>policy_latency</code>, …), indexes on "
+            "product and table (" + ", ".join(f"<code>{esc(view_name(d, n))}</code>" for d, n in zip(r.a.docs()[:2], ("resources", "latency")))
+            + ", …), indexes on "
             "<code>(doc, scenario)</code> and <code>(doc, table_id)</code>, and tables <code>sources</code> and "
             "<code>about</code>. A value the guide does not give is <code>NULL</code> in a numeric column and empty text "
             "in a text column, as in the JSON. Open it with <code>sqlite3</code>, any SQLite client or "
-            "<code>datasette " + SQLITE + "</code>, e.g.:"
-            f'<pre><code class="language-sql">{esc(SQL_EXAMPLE)}</code></pre></li>'
+            "<code>datasette " + SQLITE + "</code>" + (", e.g.:" f'<pre><code class="language-sql">{esc(sql)}</code></pre>' if sql else ".")
+            + "</li>"
             f'<li>{_link("datapackage.json", "Frictionless Data Package (datapackage.json)", b.files["datapackage.json"])}: '
             "describes every CSV above with its Table Schema (types, constraints, units), size, SHA-256 and sources, "
             "and the SQLite file with its size and SHA-256. "
@@ -168,7 +165,7 @@ def _allowed(f: dict) -> str:
 def dictionary_page(r) -> str:
     """The data dictionary (``{{ data_dictionary() }}``): every column of every download from its schema file, with
     type, unit, constraints and allowed values."""
-    b = build(r)
+    b = built(r)
     out = []
     for name in NAMES:
         sch = schema(r.a, name)
@@ -326,7 +323,7 @@ def coverage_page(r) -> str:
     on one line by column (atlas.css), not by a class on each of their 1,160 cells (24 KB of the page); the data
     files are named within the folder their column's header names (``data/<doc>/``), not by their whole path."""
     a = r.a
-    b = build(r)
+    b = built(r)
     recs = {(t["doc"], t["table_id"]): t for t in record_rows(r, "tables")}
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="coverage-summary"><thead><tr>'
            "<th>Document</th><th>Tables found</th>" + "".join(f"<th>{esc(k)}</th>" for k in KINDS)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from calculators.formatting import fmt
 
 from ..html import esc, json_for_html, partial_mark
+from .data import view_links
 from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
 
 ASM_LABEL = {"enabled": "ASM on", "disabled": "ASM off", "partial": "ASM partial", "unknown": "ASM not stated",
@@ -84,7 +85,6 @@ def efficiency_table(r) -> str:
 
 def home_chart(r) -> str:
     """The home page chart (``{{ home_chart() }}``) and the same points as a table, for readers without JavaScript."""
-    from .data import view_links  # data.py imports the downloads, which render this page's tables: imported late
     pts = efficiency_points(r)
     if not pts:
         return ""
@@ -127,5 +127,4 @@ def products_table_html(r) -> str:
 
 def products_table(r) -> str:
     """Products at a glance (``{{ home_page() }}``): the table (``products_table_html``) and its download as shown."""
-    from .data import view_links
     return products_table_html(r) + "\n" + view_links(r, ("views", "home", "products"), "")

@@ -19,7 +19,9 @@ from calculators.formatting import fmt
 from ..bundle import build as build_bundle
 from ..datastore import KIND_LABEL, Atlas
 from ..html import anchor, esc, json_for_html, md_esc, num, partial_mark
-from . import product_metrics, services
+from .. import guides
+from . import services
+from .data import table_download_links, view_links
 from .home import ASM_LABEL
 from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
 
@@ -189,9 +191,8 @@ class Renderer:
         out.append("## Scenarios")
         out.append("")
         out.append(self.scenarios_table(doc))
-        from .data import view_links  # data.py renders with this Renderer: imported late
         out.append(view_links(self, ("views", doc, "scenarios"), "../../"))
-        if doc not in product_metrics.TABLES:
+        if not guides.hook(doc, "scenarios_table"):
             out += self.requests_notes(doc, src, scen)
         listed = {tid for x in scen for tid in x["tables"]}
         loose = [t for t in self.a.tables if t["doc"] == doc and t["id"] not in listed]
@@ -234,7 +235,7 @@ class Renderer:
     def scenarios_table(self, doc: str) -> str:
         """The scenarios table of product page ``doc`` (totals, cores per 1K, partial marks), each row with its facets
         (mode, ASM, load range; ``views.facet_bar`` above the table). Raises KeyError for an unknown document."""
-        own = product_metrics.TABLES.get(doc)  # products measured by their own metrics (DSR MPS, ShCM SPS)
+        own = guides.hook(doc, "scenarios_table")  # a guide measured by its own metrics (its guide module)
         if own:
             return own(self, doc)
         src = self.a.source(doc)
@@ -311,8 +312,8 @@ class Renderer:
             out.append("")
             out.append(f'<p><a class="md-button" id="atlas-scale-link" href="../../../calculators/footprint/?{esc(self.scale_query(sid))}">'
                        'Scale this footprint in the calculator</a></p>')
-        elif product_metrics.calculator_button(self, sid):
-            out += ["", product_metrics.calculator_button(self, sid)]
+        elif own_calculator := guides.hook(s["doc"], "calculator_button", lambda r, x: "")(self, sid):
+            out += ["", own_calculator]  # a guide measured by its own metrics links its calculator
         chart = self.utilization_chart(sid)
         if chart:
             out += ["", "## Observed CPU per service", "",
@@ -447,7 +448,6 @@ class Renderer:
             out.append(f'<p class="atlas-missing">Not curated: {esc(t.get("excluded_reason", ""))}</p>')
         else:
             out.append(self.table_html(doc, tid, root))
-        from .data import table_download_links  # data.py renders with this Renderer: imported late
         out.append(table_download_links(self, doc, t))
         out.append("")
         return "\n".join(out)
@@ -466,7 +466,7 @@ class Renderer:
 
     def table_html(self, doc: str, tid: str, root: str | None = None) -> str:
         """Curated table ``tid`` of ``doc`` as its page renders it (``resources_table`` or ``pivot_table``), rendered
-        once per build: the page and its "as shown" CSV (``atlas.downloads.shown_tables``) read the same HTML.
+        once per build: the page and its "as shown" CSV (``atlas.pages.shown.shown_tables``) read the same HTML.
         ``root``: as ``resources_table``'s (service names link to their pages); with None, a table already rendered
         for a page is returned as it is (its cells' text is the same). Raises KeyError for an unknown table."""
         if root is None:

@@ -24,6 +24,7 @@ from calculators.partial import USABLE
 
 from ..datastore import errata_cited, records
 from ..html import anchor, esc, json_for_html, md_esc
+from .data import erratum_url
 
 COMPONENT_GROUP = {"app": "Application services", "cndbtier": "cnDBTier", "udr": "UDR", "stub": "Test stubs and simulators",
                    "simulator": "Test stubs and simulators", "infrastructure": "Other", "other": "Other"}
@@ -305,7 +306,6 @@ def chart_spec(title: str, pts: list[dict]) -> dict:
 
 
 def _errata_links(r, ids: list[str], root: str) -> str:
-    from .data import erratum_url  # data.py imports products.py, which imports this module
     byid = {e["id"]: e for e in r.a.errata}
     return ", ".join(f'<a href="{esc(root + erratum_url(r, byid[i]))}">{esc(i)}</a>' if i in byid else esc(i) for i in ids)
 

@@ -1,0 +1,57 @@
+"""The page tables the downloads step writes "as shown", and the step that hands the downloads to the pages.
+
+The build's steps hand their outputs forward (as each step of OWID's etl reads the outputs of the steps before it):
+
+1. the page tables' HTML (``shown_tables``: the same functions the pages call, so a file is its page's table) and
+   the page's own CSVs (``view_csvs``: the backtest's every comparison) are this module's output;
+2. the downloads step (``atlas.downloads.build``) takes them as its input and returns every download's bytes;
+3. ``build_downloads`` keeps that result on the Renderer (``r.downloads``), where the datasets page, the download
+   links under every table and the checksums read it (``atlas.downloads.built``).
+
+``atlas.downloads`` imports no page: a missing key there fails in the build step named "downloads", never in
+"generate pages".
+"""
+from __future__ import annotations
+
+from .. import downloads
+from ..downloads import Build, shown_file, view_file
+from . import accuracy, home
+from .data import errata_table
+
+
+def shown_tables(r) -> dict[tuple, tuple[str, str]]:
+    """Every table the build writes "as shown": key -> (path under downloads/, the table's HTML as the page renders
+    it). Keys: (doc, table id) for curated tables with rows, ("views", page, table) for the home products and
+    efficiency tables, each product's scenarios table, the errata table and the backtest's comparisons table. The
+    HTML comes from the same functions the pages call, so the file is the page's table."""
+    out: dict[tuple, tuple[str, str]] = {}
+    for t in r.a.tables:
+        if t["kind"] == "excluded":
+            continue
+        html = r.table_html(t["doc"], t["id"])
+        if "<table" in html:
+            out[(t["doc"], t["id"])] = (shown_file(t["doc"], t["id"]), html)
+    out[("views", "home", "products")] = (view_file("home", "products"), home.products_table_html(r))
+    eff = home.efficiency_table(r)
+    if eff:
+        out[("views", "home", "efficiency")] = (view_file("home", "efficiency"), eff)
+    for doc in r.a.docs():
+        out[("views", doc, "scenarios")] = (view_file(doc, "scenarios"), r.scenarios_table(doc))
+    out[("views", "errata", "errata")] = (view_file("errata", "errata"), errata_table(r))
+    out[("views", "accuracy", "backtest-points")] = (view_file("accuracy", "backtest-points"), accuracy.points_table(r))
+    return out
+
+
+def view_csvs(r) -> dict[str, bytes]:
+    """CSV files a page offers beside its tables, path under downloads/ -> bytes: the backtest's every comparison
+    (``accuracy.all_points_csv``, views/accuracy/backtest-all.csv)."""
+    return {view_file(*accuracy.ALL_POINTS[1:]): accuracy.all_points_csv(r)}
+
+
+def build_downloads(r) -> Build:
+    """The downloads step: every download's bytes from the data and the page tables (``downloads.build``), kept on
+    the Renderer as ``r.downloads`` for the pages that list and link them. Returns the Build. Raises ValueError
+    (named by ``downloads.build``) for two tables sharing a file name or a download whose rows do not add up."""
+    r.downloads = downloads.build(r, shown_tables(r), view_csvs(r))
+    return r.downloads
+
