@@ -11,7 +11,7 @@ from html import escape
 
 import pandas as pd
 
-from calculators.formatting import fmt
+from calculators.formatting import fmt, table_anchor
 
 
 def esc(v, quote: bool = True) -> str:
@@ -30,8 +30,9 @@ def md_esc(text: str) -> str:
 
 
 def anchor(tid: str) -> str:
-    """The HTML id of table ``tid`` on its page: ``Table 3-29`` -> ``table-3-29`` (links from other pages use it)."""
-    return "table-" + re.sub(r"[^a-z0-9]+", "-", tid.lower()).strip("-")
+    """The HTML id of table ``tid`` on its page: ``3-29`` -> ``table-3-29`` (links from other pages use it; the
+    calculators link to the same ids: one rule, ``calculators.formatting.table_anchor``)."""
+    return table_anchor(tid)
 
 
 def num(v) -> str:

@@ -1,5 +1,5 @@
 """Tables as shown: the wide CSV of a rendered HTML table, the same columns, header labels and cell text
-as the page, rows in page order (issue 14 item 2, "download = view").
+as the page, rows in page order ("download = view").
 
 The build writes this file beside each table's tidy long CSV (``atlas.downloads``) as the link's target
 without JavaScript; with JavaScript, ``docs/assets/js/tables.js`` builds the same CSV from the table in

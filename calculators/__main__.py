@@ -25,7 +25,7 @@ from pathlib import Path
 
 from fractions import Fraction
 
-from . import asm, dsr, footprint, footprint_report, overtarget, shcm
+from . import asm, asm_report, dsr, footprint, footprint_report, overtarget, overtarget_report, shcm
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -300,7 +300,7 @@ def main(argv=None) -> int:
             elif args.format == "table":
                 print(_asm_table(out["overview"], out["compare"], out["whatif"], out["asm_without_sidecars"]))
             else:
-                sys.stdout.write(asm.to_csv(out["overview"], out["asm_without_sidecars"]))
+                sys.stdout.write(asm_report.to_csv(out["overview"], out["asm_without_sidecars"]))
         elif args.calc in (dsr.NAME, shcm.NAME):
             mod = dsr if args.calc == dsr.NAME else shcm
             d = mod.defaults(bundle)
@@ -328,7 +328,7 @@ def main(argv=None) -> int:
             if args.format == "json":
                 print(json.dumps({**res, "own": own, "own_problems": problems}, indent=1))
             elif args.format == "csv":
-                sys.stdout.write(overtarget.to_csv(res, own))
+                sys.stdout.write(overtarget_report.to_csv(res, own))
             else:
                 c = res["counts"]
                 print(f"inputs: product {res['inputs']['product'] or 'all'}, memory threshold {footprint_report.fmt(res['inputs']['mem_threshold'])} %, "
@@ -351,8 +351,8 @@ def main(argv=None) -> int:
                         print(f"other Kubernetes version: {where}: {e['controller_note']}")
                 for sid, t in res["partial"].items():
                     print(f"partial: {sid}: {t}")
-                rows = [{**e, "desired": overtarget._desired_text(e), "partial": "partial" if e["partial"] else ""} for e in res["cpu"]]
-                rows += [{**e, "desired": overtarget._desired_text(e)} for e in own or []]
+                rows = [{**e, "desired": overtarget_report.desired_text(e), "partial": "partial" if e["partial"] else ""} for e in res["cpu"]]
+                rows += [{**e, "desired": overtarget_report.desired_text(e)} for e in own or []]
                 print(_table(rows, ["severity", "status", "scenario", "service", "name", "site", "observed", "target",
                                     "replicas", "desired", "table_id", "row", "partial"]))
                 if res["memory"]:

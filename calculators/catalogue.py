@@ -26,9 +26,9 @@ import importlib
 CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "footprint": ("calculators.footprint_report", ("sources", "scenarios", "services", "resources", "resources_excluded", "utilization",
                                           "scenario_cpu", "scenario_facts", "excluded_rows", "sizing_bands")),
-    "asm": ("calculators.asm", ("sources", "scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
-                                "scenario_facts", "resources_excluded", "excluded_rows", "examples")),
-    "overtarget": ("calculators.overtarget", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
+    "asm": ("calculators.asm_report", ("sources", "scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
+                                       "scenario_facts", "resources_excluded", "excluded_rows", "examples")),
+    "overtarget": ("calculators.overtarget_report", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
                                               "util_rows", "excluded_rows")),
     "dsr": ("calculators.dsr", ("sources", "dsr_runs", "dsr_notes", "sizing_bands", "examples")),
     "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info", "sizing_bands", "examples")),

@@ -52,6 +52,11 @@ def fmt(v, places: int = 3) -> str:
     return f"{f:,.{places}f}".rstrip("0").rstrip(".")
 
 
+def table_anchor(table_id) -> str:
+    """The HTML id of table ``table_id`` on its page (``3-29`` -> ``table-3-29``), for the pages and the results' links."""
+    return "table-" + re.sub(r"[^a-z0-9]+", "-", str(table_id).lower()).strip("-")
+
+
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 """First characters that make a spreadsheet read a CSV cell as a formula (OWASP, "CSV Injection":
 equals, plus, minus, at, tab 0x09 and carriage return 0x0D)."""
@@ -71,14 +76,28 @@ def csv_cell(v):
     return "'" + v
 
 
+def _quoted(v) -> str:
+    """One cell as RFC 4180 writes it: text holding a comma, a double quote, a line feed or a carriage return in
+    double quotes, its quotes doubled; None as nothing; numbers as ``str``. The csv module quotes only the
+    characters of its line terminator ("\\n" here), so a bare carriage return would stay unquoted and end the row in
+    a spreadsheet (and in Python's own csv reader); ``_InertWriter`` writes a row holding one with this rule, the
+    rule tables.js and compare.js write every cell with (tests/test_js_agrees.py)."""
+    t = "" if v is None else v if isinstance(v, str) else str(v)
+    return '"' + t.replace('"', '""') + '"' if any(ch in t for ch in ',"\n\r') else t
+
+
 class _InertWriter:
     """``csv.writer`` whose rows pass through :func:`csv_cell` first."""
 
     def __init__(self, f):
+        self._f = f
         self._w = csv.writer(f, lineterminator="\n")
 
     def writerow(self, row):
-        return self._w.writerow([csv_cell(v) for v in row])
+        cells = [csv_cell(v) for v in row]
+        if any(isinstance(c, str) and "\r" in c for c in cells):
+            return self._f.write(",".join(_quoted(c) for c in cells) + "\n")
+        return self._w.writerow(cells)
 
     def writerows(self, rows):
         for r in rows:

@@ -6,7 +6,7 @@ Standard library only. Imported only when a report is asked for (``catalogue.rep
 while a calculator page boots.
 
 Each calculator builds its own report with these helpers, next to the calculator (``footprint_report.report_of``,
-``dsr.report_of``, ``shcm.report_of``, ``asm.report_of``, ``overtarget.report_of``): this module imports no calculator.
+``dsr.report_of``, ``shcm.report_of``, ``asm_report.report_of``, ``overtarget_report.report_of``): this module imports no calculator.
 
 Shape (``build``)::
 

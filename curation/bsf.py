@@ -469,7 +469,7 @@ PERF_INFO = ["Perinfo", "Perfinfo", "Performance"]
 
 
 def more_errata(c: Curated, by_id: dict, lines: list[str]) -> None:
-    """Defects recorded after the first curation (issue 15), appended so earlier erratum ids keep their numbers:
+    """Defects recorded after the first curation (the provenance audit), appended so earlier erratum ids keep their numbers:
     scenario contradictions, Traffic Ratio against Call Mix, name variants, DB operations, versions, Table 3-19 units."""
     E = c.erratum
 

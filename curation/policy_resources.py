@@ -17,6 +17,7 @@ writes nothing).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from .common import (CellError, Curated, abs_and_percent, cpu_cores, header_mem_unit, integer, mem_gib, num,
                      percent, resource_header, site_from_label, table_entry)
@@ -243,15 +244,49 @@ def _fields(t) -> list:
     return cols
 
 
+@dataclass
+class _ResourceTable:
+    """What reading one resource-allocation table carries from row to row: its scenario, its columns (``_fields``),
+    the site its caption names, the errata of its header (noted on every row), the rows' errata by line (flagged rows,
+    corrected rows and how their cells are read) and the bare memory cells met, ``(line, header, container)``, read as
+    GiB and recorded in one erratum after the last row."""
+    t: object
+    scen: str
+    cols: list
+    cap_site: str | None
+    table_errata: list[str]
+    flagged_rows: dict[int, str] = field(default_factory=dict)
+    corrected_rows: dict[int, list[str]] = field(default_factory=dict)
+    row_readings: dict[int, dict] = field(default_factory=dict)  # line -> how its cells are read, e.g. {"bare": True}
+    bare_mem: list[tuple[int, str, str]] = field(default_factory=list)
+
+
 def _resources(run: _Run, t) -> None:
-    c = run.c
+    """One resource-allocation table onto resources.csv: its header errata, its rows' errata (3-140, bare
+    millicores), one row per container of each printed row, the bare-memory erratum, then the request/limit
+    check. The errata are recorded in this order, which fixes their ids."""
     scen = run.scenario_of(t)
     cols = _fields(t)
     cap_site = _site_from_caption(t)
-    table_errata: list[str] = []   # errata that apply to every row of the table
-    bare_mem: list[tuple[int, str, str]] = []
+    table_errata = _header_errata(run, t)  # errata that apply to every row of the table
+    # 3-82: misaligned rows; five values under seven headers.
+    if t.id == "3-82":
+        _resources_3_82(run, t, scen)
+        return
+    rt = _ResourceTable(t, scen, cols, cap_site, table_errata)
+    _row_errata(run, rt)
+    for i, r in enumerate(t.rows, 1):
+        _resource_row(run, rt, i, r)
+    if rt.bare_mem:
+        _bare_memory_erratum(run, rt)
+    _check_request_limit(run, t)
+    _finish_notes(run.c, t)
 
-    # ---- table-level errata
+
+def _header_errata(run: _Run, t) -> list[str]:
+    """The errata of a resource table's header (swapped request/limit columns, a CPU Limit printed twice, 'Memory
+    Resources'): their ids, noted on every row of the table."""
+    table_errata: list[str] = []
     if t.id in SWAPPED_HEADER:
         table_errata.append(run.erratum(
             t, lines=[t.header_line], where="header, CPU and memory columns", kind="swapped-columns",
@@ -276,16 +311,13 @@ def _resources(run: _Run, t) -> None:
             action="read-as", reading="Memory Request per Container",
             reason="It follows 'Memory Limit per Container' in the layout of 3-48..3-53 and 3-162, whose last column is "
                    "'Memory Request per Container', and its values never exceed the limit (Binding Service 8Gi / 1Gi)."))
+    return table_errata
 
-    # 3-82: misaligned rows; five values under seven headers.
-    if t.id == "3-82":
-        _resources_3_82(run, t, scen)
-        return
 
-    flagged_rows: dict[int, str] = {}
-    corrected_rows: dict[int, list[str]] = {}
-    row_fix: dict[int, dict] = {}  # line -> {column index: replacement handling}
-
+def _row_errata(run: _Run, rt: _ResourceTable) -> None:
+    """The errata of whole rows decided before the rows are read: Table 3-140's CPU equal to the replica count
+    (flagged, notes 4.7) and the bare 200/500, 100/128 rows of BARE_MILLI (read as millicores and MiB)."""
+    t = rt.t
     if t.id == "3-140":
         eid = run.erratum(
             t, lines=sorted(CPU_EQUALS_REPLICAS_3_140), where="13 rows, CPU Limit and CPU Request", kind="inconsistent-values",
@@ -296,7 +328,7 @@ def _resources(run: _Run, t) -> None:
             action="flagged-excluded",
             reason="The real CPU values cannot be recovered; rows are kept as printed and left out of calculations.")
         for ln in CPU_EQUALS_REPLICAS_3_140:
-            flagged_rows[ln] = eid
+            rt.flagged_rows[ln] = eid
     if t.id in BARE_MILLI:
         lines = [r.line for r in t.rows if r.cells[0] in ("db-infra-monitor-svc", "db-backup-manager-svc")]
         eid = run.erratum(
@@ -309,166 +341,193 @@ def _resources(run: _Run, t) -> None:
             reason="The same containers get 100m-200m CPU and 128Mi-256Mi memory in Tables 3-50, 3-162 and 3-175, and 3-266 "
                    "prints db-backup-manager-svc as 0.1 cores; the suffixes m/Mi were lost.")
         for ln in lines:
-            corrected_rows.setdefault(ln, []).append(eid)
-            row_fix[ln] = {"bare": True}
+            rt.corrected_rows.setdefault(ln, []).append(eid)
+            rt.row_readings[ln] = {"bare": True}
 
-    # ---- rows
-    for i, r in enumerate(t.rows, 1):
-        nm = run.name(t, r)
-        site = nm["site"] or cap_site
-        if nm["site"] and cap_site and nm["site"] != cap_site:
-            raise CellError(f"{t.id} line {r.line}: site prefix {nm['site']} under caption site {cap_site}")
-        cells = list(r.cells)
-        notes = list(table_errata) + nm["notes"]
-        if "for UDR" in (t.caption or ""):
-            notes.insert(0, "cnDBTier instance of the UDR deployment (caption 'cnDBTier (for UDR)'), not Policy's.")
-        status_override = None
-        container0 = nm["container"]
-        fix = row_fix.get(r.line, {})
-        special = _row_specials(run, t, r, cells, nm)
-        if special:
-            cells = special.get("cells", cells)
-            notes += special.get("notes", [])
-            status_override = special.get("status")
-            if special.get("site"):
-                site = special["site"]
-            if special.get("container"):
-                container0 = special["container"]
-        if len(cells) < len(cols):
-            cells = cells + [""] * (len(cols) - len(cells))
-        if len(cells) > len(cols):
-            if any(x for x in cells[len(cols):]):
-                raise CellError(f"{t.id} line {r.line}: extra non-empty cells {cells[len(cols):]}")
-            cells = cells[: len(cols)]
-        per: dict[str, dict] = {}
-        missing_cols: dict[str, list[str]] = {}
-        flagged_cols: dict[str, list[str]] = {}
-        for h, col, cell in zip(t.header, cols, cells):
-            if col is None:
-                continue
-            cont, field = col
-            cont = container0 if cont == "app" else cont
-            d = per.setdefault(cont, {})
-            kind = "cpu" if field.startswith("cpu") else "mem" if field.startswith("mem") else field
-            raw_keys = ([f"raw_{kind}_request", f"raw_{kind}_limit"] if field.endswith("_request_limit")
-                        else ["raw_replicas"] if field.startswith("replicas") else [f"raw_{field}"])
-            if field in ("replicas_min", "replicas_max"):
-                d["raw_replicas"] = (d.get("raw_replicas", "") + (" / " if d.get("raw_replicas") else "") + cell)
-            else:
-                for k in raw_keys:
-                    d[k] = cell
-            if cell.strip() in NA:
-                missing_cols.setdefault(cont, []).append(h)
-                continue
-            val_keys = ([f"{kind}_request", f"{kind}_limit"] if field.endswith("_request_limit") else [field])
-            if field.startswith("replicas"):
-                d[field] = integer(cell)
-                continue
-            if field == "storage":
-                d["storage_gib"] = mem_gib(cell)
-                continue
-            if kind == "cpu":
-                v = cpu_cores(cell, "millicores" if fix.get("bare") else "cores")
-                for k in val_keys:
-                    d[_cpu_col(k)] = v
-                continue
-            # memory
-            if re.fullmatch(r"\d+(\.\d+)?\s*m", cell.strip()):
-                flagged_cols.setdefault(cont, []).append(h)
-                continue
-            unit = header_mem_unit(h)
-            if fix.get("bare"):
-                unit = "MiB"
-            elif unit is None and not re.search(r"[A-Za-z]", cell):
-                unit = "GiB"
-                bare_mem.append((r.line, h, cont))
-            if cell.strip().endswith("."):
-                eid = run.erratum(t, lines=[r.line], where=f"row '{r.cells[0]}', column '{h}'", kind="format", raw=cell,
-                                  problem="Malformed number with a trailing dot.", action="read-as",
-                                  reading=cell.strip().rstrip("."),
-                                  reason="The trailing dot is a stray full stop; 0.5 is the value of this column for the "
-                                         "same service in Tables 3-7 and 3-28.")
-                corrected_rows.setdefault(r.line, []).append(eid)
-                cell = cell.strip().rstrip(".")
-            v = mem_gib(cell, unit or "GiB")
+
+def _resource_row(run: _Run, rt: _ResourceTable, i: int, r) -> None:
+    """Row ``i`` (line ``r``) of a resource table: its name and site, the reading of a misaligned row
+    (``_row_specials``), its cells per container (``_read_cells``), memory cells with a millicore suffix flagged,
+    the replica count shared by the row's containers, then one resources row per container (``_add_containers``)."""
+    t = rt.t
+    nm = run.name(t, r)
+    site = nm["site"] or rt.cap_site
+    if nm["site"] and rt.cap_site and nm["site"] != rt.cap_site:
+        raise CellError(f"{t.id} line {r.line}: site prefix {nm['site']} under caption site {rt.cap_site}")
+    cells = list(r.cells)
+    notes = list(rt.table_errata) + nm["notes"]
+    if "for UDR" in (t.caption or ""):
+        notes.insert(0, "cnDBTier instance of the UDR deployment (caption 'cnDBTier (for UDR)'), not Policy's.")
+    status_override = None
+    container0 = nm["container"]
+    special = _row_specials(run, t, r, cells, nm)
+    if special:
+        cells = special.get("cells", cells)
+        notes += special.get("notes", [])
+        status_override = special.get("status")
+        if special.get("site"):
+            site = special["site"]
+        if special.get("container"):
+            container0 = special["container"]
+    cols = rt.cols
+    if len(cells) < len(cols):
+        cells = cells + [""] * (len(cols) - len(cells))
+    if len(cells) > len(cols):
+        if any(x for x in cells[len(cols):]):
+            raise CellError(f"{t.id} line {r.line}: extra non-empty cells {cells[len(cols):]}")
+        cells = cells[: len(cols)]
+    per, missing_cols, flagged_cols = _read_cells(run, rt, r, cells, container0)
+    # memory cells with a millicore suffix: flagged
+    for cont, heads in flagged_cols.items():
+        eid = run.erratum(
+            t, lines=[r.line], where=f"row '{r.cells[0]}', column(s) " + ", ".join(repr(h) for h in heads), kind="unit",
+            raw=" | ".join(r.cells),
+            problem=f"Row '{r.cells[0]}': a memory cell carries the CPU millicore suffix 'm' (" + ", ".join(
+                cells[t.header.index(h)] for h in heads) + "). As a Kubernetes quantity 'm' on memory means "
+                "milli-bytes, so the value is meaningless as printed; it may be 500Mi/0.5Gi (or a CPU value copied "
+                "into the memory column) but which cannot be told.",
+            action="flagged-excluded",
+            reason="The memory value is left empty (raw kept) and the row is flagged.")
+        per[cont]["_flag"] = eid
+    replicas_keys = ("replicas", "replicas_min", "replicas_max", "raw_replicas")
+    app_d = per.get(container0, {})
+    for cont, d in per.items():
+        for k in replicas_keys:
+            if k not in d and k in app_d:
+                d[k] = app_d[k]
+    _add_containers(run, rt, i, r, nm, site, container0, per, missing_cols, notes, status_override)
+    run.service(nm["component"], nm["service"], nm["alias"])
+
+
+def _read_cells(run: _Run, rt: _ResourceTable, r, cells: list[str], container0: str) -> tuple[dict, dict, dict]:
+    """The cells of one resource row read per container: ``(per, missing_cols, flagged_cols)``, ``per`` mapping a
+    container to its raw cells (``raw_*``) and values (cores, GiB, replicas), ``missing_cols`` and ``flagged_cols``
+    a container to the headers of its cells printed NA or blank and of its memory cells with a millicore suffix.
+    A memory number with a trailing dot is read without it, with its erratum (its row then reads as corrected); a bare
+    memory number under a header without a unit is read as GiB (``rt.bare_mem``, one erratum per table)."""
+    t = rt.t
+    reading = rt.row_readings.get(r.line, {})
+    per: dict[str, dict] = {}
+    missing_cols: dict[str, list[str]] = {}
+    flagged_cols: dict[str, list[str]] = {}
+    for h, col, cell in zip(t.header, rt.cols, cells):
+        if col is None:
+            continue
+        cont, field_ = col
+        cont = container0 if cont == "app" else cont
+        d = per.setdefault(cont, {})
+        kind = "cpu" if field_.startswith("cpu") else "mem" if field_.startswith("mem") else field_
+        raw_keys = ([f"raw_{kind}_request", f"raw_{kind}_limit"] if field_.endswith("_request_limit")
+                    else ["raw_replicas"] if field_.startswith("replicas") else [f"raw_{field_}"])
+        if field_ in ("replicas_min", "replicas_max"):
+            d["raw_replicas"] = (d.get("raw_replicas", "") + (" / " if d.get("raw_replicas") else "") + cell)
+        else:
+            for k in raw_keys:
+                d[k] = cell
+        if cell.strip() in NA:
+            missing_cols.setdefault(cont, []).append(h)
+            continue
+        val_keys = ([f"{kind}_request", f"{kind}_limit"] if field_.endswith("_request_limit") else [field_])
+        if field_.startswith("replicas"):
+            d[field_] = integer(cell)
+            continue
+        if field_ == "storage":
+            d["storage_gib"] = mem_gib(cell)
+            continue
+        if kind == "cpu":
+            v = cpu_cores(cell, "millicores" if reading.get("bare") else "cores")
             for k in val_keys:
-                d[_mem_col(k)] = v
-        # memory cells with a millicore suffix: flagged
-        for cont, heads in flagged_cols.items():
-            eid = run.erratum(
-                t, lines=[r.line], where=f"row '{r.cells[0]}', column(s) " + ", ".join(repr(h) for h in heads), kind="unit",
-                raw=" | ".join(r.cells),
-                problem=f"Row '{r.cells[0]}': a memory cell carries the CPU millicore suffix 'm' (" + ", ".join(
-                    cells[t.header.index(h)] for h in heads) + "). As a Kubernetes quantity 'm' on memory means "
-                    "milli-bytes, so the value is meaningless as printed; it may be 500Mi/0.5Gi (or a CPU value copied "
-                    "into the memory column) but which cannot be told.",
-                action="flagged-excluded",
-                reason="The memory value is left empty (raw kept) and the row is flagged.")
-            per[cont]["_flag"] = eid
-        replicas_keys = ("replicas", "replicas_min", "replicas_max", "raw_replicas")
-        app_d = per.get(container0, {})
-        for cont, d in per.items():
-            for k in replicas_keys:
-                if k not in d and k in app_d:
-                    d[k] = app_d[k]
-        for cont, d in per.items():
-            rnotes = list(notes)
-            status = "ok"
-            if cont == "istio-proxy" and container0 != "istio-proxy":
-                rnotes.insert(0, "Istio sidecar columns of this row.")
-            if d.get("replicas_min") is not None and d.get("replicas") is None and "replicas_max" in d:
-                if d["replicas_min"] == d["replicas_max"]:
-                    d["replicas"] = d["replicas_min"]
-                    rnotes.append("replicas = Min = Max (the table prints equal Min and Max Replicas, no replica count).")
-            values = [k for k in d if not k.startswith("raw_") and not k.startswith("_") and not k.startswith("replicas")]
-            miss = missing_cols.get(cont, [])
-            if not values and not d.get("_flag"):
-                if cont == "istio-proxy" and container0 != "app" and all(not d.get(k) for k in d if k.startswith("raw_cpu") or k.startswith("raw_mem")):
-                    # sidecar cells blank on a row that names another container: the sidecar is given on the pod's main row
-                    continue
-                status = "missing"
-                rnotes.append("No value printed (" + ", ".join(repr(h) for h in miss) + ").")
-            elif miss:
-                rnotes.append("Not printed: " + ", ".join(repr(h) for h in miss) + ".")
-            if r.line in corrected_rows:
-                status = "corrected"
-                rnotes += corrected_rows[r.line]
-            if t.id in SWAPPED_HEADER or t.id in DUP_LIMIT_HEADER or (t.id in MEM_RESOURCES_HEADER and cont == container0):
-                # every value of these tables is read through the table's header erratum
-                status = "corrected" if status == "ok" else status
-            if status_override:
-                status = status_override
-            if d.get("_flag"):
-                status = "flagged"
-                rnotes.append(d["_flag"])
-            if r.line in flagged_rows and cont == container0:
-                status = "flagged"
-                rnotes.append(flagged_rows[r.line])
-            d.pop("_flag", None)
-            row = c.add("resources", scenario=scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site=site,
+                d[_cpu_col(k)] = v
+            continue
+        # memory
+        if re.fullmatch(r"\d+(\.\d+)?\s*m", cell.strip()):
+            flagged_cols.setdefault(cont, []).append(h)
+            continue
+        unit = header_mem_unit(h)
+        if reading.get("bare"):
+            unit = "MiB"
+        elif unit is None and not re.search(r"[A-Za-z]", cell):
+            unit = "GiB"
+            rt.bare_mem.append((r.line, h, cont))
+        if cell.strip().endswith("."):
+            eid = run.erratum(t, lines=[r.line], where=f"row '{r.cells[0]}', column '{h}'", kind="format", raw=cell,
+                              problem="Malformed number with a trailing dot.", action="read-as",
+                              reading=cell.strip().rstrip("."),
+                              reason="The trailing dot is a stray full stop; 0.5 is the value of this column for the "
+                                     "same service in Tables 3-7 and 3-28.")
+            rt.corrected_rows.setdefault(r.line, []).append(eid)
+            cell = cell.strip().rstrip(".")
+        v = mem_gib(cell, unit or "GiB")
+        for k in val_keys:
+            d[_mem_col(k)] = v
+    return per, missing_cols, flagged_cols
+
+
+def _add_containers(run: _Run, rt: _ResourceTable, i: int, r, nm: dict, site: str | None, container0: str,
+                    per: dict, missing_cols: dict, notes: list[str], status_override: str | None) -> None:
+    """One resources row per container of printed row ``i``, with its status (ok, missing, corrected, flagged: the
+    row's errata decide it, a flag winning over a correction) and its notes; a sidecar left blank on a row that names
+    another container is skipped (the sidecar is given on the pod's main row)."""
+    t = rt.t
+    for cont, d in per.items():
+        rnotes = list(notes)
+        status = "ok"
+        if cont == "istio-proxy" and container0 != "istio-proxy":
+            rnotes.insert(0, "Istio sidecar columns of this row.")
+        if d.get("replicas_min") is not None and d.get("replicas") is None and "replicas_max" in d:
+            if d["replicas_min"] == d["replicas_max"]:
+                d["replicas"] = d["replicas_min"]
+                rnotes.append("replicas = Min = Max (the table prints equal Min and Max Replicas, no replica count).")
+        values = [k for k in d if not k.startswith("raw_") and not k.startswith("_") and not k.startswith("replicas")]
+        miss = missing_cols.get(cont, [])
+        if not values and not d.get("_flag"):
+            if cont == "istio-proxy" and container0 != "app" and all(not d.get(k) for k in d if k.startswith("raw_cpu") or k.startswith("raw_mem")):
+                # sidecar cells blank on a row that names another container: the sidecar is given on the pod's main row
+                continue
+            status = "missing"
+            rnotes.append("No value printed (" + ", ".join(repr(h) for h in miss) + ").")
+        elif miss:
+            rnotes.append("Not printed: " + ", ".join(repr(h) for h in miss) + ".")
+        if r.line in rt.corrected_rows:
+            status = "corrected"
+            rnotes += rt.corrected_rows[r.line]
+        if t.id in SWAPPED_HEADER or t.id in DUP_LIMIT_HEADER or (t.id in MEM_RESOURCES_HEADER and cont == container0):
+            # every value of these tables is read through the table's header erratum
+            status = "corrected" if status == "ok" else status
+        if status_override:
+            status = status_override
+        if d.get("_flag"):
+            status = "flagged"
+            rnotes.append(d["_flag"])
+        if r.line in rt.flagged_rows and cont == container0:
+            status = "flagged"
+            rnotes.append(rt.flagged_rows[r.line])
+        d.pop("_flag", None)
+        row = run.c.add("resources", scenario=rt.scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site=site,
                         component=nm["component"], service=nm["service"], container=cont,
                         is_sidecar=cont == "istio-proxy", status=status, note=None, **d)
-            row["_notes"] = rnotes
-        run.service(nm["component"], nm["service"], nm["alias"])
+        row["_notes"] = rnotes
 
-    if bare_mem:
-        heads = sorted({h for _, h, _ in bare_mem})
-        eid = run.erratum(
-            t, lines=[t.header_line] + sorted({ln for ln, _, _ in bare_mem}), where="column(s) " + ", ".join(repr(h) for h in heads),
-            kind="unit", raw="\n".join(heads), problem="Memory cells print bare numbers and neither the cells nor the header give a unit.",
-            action="read-as", reading="GiB",
-            reason=("The same sidecar memory is printed '2 Gi' in Tables 3-115/3-116 and the app memory columns of this table "
-                    "are headed '(Gi)'." if any("istio" in h.lower() or "isito" in h.lower() for h in heads) else
-                    "Cells of the same column that do carry a unit use Mi only for sub-GiB values ('512 Mi'), and the same "
-                    "services get whole-Gi memory (2Gi, 4Gi, 6Gi, 8Gi) in Tables 3-150 and 3-174."))
-        bare_keys = {(ln, cont) for ln, _, cont in bare_mem}
-        for row in c.rows["resources"]:
-            if row["table_id"] == t.id and (row["line"], row["container"]) in bare_keys:
-                row["_notes"].append(eid)
-                if row["status"] == "ok":
-                    row["status"] = "corrected"
-    _check_request_limit(run, t)
-    _finish_notes(c, t)
+
+def _bare_memory_erratum(run: _Run, rt: _ResourceTable) -> None:
+    """One erratum for a table's bare memory numbers read as GiB (``rt.bare_mem``), noted on their rows, which
+    then read as corrected where they were ok."""
+    t, bare_mem, c = rt.t, rt.bare_mem, run.c
+    heads = sorted({h for _, h, _ in bare_mem})
+    eid = run.erratum(
+        t, lines=[t.header_line] + sorted({ln for ln, _, _ in bare_mem}), where="column(s) " + ", ".join(repr(h) for h in heads),
+        kind="unit", raw="\n".join(heads), problem="Memory cells print bare numbers and neither the cells nor the header give a unit.",
+        action="read-as", reading="GiB",
+        reason=("The same sidecar memory is printed '2 Gi' in Tables 3-115/3-116 and the app memory columns of this table "
+                "are headed '(Gi)'." if any("istio" in h.lower() or "isito" in h.lower() for h in heads) else
+                "Cells of the same column that do carry a unit use Mi only for sub-GiB values ('512 Mi'), and the same "
+                "services get whole-Gi memory (2Gi, 4Gi, 6Gi, 8Gi) in Tables 3-150 and 3-174."))
+    bare_keys = {(ln, cont) for ln, _, cont in bare_mem}
+    for row in c.rows["resources"]:
+        if row["table_id"] == t.id and (row["line"], row["container"]) in bare_keys:
+            row["_notes"].append(eid)
+            if row["status"] == "ok":
+                row["status"] = "corrected"
 
 
 def _cpu_col(k: str) -> str:
@@ -630,19 +689,34 @@ def _util_header(t, h: str, run: _Run, header_errata: dict) -> tuple[str | None,
 
 
 def _utilization(run: _Run, t) -> None:
-    c = run.c
+    """One utilization table onto utilization.csv: its headers (site, metric; a header naming both Memory and CPU
+    read with its erratum), its table-wide errata, one row per value cell of each printed row, then one erratum per
+    kind of cell defect met in the table. The errata are recorded in this order, which fixes their ids."""
     scen = run.scenario_of(t)
     header_errata: dict[str, str] = {}
     heads = [(h,) + _util_header(t, h, run, header_errata) for h in t.header[1:]]
-    groups: dict[str, dict] = {}   # defect kind -> {"lines": [...], "raw": [...]} grouped per table
+    groups: dict[str, dict] = {}   # defect kind -> {"lines": [...], "raw": [...], "rows": [...]} grouped per table
+    table_notes = _util_table_errata(run, t)
+    for i, r in enumerate(t.rows, 1):
+        nm, notes_row, status_row = _util_row_name(run, t, r)
+        cells = r.cells[1:]
+        if len(cells) != len(heads):
+            raise CellError(f"{t.id} line {r.line}: {len(cells)} value cells for {len(heads)} columns")
+        row_notes = list(table_notes) + notes_row
+        for (h, site, metric), cell in zip(heads, cells):
+            notes = list(row_notes) + ([header_errata[h]] if h in header_errata else [])
+            row = dict(scenario=scen, table_id=t.id, row=i, line=r.line, row_label=r.cells[0], site=site,
+                       component=nm["component"], service=nm["service"], container=nm["container"], metric=metric,
+                       column_label=h, raw=cell, percent_basis="unstated")
+            _add_util_cell(run, t, r, row, cell, status_row, notes, groups)
+        run.service(nm["component"], nm["service"], nm["alias"])
+    _util_defect_errata(run, t, groups)
+    _finish_notes(run.c, t)
 
-    def group(key: str, line: int, raw: str) -> dict:
-        g = groups.setdefault(key, {"lines": [], "raw": [], "rows": []})
-        if line not in g["lines"]:
-            g["lines"].append(line)
-        g["raw"].append(raw)
-        return g
 
+def _util_table_errata(run: _Run, t) -> list[str]:
+    """The errata of a whole utilization table, noted on every one of its rows: X/Y cells whose Y is no HPA target
+    (NOT_HPA_XY) and Tables 3-152/3-153's list-literal cells."""
     table_notes: list[str] = []
     if t.id in NOT_HPA_XY:
         table_notes.append(run.erratum(
@@ -667,94 +741,111 @@ def _utilization(run: _Run, t) -> None:
             reason="Absolute / percent gives replicas x per-pod allocation of Table 3-150 (appinfo CPU 0.100/2.50% = 4 = 2 x 2 "
                    "cores; memory 0.520/25.98% = 2.0 = 2 x 1 Gi; UDR connector user-service 6.971/14.52% = 48 = 8 x 6 cores), "
                    "so the values are cores and GiB totals over the pods."))
-    for i, r in enumerate(t.rows, 1):
-        label = r.cells[0]
-        notes_row: list[str] = list(table_notes)
-        status_row = None
-        if t.id == "3-131" and r.line == 1788:
-            label_for_name = "ocpcf-occnp-alternate route"
-            eid = run.erratum(
-                t, lines=[1787, 1788], where="rows 7 and 8", kind="duplicate", raw=r.cells[0],
-                problem="Two rows are labelled 'ocpcf-occnp-alternate route/istio'; the app container has no row otherwise.",
-                action="read-as", reading="second row = the alternate-route app container",
-                reason="Every other service has an '/istio' row followed by its app row; the second row's memory (9.59%, "
-                       "9.35%) is of the app's order (Table 3-119: app 9.38%, sidecar 4.88%), not of a sidecar (~5%).")
-            notes_row.append(eid)
-            status_row = "corrected"
-            nm = run.name(t, r, label_for_name)
-            nm["container"], nm["is_sidecar"] = "app", False
-        elif t.id == "3-152" and label == "user-service":
-            # positional: rows follow Table 3-150's order (CHF Connector 6th, UDR Connector after NRF Client Management)
-            which = "chf-connector" if r.line == 2101 else "udr-connector"
-            eid = run.erratum(
-                t, lines=[2101, 2107], where="rows 'user-service' (6 and 12)", kind="name", raw="user-service",
-                problem="Two rows carry the same label 'user-service' (the pod name of both the CHF and the UDR connector).",
-                action="read-as", reading="row 6 (line 2101) = CHF Connector, row 12 (line 2107) = UDR Connector",
-                reason="The rows follow Table 3-150's order (CHF Connector after Alternate Route, UDR Connector after NRF "
-                       "Client Management), and absolute/percent gives 2.902/12.09% = 24.0 cores = 4 replicas x 6 (CHF "
-                       "Connector) and 6.971/14.52% = 48.0 = 8 x 6 (UDR Connector).") if r.line == 2101 else \
-                next(e["id"] for e in c.errata if e["table_id"] == "3-152" and e["raw"] == "user-service")
-            notes_row.append(eid)
-            status_row = "corrected"
-            nm = {"site": None, "notes": [], "component": "app", "service": which, "container": "app",
-                  "is_sidecar": False, "alias": "user-service"}
-        else:
-            nm = run.name(t, r)
-        notes_row += nm["notes"]
-        if nm["component"] == "app" and nm["container"] == "app" and t.id in ("3-247",):
-            eid = run.erratum(t, lines=[r.line], where=f"row '{label}'", kind="other", raw=r.text.strip(),
-                              problem="A Policy application container is listed in the cnDBTier utilization table.",
-                              action="noted", reason="Mapped as the Policy Diameter Gateway (component app).")
-            notes_row.append(eid)
-        cells = r.cells[1:]
-        if len(cells) != len(heads):
-            raise CellError(f"{t.id} line {r.line}: {len(cells)} value cells for {len(heads)} columns")
-        for (h, site, metric), cell in zip(heads, cells):
-            notes = list(notes_row) + ([header_errata[h]] if h in header_errata else [])
-            row = dict(scenario=scen, table_id=t.id, row=i, line=r.line, row_label=label, site=site,
-                       component=nm["component"], service=nm["service"], container=nm["container"], metric=metric,
-                       column_label=h, raw=cell, percent_basis="unstated")
-            res = _util_cell(t, cell)
-            st = res.pop("status")
-            defect = res.pop("defect", None)
-            if defect:
-                g = group(defect, r.line, cell)
-                g["rows"].append(row)
-            if st == "ok" and status_row:
-                st = status_row
-            if t.id in ("3-152", "3-153") and st == "ok":
-                st = "corrected"
-            if res.get("abs_unit") == "_abs":
-                res["abs_unit"] = "cores" if metric == "cpu" else "GiB"
-            row.update(res)
-            row["status"] = st
-            row["_notes"] = notes
-            c.add("utilization", **row)
-            row_ref = c.rows["utilization"][-1]
-            if defect:
-                g["rows"][-1] = row_ref
-        run.service(nm["component"], nm["service"], nm["alias"])
+    return table_notes
 
-    # one erratum per defect kind per table
-    texts = {
-        "no-slash": ("format", "X/Y cell printed without its slash ('{ex}').", "read-as",
-                     "X as observed and Y as the HPA target", "The two percentages are unambiguous; X/Y cells elsewhere "
-                     "in the chapter print them with a slash ('0%/80%').", "corrected"),
-        "double-percent": ("format", "Doubled percent sign in an X/Y cell ('{ex}').", "read-as",
-                           "0.10% with Y as in the rest of the table", "A doubled '%' carries no meaning.", "corrected"),
-        "apostrophe": ("format", "Stray apostrophe before or after a percentage.", "read-as",
-                       "the percentage without the apostrophe", "Quote marks are an export artefact.", "corrected"),
-        "leading-dot": ("format", "Percentage without its leading zero ('{ex}').", "read-as", "0{ex}",
-                        "A number cannot start with its decimal point; every other cell of the table has the leading zero.", "corrected"),
-        "no-percent": ("format", "Value printed without '%' in a percentage column ('4.20').", "read-as", "4.20%",
-                       "Every other cell of the column is a percentage and 4.20 is of the order of the same container's "
-                       "other site (2.50%) and of 3-119 (2.65%, 4.40%).", "corrected"),
-        "impossible": ("impossible-value", "Utilization above 100% of a container's allocation.", "flagged-excluded", None,
-                       "Kept as printed (observed_percent as printed) and left out of calculations; the intended value "
-                       "cannot be recovered.", "flagged"),
-    }
+
+def _util_row_name(run: _Run, t, r) -> tuple[dict, list[str], str | None]:
+    """Who a utilization row measures: ``(nm, notes, status)``, ``nm`` as ``_Run.name`` gives it, ``notes`` the ids of
+    the row's errata and ``status`` "corrected" where its label was read with an erratum (3-131's duplicated
+    alternate-route label, 3-152's two 'user-service' rows), else None. A Policy application container met in
+    the cnDBTier table 3-247 is noted."""
+    label = r.cells[0]
+    notes_row: list[str] = []
+    status_row = None
+    if t.id == "3-131" and r.line == 1788:
+        label_for_name = "ocpcf-occnp-alternate route"
+        eid = run.erratum(
+            t, lines=[1787, 1788], where="rows 7 and 8", kind="duplicate", raw=r.cells[0],
+            problem="Two rows are labelled 'ocpcf-occnp-alternate route/istio'; the app container has no row otherwise.",
+            action="read-as", reading="second row = the alternate-route app container",
+            reason="Every other service has an '/istio' row followed by its app row; the second row's memory (9.59%, "
+                   "9.35%) is of the app's order (Table 3-119: app 9.38%, sidecar 4.88%), not of a sidecar (~5%).")
+        notes_row.append(eid)
+        status_row = "corrected"
+        nm = run.name(t, r, label_for_name)
+        nm["container"], nm["is_sidecar"] = "app", False
+    elif t.id == "3-152" and label == "user-service":
+        # positional: rows follow Table 3-150's order (CHF Connector 6th, UDR Connector after NRF Client Management)
+        which = "chf-connector" if r.line == 2101 else "udr-connector"
+        eid = run.erratum(
+            t, lines=[2101, 2107], where="rows 'user-service' (6 and 12)", kind="name", raw="user-service",
+            problem="Two rows carry the same label 'user-service' (the pod name of both the CHF and the UDR connector).",
+            action="read-as", reading="row 6 (line 2101) = CHF Connector, row 12 (line 2107) = UDR Connector",
+            reason="The rows follow Table 3-150's order (CHF Connector after Alternate Route, UDR Connector after NRF "
+                   "Client Management), and absolute/percent gives 2.902/12.09% = 24.0 cores = 4 replicas x 6 (CHF "
+                   "Connector) and 6.971/14.52% = 48.0 = 8 x 6 (UDR Connector).") if r.line == 2101 else \
+            next(e["id"] for e in run.c.errata if e["table_id"] == "3-152" and e["raw"] == "user-service")
+        notes_row.append(eid)
+        status_row = "corrected"
+        nm = {"site": None, "notes": [], "component": "app", "service": which, "container": "app",
+              "is_sidecar": False, "alias": "user-service"}
+    else:
+        nm = run.name(t, r)
+    notes_row += nm["notes"]
+    if nm["component"] == "app" and nm["container"] == "app" and t.id in ("3-247",):
+        eid = run.erratum(t, lines=[r.line], where=f"row '{label}'", kind="other", raw=r.text.strip(),
+                          problem="A Policy application container is listed in the cnDBTier utilization table.",
+                          action="noted", reason="Mapped as the Policy Diameter Gateway (component app).")
+        notes_row.append(eid)
+    return nm, notes_row, status_row
+
+
+def _add_util_cell(run: _Run, t, r, row: dict, cell: str, status_row: str | None, notes: list[str],
+                   groups: dict) -> None:
+    """One utilization row (``row``: its scenario, table, site, service, metric and raw cell) with the cell read
+    (``_util_cell``: percent, X/Y, absolute (percent)) and its status; a defective cell joins its defect's group in
+    ``groups`` (kind -> lines, raw cells, rows), which ``_util_defect_errata`` records once per table."""
+    c = run.c
+    res = _util_cell(t, cell)
+    st = res.pop("status")
+    defect = res.pop("defect", None)
+    if defect:
+        g = groups.setdefault(defect, {"lines": [], "raw": [], "rows": []})
+        if r.line not in g["lines"]:
+            g["lines"].append(r.line)
+        g["raw"].append(cell)
+        g["rows"].append(row)
+    if st == "ok" and status_row:
+        st = status_row
+    if t.id in ("3-152", "3-153") and st == "ok":
+        st = "corrected"
+    if res.get("abs_unit") == "_abs":
+        res["abs_unit"] = "cores" if row["metric"] == "cpu" else "GiB"
+    row.update(res)
+    row["status"] = st
+    row["_notes"] = notes
+    c.add("utilization", **row)
+    row_ref = c.rows["utilization"][-1]
+    if defect:
+        g["rows"][-1] = row_ref
+
+
+# A utilization cell's defect -> (erratum kind, problem, action, reading, reason, status of its rows); '{ex}' is the
+# first such cell of the table.
+UTIL_DEFECTS = {
+    "no-slash": ("format", "X/Y cell printed without its slash ('{ex}').", "read-as",
+                 "X as observed and Y as the HPA target", "The two percentages are unambiguous; X/Y cells elsewhere "
+                 "in the chapter print them with a slash ('0%/80%').", "corrected"),
+    "double-percent": ("format", "Doubled percent sign in an X/Y cell ('{ex}').", "read-as",
+                       "0.10% with Y as in the rest of the table", "A doubled '%' carries no meaning.", "corrected"),
+    "apostrophe": ("format", "Stray apostrophe before or after a percentage.", "read-as",
+                   "the percentage without the apostrophe", "Quote marks are an export artefact.", "corrected"),
+    "leading-dot": ("format", "Percentage without its leading zero ('{ex}').", "read-as", "0{ex}",
+                    "A number cannot start with its decimal point; every other cell of the table has the leading zero.", "corrected"),
+    "no-percent": ("format", "Value printed without '%' in a percentage column ('4.20').", "read-as", "4.20%",
+                   "Every other cell of the column is a percentage and 4.20 is of the order of the same container's "
+                   "other site (2.50%) and of 3-119 (2.65%, 4.40%).", "corrected"),
+    "impossible": ("impossible-value", "Utilization above 100% of a container's allocation.", "flagged-excluded", None,
+                   "Kept as printed (observed_percent as printed) and left out of calculations; the intended value "
+                   "cannot be recovered.", "flagged"),
+}
+
+
+def _util_defect_errata(run: _Run, t, groups: dict) -> None:
+    """One erratum per kind of cell defect met in a utilization table (UTIL_DEFECTS), noted on its rows, which read
+    as flagged (impossible values) or corrected."""
     for key, g in groups.items():
-        ek, problem, action, reading, reason, st = texts[key]
+        ek, problem, action, reading, reason, st = UTIL_DEFECTS[key]
         ex = g["raw"][0]
         problem, reading = problem.replace("{ex}", ex), (reading or "").replace("{ex}", ex) or None
         if key == "impossible" and t.id == "3-132":
@@ -767,7 +858,6 @@ def _utilization(run: _Run, t) -> None:
         for row in g["rows"]:
             row["_notes"].append(eid)
             row["status"] = "flagged" if st == "flagged" else ("corrected" if row["status"] in ("ok", "corrected") else row["status"])
-    _finish_notes(c, t)
 
 
 def _util_cell(t, cell: str) -> dict:

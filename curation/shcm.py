@@ -432,7 +432,7 @@ def build() -> Curated:
 
     scenarios(c, src, perf_rows, lat_rows, cfg_lines, vers, dict(mix=e_mix, pool=e_pool, cpu=e_cpu, c300=e_300),
               (mix_l, ratio_l, pool_l, concl_text_l, hw_l, heap_l, jvm_l))
-    # appended after the first curation (issue 15), so earlier erratum ids keep their numbers
+    # appended after the first curation (the provenance audit), so earlier erratum ids keep their numbers
     e_gb = E(scenario=None, table_id="T-cassandra-disk", lines=[cl8, cl9], where="Cassandra commitlog and disk usage",
              kind="unit", raw="8GB\naround 9GB",
              problem="The two Cassandra disk sizes are printed 'GB' without saying whether decimal gigabytes or binary "

@@ -189,7 +189,7 @@ def variant_site(tmp_path_factory, worker_id) -> Path:
 
 HEAVY_FIRST = ["test_boot_failures.py", "test_sixth_guide.py", "test_security.py", "test_site_experience.py",
                "test_table_views.py", "test_products_pages.py", "test_build_swap.py", "test_bad_data.py",
-               "test_calcfix_browser.py", "test_snapshot.py", "test_links.py", "test_hosting.py"]
+               "test_calculator_first_use_browser.py", "test_snapshot.py", "test_links.py", "test_hosting.py"]
 """The test files that take longest (each 35 to 200 s of a full run on 2 cores, from --durations), longest first, but
 for test_sixth_guide second: the first test process builds the usual site (built_site) for test_boot_failures while
 the second builds the variant one (variant_site) for test_sixth_guide, instead of waiting for the first. pytest-xdist

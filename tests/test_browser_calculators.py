@@ -34,7 +34,7 @@ def test_asm_calculator(page, site_url):
     assert asm_values(page) == ("12.124", "11.409", "-280")
     shown = page.locator("table.atlas-asm-overview tbody tr").count()
     assert page.locator('table.atlas-asm-overview tr[data-scenario="bsf-3-2"] td').nth(3).inner_text() == "35.6 %"
-    rows = download_csv(page)  # the pair shown (test_calcfix): each side's TOTAL line
+    rows = download_csv(page)  # the pair shown (test_calculator_first_use): each side's TOTAL line
     assert [r[1] for r in rows[1:] if r[0] == "total"] == ["bsf-3-3", "bsf-3-1"]
     with page.expect_download() as d:
         page.click("#calc-dl-overview")
@@ -95,7 +95,7 @@ def test_overtarget_calculator(page, site_url):
 
 
 def test_footprint_georedundancy_and_packing(page, site_url):
-    """Issue 12 case in the browser: policy 3.2.6 at 120,000 TPS, 2 sites, N+1, target 70, 64-core / 512 GiB nodes.
+    """A reported sizing case in the browser: policy 3.2.6 at 120,000 TPS, 2 sites, N+1, target 70, 64-core / 512 GiB nodes.
     ndbmtd keeps Table 3-129's 10 per site; ue-service 26 (test_footprint_rules.test_two_ceilings_under_failover);
     the result is partial (query-service's sidecar, policy-E092) and the form restores every input from the permalink."""
     page.goto(site_url + "/calculators/footprint/?scenario=policy-3-2-6&load=120000&sites=2&redundancy=n%2B1&target=70"

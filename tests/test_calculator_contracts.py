@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from calculators import asm, dsr, shcm
+from calculators import asm, asm_report, dsr, shcm
 
 
 # ------------------------------------------------------------------ helpers
@@ -556,8 +556,8 @@ def test_overtarget_csv_lines_for_a_service_a_scenario_and_memory(flags):
       (69 >= 0.9 x 70 = 63), inside the tolerance band (69 / 70 = 0.986): warning; no pods stated so no replicas.
     - Policy 3.4.4, Table 3-235 row 10 ndbmtd/mysqlndbcluster site1: memory 93.1 % >= 80 %, the scenario partial
       (12 rows of Table 3-235 printed without a value, policy-E308)."""
-    from calculators import overtarget
-    text = overtarget.to_csv(flags)
+    from calculators import overtarget_report
+    text = overtarget_report.to_csv(flags)
     assert csv_header(text) == OVERTARGET_COLUMNS
     rows = csv_rows(text)
     assert ["cpu", "over", "policy", "policy-3-4-2", "3-214", "1", "ndbappmysqld", "site3", "ndbappmysqld", "app", "92.0", "80.0",
@@ -579,9 +579,9 @@ def test_overtarget_csv_lines_for_a_service_a_scenario_and_memory(flags):
 def test_overtarget_partial_scenarios_are_named(flags):
     """Policy 3.3.2: 2 rows of Table 3-196 flagged (policy-E053, the 22,530 % reading): the scenario is listed as
     partial and its flagged ndbappmysqld row (89 % of 80 %) is marked on the page."""
-    from calculators import overtarget
+    from calculators import overtarget_report
     assert flags["partial"]["policy-3-3-2"] == "2 rows of Table 3-196 could not be used (flagged; policy-E053): ndbmtd."
-    html = overtarget.to_html(flags)
+    html = overtarget_report.to_html(flags)
     assert ('<li data-scenario="policy-3-3-2">policy-3-3-2: 2 rows of Table 3-196 could not be used (flagged; policy-E053): '
             "ndbmtd.</li>") in html
     assert ('data-scenario="policy-3-3-2" data-service="ndbappmysqld" data-site="site3" data-status="over" data-severity="critical" '
@@ -591,8 +591,8 @@ def test_overtarget_partial_scenarios_are_named(flags):
 def test_overtarget_page_rule_tables_and_rows(flags):
     """The page states the HPA rule it follows, and its two tables carry their headers and the rows above, with links
     to the table on the scenario's page."""
-    from calculators import overtarget
-    html = overtarget.to_html(flags)
+    from calculators import overtarget_report
+    html = overtarget_report.to_html(flags)
     assert ('<p class="atlas-note">HPA desired replicas as the Kubernetes HPA controller computes them (kubernetes/kubernetes, '
             "pkg/controller/podautoscaler: GetResourceUtilizationRatio, GetResourceReplicas, normalizeDesiredReplicas): "
             "utilization is read as a whole percent of the request, truncated (29.9 % reads 29 %); the usage ratio is "
@@ -632,7 +632,7 @@ OWN = ("name,replicas,cpu_request,observed,target\n"
 def test_own_csv_rows_problems_and_csv_lines():
     """The user's own services (hand arithmetic in OWN's comments): each row's flag and HPA desired count, the bad
     lines by number with their message, and the 'own-cpu' CSV lines."""
-    from calculators import overtarget
+    from calculators import overtarget, overtarget_report
     own, problems = overtarget.parse_own(OWN)
     assert [(e["line"], e["name"], e["status"], e["desired"], e["severity"]) for e in own] == [
         (2, "svc-a", "over", 12, "critical"), (3, "svc-b", "over", 5, "critical"), (6, "svc-e", "ok", 3, "ok")]
@@ -641,7 +641,7 @@ def test_own_csv_rows_problems_and_csv_lines():
     assert problems == [
         {"line": 4, "message": "name is empty."},
         {"line": 5, "message": "observed works out at 200000000 % of the request, above 100,000 %: check the value and its unit."}]
-    text = overtarget.to_csv({"cpu": [], "memory": []}, own)
+    text = overtarget_report.to_csv({"cpu": [], "memory": []}, own)
     assert csv_rows(text) == [
         ["own-cpu", "over", "", "", "", "2", "svc-a", "", "svc-a", "", "90.0", "75.0", "", "10", "", "", "90", "", "", "", "12",
          "critical", "12", "", ""],
@@ -653,8 +653,8 @@ def test_own_csv_rows_problems_and_csv_lines():
 
 def test_own_csv_page_counts_and_table(bundle):
     """The page's 'Your services' part for OWN: counts, the problems by line, the table of rows."""
-    from calculators import overtarget
-    out = overtarget.run_web(bundle, {"product": "nef", "mem_threshold": "80", "csv": OWN})
+    from calculators import overtarget_report
+    out = overtarget_report.run_web(bundle, {"product": "nef", "mem_threshold": "80", "csv": OWN})
     html = out["html"]
     assert ('<p class="atlas-own-counts">3 rows evaluated: <strong>2</strong> over, <strong>0</strong> near, 1 ok; '
             "2 not evaluated (below). Severity: <strong>2</strong> critical, <strong>0</strong> warning, 1 ok.</p>") in html
@@ -746,7 +746,7 @@ def test_asm_csv_lines_bsf_3_2(bundle):
     share = lambda m: round(100 * sum(float(r["observed_abs"]) for r in obs if r["metric"] == m and r["container"] == "istio-proxy")
                             / sum(float(r["observed_abs"]) for r in obs if r["metric"] == m), 4)
     assert (mem_side, round(mem_all, 3), share("cpu"), share("memory")) == (146, 1183.628, 32.7519, 3.5762)
-    text = asm.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
+    text = asm_report.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
     rows = csv_rows(text)
     # sidecar_replicas 8 (printed, so replica_range empty); BSF prints no replica range, so the TOTAL names none
     assert ["bsf-3-2", "app", "Diameter Gateway", "16.0", "48.0", "33.3333", "16.0", "32.0", "50.0", "54000.0", "TPS", "3-16/6",
@@ -1238,7 +1238,7 @@ def test_dsr_target_refusal_text(bundle):
 
 def test_asm_page_explains_partial_shares(bundle):
     """The ASM page says what a partial scenario's share means (policy 3.2.7, Table 3-140, policy-E031)."""
-    html = asm.run_web(bundle, asm.defaults(bundle))["html"]
+    html = asm_report.run_web(bundle, asm.defaults(bundle))["html"]
     assert ('<p class="atlas-note">A <strong>partial</strong> scenario has resource rows flagged by an erratum or printed '
             "without a value (or without a replica count or request to multiply): its share over every row would mix sidecars "
             "whose application rows are missing, so the share is given only over the services whose rows are all usable, and "

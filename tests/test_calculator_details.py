@@ -13,13 +13,13 @@ from conftest import ROOT
 def test_asm_observed_share_is_marked_partial_only_when_it_is(bundle):
     """BSF 3.2's observed sidecar CPU share at Site1: 32.765 of 100.04 cores (the guide's utilization tables; issue 12
     names it, 32.75 %), shown to one decimal; "(partial)" only for a share missing some services' rows."""
-    from calculators import asm
+    from calculators import asm, asm_report
     o = next(x for x in asm.overview(bundle) if x["scenario"] == "bsf-3-2")
     assert o["observed"]["cpu"]["sidecar"] == pytest.approx(32.765) and o["observed"]["cpu"]["total"] == pytest.approx(100.04)
-    assert asm._observed_cell(o, "cpu") == "32.8 %"  # 32.765 / 100.04 = 32.75 %
+    assert asm_report._observed_cell(o, "cpu") == "32.8 %"  # 32.765 / 100.04 = 32.75 %
     partial = {"observed": {"cpu": dict(o["observed"]["cpu"], partial=["Table 3-18 row 9"])}}
-    assert asm._observed_cell(partial, "cpu") == "32.8 % (partial)"
-    assert asm._observed_cell({"observed": {}}, "cpu") == "not measured"
+    assert asm_report._observed_cell(partial, "cpu") == "32.8 % (partial)"
+    assert asm_report._observed_cell({"observed": {}}, "cpu") == "not measured"
 
 
 def test_asm_differences_name_the_asm_setting_of_each_run(bundle):
@@ -188,8 +188,8 @@ def test_helm_values_list_what_could_not_be_sized(bundle):
 def test_overtarget_own_row_in_percent_to_three_decimals_and_its_hpa_count(bundle):
     """Own CSV: 7 replicas of 0.3 cores used 3.5 cores together: 3.5 / (7 x 0.3) = 166.667 % against a 70 % target;
     the HPA reads 166 %, 166 / 70 = 2.371, ceil(7 x 2.371) = ceil(16.6) = 17, critical (it scales up); no HPA bounds."""
-    from calculators import overtarget
-    html = overtarget.run_web(bundle, {"product": "policy", "csv": "name,replicas,cpu_request,observed,target\nsvc,7,0.3,3.5 cores,70\n"})["html"]
+    from calculators import overtarget_report
+    html = overtarget_report.run_web(bundle, {"product": "policy", "csv": "name,replicas,cpu_request,observed,target\nsvc,7,0.3,3.5 cores,70\n"})["html"]
     row = next(r for r in _rows(html) if r[2:3] == ["svc"])
     assert row == ["critical", "2", "svc", "7", "166.667", "70", "over", "17"]
 
@@ -197,8 +197,8 @@ def test_overtarget_own_row_in_percent_to_three_decimals_and_its_hpa_count(bundl
 def test_overtarget_rows_of_a_partial_scenario_say_so(bundle):
     """Policy 3.3.2 is partial (Table 3-196: two ndbmtd rows flagged, policy-E053); its ndbappmysqld at Site3, 89 %
     against 80 % (Table 3-196 row 1) with 5 replicas (Table 3-194 row 1): 89 / 80 = 1.1125, ceil(5 x 1.1125) = 6, critical."""
-    from calculators import overtarget
-    html = overtarget.run_web(bundle, {"product": "policy"})["html"]
+    from calculators import overtarget_report
+    html = overtarget_report.run_web(bundle, {"product": "policy"})["html"]
     row = next(r for r in _rows(html) if r[2:6] == ["policy-3-3-2", "ndbappmysqld", "app", "site3"])
     assert row == ["critical", "over", "policy-3-3-2", "ndbappmysqld", "app", "site3", "89", "80", "1.113", "5 (Table 3-194, row 1)", "6",
                    "Table 3-196, row 1", "89", "partial"]

@@ -115,7 +115,7 @@ def test_asm_bad_scenarios_raise_documented_error(bundle, on, off):
         asm.compare(bundle, on, off)
 
 
-# ------------------------------------------------------------------ footprint sizing rules (issue 12)
+# ------------------------------------------------------------------ footprint sizing rules
 
 @FAST
 @given(data=st.data(), scale=st.floats(0.05, 30), target=st.one_of(st.none(), st.integers(1, 100)),

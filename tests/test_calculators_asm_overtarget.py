@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from calculators import asm, footprint, overtarget as ot, catalogue, runs
+from calculators import asm, footprint, overtarget as ot, overtarget_report as otr, catalogue, runs
 from calculators.__main__ import main as cli
 from calculators.asm import AsmError
 from calculators.footprint import FootprintError
@@ -163,7 +163,7 @@ def test_whatif_remove_and_add(bundle):
 def test_asm_web_and_csv(bundle):
     out = catalogue.run(bundle, {"calc": "asm", "on": "bsf-3-2", "off": "bsf-3-1"})
     assert out["ok"], out
-    # the CSV holds the pair shown (test_calcfix); the overview of every ASM scenario is the "overview" download
+    # the CSV holds the pair shown (test_calculator_first_use); the overview of every ASM scenario is the "overview" download
     assert "total,bsf-3-2,enabled,,TOTAL,167.0,469.7," in out["downloads"]["csv"]["text"]
     assert "bsf-3-2,,TOTAL,167.0,469.7," in out["downloads"]["overview"]["text"]
     assert out["chart"]["data"]["values"]
@@ -371,7 +371,7 @@ def test_policy_3_2_2_range_printed_hpa_from_either_end(bundle):
     assert ends["min"] == {"desired": 4, "unclamped": 4, "bound": None, "max_must_rise_to": None}
     assert ends["max"] == {"desired": 16, "unclamped": 29, "bound": "max", "max_must_rise_to": 29}
     assert (ue["max_must_rise_to"], ue["severity"]) == (29, "critical")
-    html = ot.to_html(res)
+    html = otr.to_html(res)
     assert "from max 16: 16 (asks 29, clamped at max): the HPA max must rise to 29" in html
     assert "KEP-4951" in html and "v1.33" in html
 
@@ -383,7 +383,7 @@ def test_overtarget_marks_partial_scenarios(bundle):
     assert "policy-E030" in res["partial"]["policy-3-2-6"] and "ndbmtd" in res["partial"]["policy-3-2-6"]
     assert res["partial"]["policy-3-2-10"].startswith("78 rows of Table 3-177")
     assert all(e["partial"] for e in res["cpu"] if e["scenario"] == "policy-3-2-6")
-    html = ot.to_html(res)
+    html = otr.to_html(res)
     assert '<li data-scenario="policy-3-2-10">' in html
 
 
@@ -440,7 +440,7 @@ def test_88_of_80_scales_on_the_v1_32_controller_and_holds_on_v1_33(bundle):
     assert new["controller_note"] == ("Kubernetes v1.32 or earlier: 6 replicas (critical): |1 - 88/80| = "
                                       "0.10000000000000009 in float64, above the 0.1 tolerance")
     assert ot.hpa_desired(5, 88, 80, controller="1.32") == 6 and ot.hpa_desired(5, 88, 80, controller="1.33") == 5
-    html = ot.to_html(ot.compute(bundle, "policy", kubernetes="1.32"))
+    html = otr.to_html(ot.compute(bundle, "policy", kubernetes="1.32"))
     assert "Applied here: Kubernetes v1.32 or earlier." in html
     assert ('<small class="atlas-k8s-note" title="Kubernetes v1.33 or later: 5 replicas (warning): 88/80 = 1.1 in float64, '
             'within (1 - 0.1) &lt;= ratio &lt;= (1 + 0.1) = 1.1">v1.33 or later: 5</small>') in html
@@ -586,10 +586,10 @@ def test_own_row_with_an_hpa_max_says_to_what_it_must_rise():
     assert (roomy["desired"], roomy["max_must_rise_to"]) == (15, None)
     assert problems == [{"line": 4, "message": "min_replicas (8) is above max_replicas (4); an HPA refuses that."},
                         {"line": 5, "message": "max_replicas must be a whole number from 0 to 999999 (or empty), not '1.5'."}]
-    assert ot._desired_text(gw) == "12 (asks 15, clamped at max): the HPA max must rise to 15"
-    text = ot.to_csv({"cpu": [], "memory": []}, own)
+    assert otr.desired_text(gw) == "12 (asks 15, clamped at max): the HPA max must rise to 15"
+    text = otr.to_csv({"cpu": [], "memory": []}, own)
     assert "own-cpu,over,,,,2,gw,,gw,,90.0,60.0,,10,,,90,2,12,,\"12 (asks 15, clamped at max): the HPA max must rise to 15\",critical,15,15," in text.splitlines()
-    html = ot.to_html({"cpu": [], "memory": [], "counts": {"over": 0, "near": 0, "memory": 0, "critical": 0, "warning": 0, "ok": 0},
+    html = otr.to_html({"cpu": [], "memory": [], "counts": {"over": 0, "near": 0, "memory": 0, "critical": 0, "warning": 0, "ok": 0},
                        "inputs": {"product": "", "mem_threshold": 80.0, "kubernetes": "1.33"}, "partial": {}, "max_blocked": []}, own, problems)
     assert ("<li>Your CSV, line 2: gw reads 90 % against its 60 % target; at 10 replicas the HPA asks for 15, above its max of "
             "12: the HPA max must rise to 15 for the service to reach its target.</li>") in html
@@ -617,4 +617,4 @@ def test_a_max_below_the_current_count_blocks_a_service_inside_its_band(bundle):
     order = [(e["scenario"], e["site"], e["severity"]) for e in res["cpu"]]
     first_warning = next(i for i, x in enumerate(order) if x[2] == "warning")
     assert order.index(("policy-3-3-1", "site2", "critical")) < first_warning
-    assert ot._desired_text(site2) == "4 (current 5 is above max 4: the HPA scales to its max): the HPA max must rise to 5"
+    assert otr.desired_text(site2) == "4 (current 5 is above max 4: the HPA scales to its max): the HPA max must rise to 5"

@@ -51,7 +51,7 @@ def test_relay_12vcpu_at_measured_rate(bundle):
 
 
 def test_issue_case_relay_240k_at_40_percent(bundle):
-    """Issue 12's case. Table 3-1 row 1: 288,000 / 16 = 18,000 MPS per DA-MP at 19 % CPU, profile '30K_MPS'.
+    """A reported DSR case. Table 3-1 row 1: 288,000 / 16 = 18,000 MPS per DA-MP at 19 % CPU, profile '30K_MPS'.
     Before: 18000 x 40 / 19 = 37,894.7 MPS per DA-MP (above the run's own 30K profile) -> 240000 / 37894.7 = 6.33 -> 7.
     After: 40 % is inside the 14-53 % measured for 12-vCPU DA-MPs, so the measured rate scales to 37,894.7 but is
     capped at the profile's 30,000 -> ceil(240000 / 30000) = 8; the engineered method gives 240000 / 30000 = 8 too."""

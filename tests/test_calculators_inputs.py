@@ -75,7 +75,7 @@ def test_calculators_refuse_decimal_comma_and_tiny_ceiling(bundle):
 
 
 def test_footprint_node_of_1e_300_cores_is_refused(bundle):
-    """Issue 16 item 8: a node of 1e-300 cores gave a 403-character node count; footprint reads node sizes through
+    """A node of 1e-300 cores gave a 403-character node count; footprint reads node sizes through
     inputs.positive, which refuses it, quoting the value as typed."""
     from calculators import footprint
     with pytest.raises(footprint.FootprintError) as e:

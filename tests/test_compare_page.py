@@ -1,4 +1,4 @@
-"""The compare page's behaviour (issue 14, items 2 and 7): a link naming an unknown scenario, the 'Differences only'
+"""The compare page's behaviour: a link naming an unknown scenario, the 'Differences only'
 switch (with and without JavaScript), the CSV and JSON exports of the comparison shown, and the search index
 (the page's text and headings, not its tables). That compare.js and Python render the same markup is
 tests/test_compare_agrees.py."""

@@ -69,7 +69,7 @@ def test_mix_and_data_pool_errata():
     errata = load("errata")
     mix = next(e for e in errata if e["kind"] == "contradiction" and "84% GETS" in e["raw"])
     assert "1.8" in mix["problem"]
-    # 5 scenarios x 200,000 subscribers = the conclusion's pool of 1m: noted, not a contradiction (issue 15)
+    # 5 scenarios x 200,000 subscribers = the conclusion's pool of 1m: noted, not a contradiction
     pool = next(e for e in errata if "1m" in e["raw"])
     assert pool["kind"] == "other" and pool["action"] == "noted"
     assert "200,000" in pool["problem"] and "5 x 200,000 = 1,000,000" in pool["problem"]

@@ -1,4 +1,4 @@
-"""The errata page within the 400 KB a page may move before use (issue 17 item 2): its table ships the columns a
+"""The errata page within the 400 KB a page may move before use: its table ships the columns a
 reader scans (erratum, scenario, kind, action, problem) and loads the table and the three long ones (reading, where, the
 text as printed) from assets/data/errata-details.json on first use: the filter box, "CSV (as shown)", the "Show
 them now" button or a view in the address (docs/assets/js/tablemore.js). Expected values are data/*/errata.yaml's."""

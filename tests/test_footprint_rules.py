@@ -1,4 +1,4 @@
-"""Footprint rules (issue 12): hand-computed expectations from named tables, one rule per test.
+"""Footprint rules: hand-computed expectations from named tables, one rule per test.
 
 Every expected number below is worked out in the docstring from the guide's tables (via data/), never taken
 from the code under test."""
@@ -28,7 +28,7 @@ def own_load(bundle, sid):
 # ------------------------------------------------------------------ cnDBTier
 
 def test_data_nodes_kept_at_double_load_with_a_target(bundle):
-    """Issue 12 case: policy 3.2.6 at 120,000 TPS, 2 sites, failover, target 70. Table 3-129 (Site1) prints ndbmtd 10,
+    """Reported case: policy 3.2.6 at 120,000 TPS, 2 sites, failover, target 70. Table 3-129 (Site1) prints ndbmtd 10,
     ndbmgmd 2, ndbmysqld 6 replicas; ndbmtd memory 81.13 % observed (Table 3-132 row 7). Every site holds a full copy,
     so ndbmtd stays 10 (5 node groups of 2), ndbmgmd 2 and ndbmysqld 6 per site; the old model gave 1, 1, 1."""
     res = compute(bundle, "policy-3-2-6", 120000, sites=2, failover=True, target_cpu_percent=70)
@@ -43,7 +43,7 @@ def test_data_nodes_kept_at_double_load_with_a_target(bundle):
 
 
 def test_data_nodes_do_not_shrink_with_a_sites_share(bundle):
-    """Issue 12 case: bsf 3.3 with 3 sites and failover: Table 3-26 row 19 prints ndbmtd 12 replicas; the old model gave
+    """Reported case: bsf 3.3 with 3 sites and failover: Table 3-26 row 19 prints ndbmtd 12 replicas; the old model gave
     12 -> 4 per site. Each of the 3 sites keeps 12, so the deployment has 36 data nodes."""
     res = compute(bundle, "bsf-3-3", 80000, target_cpu_percent=70, sites=3, failover=True)
     assert row(res, "ndbmtd", "mysqlndbcluster")["replicas_after"] == 12
@@ -182,7 +182,7 @@ def test_sidecar_over_its_limit_warns(bundle):
 # ------------------------------------------------------------------ packing
 
 def test_pod_larger_than_a_node_is_named(bundle):
-    """Issue 12 case: bsf 3.3's ndbmtd pod requests 5 + 12 + 0.1 + 0.2 = 17.3 cores (Table 3-26 rows 18-21); a 16-core
+    """Reported case: bsf 3.3's ndbmtd pod requests 5 + 12 + 0.1 + 0.2 = 17.3 cores (Table 3-26 rows 18-21); a 16-core
     node keeps 15.89 cores after the GKE tiers (0.06 + 0.01 + 0.01 + 12 x 0.0025 = 0.11): no node can take it."""
     with pytest.raises(FootprintError, match=r"Pod ndbmtd requests 17.3 cores.*15.89 cores"):
         compute(bundle, "bsf-3-3", 63000, node_cores=16, node_mem_gib=128)

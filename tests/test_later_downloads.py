@@ -1,4 +1,4 @@
-"""Live results write no files until the result stays (issue 17 item 3): ``catalogue.run(..., later=True)`` gives a
+"""Live results write no files until the result stays: ``catalogue.run(..., later=True)`` gives a
 result with its downloads unwritten, and ``catalogue.later_downloads()`` writes them, the same bytes an eager run
 writes; in the browser a burst of input computes results and writes one set of downloads, for the result shown."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Live results (issue 17): a calculator computes again as its inputs change, without Compute being pressed;
+"""Live results: a calculator computes again as its inputs change, without Compute being pressed;
 typing is debounced and the newest input wins; a select recomputes at once."""
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_hand_written_pages_expand_declared_macros_and_keep_their_front_matter(t
     out = generate.Writer(tmp_path / "out")
     generate.hand_written(None, src, out, {"csp": ["default-src 'self'", "img-src 'self'"]})
     text = (tmp_path / "out" / "page.md").read_text()
-    # calculators.footprint DEFAULT_NORMAL_CEILING / DEFAULT_FAILOVER_CEILING: 40 and 80 (issue 12)
+    # calculators.footprint DEFAULT_NORMAL_CEILING / DEFAULT_FAILOVER_CEILING: 40 and 80
     assert text == ('---\ntitle: "{{ not a macro in front matter }}"\n---\nCeilings 40 and 80 %; '
                     "CSP default-src 'self'; img-src 'self'.")
     assert (tmp_path / "out" / "logo.svg").read_bytes() == b"<svg/>"

@@ -1,4 +1,4 @@
-"""Product and scenario pages read as the guides do (issue 14 items 5 and 7): DSR and ShCM summarised by their own
+"""Product and scenario pages read as the guides do: DSR and ShCM summarised by their own
 metrics with links that compute the run, absent values named, readable nav labels and rule headings, the home page
 reaching every calculator and the data pages, the scenario chart's HPA-target legend and over-target bars, and search
 keeping hyphenated service names whole. Every expected value is read from the guide (table and row named)."""

@@ -1,4 +1,4 @@
-"""Provenance checks (issue 15): the record of what was read, and why, survives an audit.
+"""Provenance checks: the record of what was read, and why, survives an audit.
 
 1. every erratum's raw text appears verbatim (whitespace aside) within its cited seed lines;
 2. every data row whose value differs from the literal reading of its raw text carries an

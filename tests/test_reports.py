@@ -1,4 +1,4 @@
-"""Calculator reports (issue 14, item 3): the report of every calculator's result (Inputs, Results,
+"""Calculator reports: the report of every calculator's result (Inputs, Results,
 Totals, Warnings, Method, Sources), its XLSX read back with openpyxl, the inputs at the head of the
 CSV and Helm downloads, and in the browser: the XLSX of a result computed there, the report pack
 loaded only on that click, and the page printed without filter boxes, sort glyphs or clipped tables.

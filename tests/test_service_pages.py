@@ -1,4 +1,4 @@
-"""Service pages (issue 14, item 1): one page per canonical service with every scenario it appears in, values from
+"""Service pages: one page per canonical service with every scenario it appears in, values from
 the guides' tables, rows an erratum excludes shown and not counted, a chart whose points open their scenarios,
 an index of services with a filter, and site search that puts a service's page first."""
 from __future__ import annotations

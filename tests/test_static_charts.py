@@ -1,4 +1,4 @@
-"""Charts drawn at build time (issue 17 item 2, bytes before use): a page that is not a calculator shows its
+"""Charts drawn at build time (bytes before use): a page that is not a calculator shows its
 charts as SVG from the HTML as served, loads Vega (about 830 KB) only when the reader first uses a chart, and
 then draws it live; the drawing follows the light and dark palettes and fits a phone."""
 from __future__ import annotations

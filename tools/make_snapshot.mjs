@@ -1,7 +1,7 @@
 // Build step (called by atlas/assets.py): a memory snapshot of the site's own Pyodide with every
 // calculator imported and every calculator page's data bundle loaded, for the worker to boot from
 // (loadPyodide({_loadSnapshot})): the first result comes sooner than Python's own start-up
-// (issue 17 item 4; figures in tools/snapshot_experiment.py).
+// (figures in tools/snapshot_experiment.py).
 //
 //   node tools/make_snapshot.mjs PYODIDE_DIR OUT < job.json
 //

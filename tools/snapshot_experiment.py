@@ -1,4 +1,4 @@
-"""Experiment (issue 17, item 4): would a Pyodide memory snapshot get the first result sooner?
+"""Experiment: would a Pyodide memory snapshot get the first result sooner?
 
     .venv/bin/python tools/snapshot_experiment.py --site DIR [RUNS]
 

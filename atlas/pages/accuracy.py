@@ -4,6 +4,8 @@ and whole footprint, the band each method's results carry with its held-out cove
 out with why (``calculators.backtest``, computed from the build's bundle at build time)."""
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from calculators import backtest
 from calculators.formatting import fmt
 
@@ -29,11 +31,15 @@ def _ratio_text(p: dict) -> str:
     return "—" if p["ratio"] is None else f"{p['ratio']:.2f}"
 
 
+_RESULTS: WeakKeyDictionary = WeakKeyDictionary()
+"""``calculators.backtest.run`` of ``r.bundle`` per Renderer ``r`` (a build has one Renderer; the entry goes with it)."""
+
+
 def _result(r) -> dict:
     """``calculators.backtest.run`` of the build's bundle, computed once per build (two pages and a download read it)."""
-    if getattr(r, "_backtest_result", None) is None:
-        r._backtest_result = backtest.run(r.bundle)
-    return r._backtest_result
+    if r not in _RESULTS:
+        _RESULTS[r] = backtest.run(r.bundle)
+    return _RESULTS[r]
 
 
 def _names(r) -> dict:

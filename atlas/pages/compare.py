@@ -101,7 +101,7 @@ def scenario_data(r, sid: str) -> dict:
 def delta(a, b) -> str:
     """B minus A as the page prints it: sign shown, thousands separators, three decimals at most, rounded half away
     from zero on the exact binary value as JavaScript's ``toFixed`` does (``+9,000``, ``-266.247``, ``+0.063`` for
-    0.0625); '' when a side is missing or both are equal. compare.js has the same rule (tests/test_compare_agrees.py)."""
+    0.0625); '' when a side is missing or both are equal. compare.js has the same rule (tests/test_js_agrees.py runs it in Node on every pair)."""
     if a is None or b is None or a == b:
         return ""
     d = b - a
@@ -180,7 +180,8 @@ def _delta_html(dl: str) -> str:
     return f' <span class="atlas-delta">({esc(dl)})</span>' if dl else ""
 
 
-# The markup below is mirrored by docs/assets/js/compare.js (render()); tests/test_compare_agrees.py proves the two agree.
+# The markup below is mirrored by docs/assets/js/compare.js (render()); tests/test_js_agrees.py (Node, every pair) and
+# tests/test_compare_agrees.py (the browser) prove the two agree.
 def render_pair(a: dict, b: dict, prefix: str = "../../") -> str:
     """The comparison of two ``scenario_data`` dicts as HTML: a sentence counting the differences, a facts table and
     a per-service table, cells that differ marked, deltas (B - A) beside B, rows without a difference marked

@@ -205,11 +205,11 @@ ERRATA_ACTIONS = ["kept-as-printed", "read-as", "flagged-excluded", "left-out", 
 ERRATA_FACET_COLS = {"document": (0, "-E"), "kind": 2, "action": 3}
 """The errata table's facets, each read from a column (``facet_bar``'s ``cols``): its rows carry no facet attribute.
 The document is the start of the erratum id, "policy" of "policy-E050" (``atlas.datastore`` checks that every id
-starts with its document's id): the page has no Document column (7 KB of its 400 KB budget, issue 17)."""
+starts with its document's id): the page has no Document column (7 KB of the 400 KB a page may move before use)."""
 
 
 ERRATA_DETAIL_COLUMNS = ("Table", "Reading", "Where", "As printed")
-"""The errata table's last four columns: the long ones (about 120 KB of the page's 290 before issue 17) and the table
+"""The errata table's last four columns: the long ones (about 120 KB of the page's 290 before they moved) and the table
 id (7.5 KB of 488 rows; most problems name their table anyway): the page loads them on first use (``errata_details``),
 the file "CSV (as shown)" links to has them."""
 ERRATA_DETAILS = "assets/data/errata-details.json"
@@ -293,7 +293,7 @@ def errata_page(r) -> str:
     """The errata page (``{{ errata_page() }}``): a summary per document and action (not filterable: one row per
     document), then every erratum (``errata_table(details=False)``) with chips, a text filter and its downloads. The
     table's three long columns load on first use (``errata_details``, docs/assets/js/tablemore.js): with them the page
-    moved 514 KiB before use, over the 400 KB of issue 17; a note above the table says where they are without
+    moved 514 KiB before use, over the 400 KB a page may move before use; a note above the table says where they are without
     JavaScript, with a button that loads them."""
     a = r.a
     docs = a.docs()

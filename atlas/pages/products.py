@@ -112,7 +112,6 @@ class Renderer:
         self.files: dict[str, bytes] = {}
         """Files a page asks to be written beside it (path in the docs tree -> bytes), e.g. the prerendered
         result's XLSX report; ``generate.write`` writes them after the pages."""
-        self._service_groups = self._service_slug = self._service_rows = None  # atlas.pages.services, computed once
 
     # ------------------------------------------------------------ helpers
     def scenario_url(self, sid: str, frm: str = "product") -> str:

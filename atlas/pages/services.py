@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from weakref import WeakKeyDictionary
 
 from calculators.formatting import fmt
 from calculators.partial import USABLE
@@ -106,18 +107,26 @@ def groups(a) -> list[dict]:
     return out
 
 
+_GROUPS: WeakKeyDictionary = WeakKeyDictionary()
+"""``groups(r.a)`` per Renderer ``r`` (a build has one Renderer; the entry goes with it)."""
+_SLUGS: WeakKeyDictionary = WeakKeyDictionary()
+"""Per Renderer, the service page's slug of each (doc, canonical service) of ``_GROUPS``."""
+_ROWS: WeakKeyDictionary = WeakKeyDictionary()
+"""Per Renderer, the resource and CPU utilization rows by (doc, service) (``_rows_by_service``)."""
+
+
 def groups_of(r) -> list[dict]:
     """``groups(r.a)`` for Renderer ``r``, computed once per Renderer."""
-    if getattr(r, "_service_groups", None) is None:
-        r._service_groups = groups(r.a)
-    return r._service_groups
+    if r not in _GROUPS:
+        _GROUPS[r] = groups(r.a)
+    return _GROUPS[r]
 
 
 def page_of(r, doc: str, service: str) -> str | None:
     """The slug of the service page of canonical service ``service`` of ``doc``, or None if services.yaml lacks it."""
-    if getattr(r, "_service_slug", None) is None:
-        r._service_slug = {(m["doc"], m["service"]): g["slug"] for g in groups_of(r) for m in g["members"]}
-    return r._service_slug.get((doc, service))
+    if r not in _SLUGS:
+        _SLUGS[r] = {(m["doc"], m["service"]): g["slug"] for g in groups_of(r) for m in g["members"]}
+    return _SLUGS[r].get((doc, service))
 
 
 def _num(v) -> float | None:
@@ -163,14 +172,14 @@ def _observed(scenario: dict, res: dict | None, utils: list[dict]) -> dict:
 
 def _rows_by_service(r) -> dict:
     """Every resources.csv row and CPU utilization row as dicts, by (doc, service); computed once per Renderer."""
-    if getattr(r, "_service_rows", None) is None:
+    if r not in _ROWS:
         res, util = r.a.frames["resources"], r.a.frames["utilization"]
         out: dict[str, dict] = {"resources": {}, "utilization": {}}
         for kind, recs in (("resources", records(res, RES_COLS)), ("utilization", records(util[util["metric"] == "cpu"], UTIL_COLS))):
             for x in recs:
                 out[kind].setdefault((x["doc"], x["service"]), []).append(x)
-        r._service_rows = out
-    return r._service_rows
+        _ROWS[r] = out
+    return _ROWS[r]
 
 
 def service_rows(r, g: dict) -> list[dict]:

@@ -1,4 +1,4 @@
-"""Table views shared by the pages: facet chips (issue 14 item 4) and the "as shown" download link.
+"""Table views shared by the pages: facet chips and the "as shown" download link.
 
 A table with facets carries, on each body row, one ``data-f-<facet>`` attribute per facet (the row's value,
 as text), except for a facet whose value is the whole text of one of the row's cells: the chip bar names that column

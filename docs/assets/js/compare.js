@@ -4,22 +4,8 @@
  * becomes text nodes. The choice lives in the URL (?a=<id>&b=<id>). */
 (function () {
   "use strict";
-  var script = document.currentScript;
-  var root = document.getElementById("atlas-compare");
-  if (!root || !script) return;
-  var assets = new URL("../", script.src);           // .../assets/
-  var site = new URL("../", assets);                  // site root
-  var form = root.querySelector("form");
-  var selA = document.getElementById("compare-a"), selB = document.getElementById("compare-b");
-  var result = document.getElementById("atlas-compare-result");
-  var statusEl = document.getElementById("atlas-compare-status");
-  var permalink = document.getElementById("compare-permalink");
-  var diffBox = document.getElementById("compare-diff-only");
-  var exportEl = document.getElementById("compare-export");
-  var cache = {};
-  var seq = 0;
-  var current = null;  // {a, b, m}: the pair the tables show, with its model (exports are built from it)
-
+  // The rules (the model of a pair, its deltas, its HTML, its exports) come first and touch no page state, so that
+  // tests/test_js_agrees.py runs them in Node against atlas/pages/compare.py on every scenario, without a browser.
   function el(tag, attrs, children) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]); });
@@ -38,17 +24,7 @@
   }
   function deltaSpan(dl) { return dl ? [" ", el("span", { "class": "atlas-delta" }, ["(" + dl + ")"])] : []; }
   function only(side) { return el("span", { "class": "atlas-only" }, ["not in " + side]); }
-  function load(id) {
-    if (!cache[id]) {
-      cache[id] = fetch(new URL("data/compare/" + encodeURIComponent(id) + ".json", assets)).then(function (r) {
-        if (!r.ok) throw new Error("scenario “" + id + "” answered HTTP " + r.status);
-        return r.json();
-      });
-      cache[id].catch(function () { delete cache[id]; });
-    }
-    return cache[id];
-  }
-  function head(x) { return el("a", { href: new URL(x.url, site).pathname }, [x.title]); }
+  function head(x, site) { return el("a", { href: new URL(x.url, site).pathname }, [x.title]); }
   var COLS = [["replicas", "Replicas"], ["cpu_pod", "CPU request per pod (cores)"], ["cpu_total", "CPU request, all replicas (cores)"],
     ["cpu_obs", "Observed CPU (max over traffic sites)"]];
   // The model of a pair, as compare.py pair_rows().
@@ -83,7 +59,7 @@
     return out + ".";
   }
   function same(row) { return row.differs ? null : "atlas-same"; }
-  function render(a, b, m) {
+  function render(a, b, m, site) {  // site: the site root (a URL); the headings link to the scenario pages
     var frag = document.createDocumentFragment();
     frag.appendChild(el("p", { "class": "atlas-compare-summary", "data-search-exclude": "" }, [summary(m)]));
     frag.appendChild(el("h2", { id: "atlas-compare-facts" }, ["Scenarios"]));
@@ -98,8 +74,8 @@
     });
     frag.appendChild(el("div", { "class": "atlas-table-wrap", "data-search-exclude": "" }, [el("table", { "class": "atlas-data atlas-compare", "data-atlas-table": "compare-facts" }, [
       el("thead", {}, [el("tr", {}, [el("th", { scope: "col" }, ["Field"]),
-        el("th", { scope: "col", "data-compare-side": "a" }, ["A: ", head(a)]),
-        el("th", { scope: "col", "data-compare-side": "b" }, ["B: ", head(b)])])]),
+        el("th", { scope: "col", "data-compare-side": "a" }, ["A: ", head(a, site)]),
+        el("th", { scope: "col", "data-compare-side": "b" }, ["B: ", head(b, site)])])]),
       tbody])]));
     frag.appendChild(el("h2", { id: "atlas-compare-services" }, ["Per service"]));
     if (!m.services.length) {
@@ -165,6 +141,37 @@
     return JSON.stringify({ a: side(a), b: side(b), differences_only: diffOnly, columns: EXPORT_COLUMNS,
       rows: exportRows(m, diffOnly) }, null, 1) + "\n";
   }
+  var rules = { delta: delta, pairRows: pairRows, summary: summary, render: render, exportRows: exportRows,
+    exportCsv: exportCsv, exportJson: exportJson, csvCell: csvCell };
+  if (typeof module === "object" && module && module.exports) { module.exports = rules; return; }
+
+  // ---- the page
+  var script = document.currentScript;
+  var root = document.getElementById("atlas-compare");
+  if (!root || !script) return;
+  var assets = new URL("../", script.src);           // .../assets/
+  var site = new URL("../", assets);                  // site root
+  var form = root.querySelector("form");
+  var selA = document.getElementById("compare-a"), selB = document.getElementById("compare-b");
+  var result = document.getElementById("atlas-compare-result");
+  var statusEl = document.getElementById("atlas-compare-status");
+  var permalink = document.getElementById("compare-permalink");
+  var diffBox = document.getElementById("compare-diff-only");
+  var exportEl = document.getElementById("compare-export");
+  var cache = {};
+  var seq = 0;
+  var current = null;  // {a, b, m}: the pair the tables show, with its model (exports are built from it)
+  function load(id) {
+    if (!cache[id]) {
+      cache[id] = fetch(new URL("data/compare/" + encodeURIComponent(id) + ".json", assets)).then(function (r) {
+        if (!r.ok) throw new Error("scenario “" + id + "” answered HTTP " + r.status);
+        return r.json();
+      });
+      cache[id].catch(function () { delete cache[id]; });
+    }
+    return cache[id];
+  }
+
   var blobUrls = [];
   function setExports() {
     if (!current) return;
@@ -197,7 +204,7 @@
       var m = pairRows(pair[0], pair[1]);
       current = { a: pair[0], b: pair[1], m: m };
       result.textContent = "";
-      result.appendChild(render(pair[0], pair[1], m));
+      result.appendChild(render(pair[0], pair[1], m, site));
       result.setAttribute("data-a", a); result.setAttribute("data-b", b);
       result.setAttribute("data-prerendered", "false");
       if (window.atlasTables) result.querySelectorAll("table").forEach(window.atlasTables.enhance);

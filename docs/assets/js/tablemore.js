@@ -1,4 +1,4 @@
-/* Columns on first use (issue 17: the errata page within 400 KB until used).
+/* Columns on first use (the errata page within the 400 KB a page may move until used).
  *
  * A table with data-atlas-more="<url>" is built with its last columns' headers (th[data-atlas-more-col], hidden
  * by atlas.css until the cells are in) and none of their cells: the build writes them to <url> as

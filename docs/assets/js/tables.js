@@ -156,7 +156,7 @@
     return out;
   }
   function csvCell(v) {
-    /* calculators.formatting.csv_writer: formula-like text made inert, minimal quoting. */
+    /* calculators.formatting.csv_writer: formula-like text made inert, RFC 4180 quoting (tests/test_js_agrees.py). */
     if (FORMULA.test(v) && v !== "-" && !NUMBER.test(v)) v = "'" + v;
     return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
   }

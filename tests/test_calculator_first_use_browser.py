@@ -1,4 +1,4 @@
-"""Issue 14 item 7 (calculator part) in Debian's Chromium: each defect found on first use is the failing case
+"""Defects found on first use of the calculators, in Debian's Chromium: each defect found on first use is the failing case
 of a test. The footprint link of a scenario page opens at the scenario's own benchmark; a permalink says its
 result is the default example while Python boots and holds the default's downloads back; the footprint
 totals fit a 390 px phone; every calculator control shows a keyboard focus ring; a refused value marks its

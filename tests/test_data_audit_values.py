@@ -1,4 +1,4 @@
-"""Values behind the errata and readings added for issue 15 (provenance that survives an audit).
+"""Values behind the errata and readings an audit of the provenance added (provenance that survives an audit).
 
 Each test names the table and row of the guide it reads; the figures are the printed ones, and the
 shares in the Traffic Ratio tests are computed by hand in the docstrings.

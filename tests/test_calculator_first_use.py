@@ -1,6 +1,6 @@
-"""Issue 14 item 7 (calculator part): defects found on first use of the calculators. Each test is the
+"""Defects found on first use of the calculators. Each test is the
 failing case of the issue. Browser tests for the footprint link, a permalink while Python boots, the
-phone layout and keyboard focus are in tests/test_calcfix_browser.py."""
+phone layout and keyboard focus are in tests/test_calculator_first_use_browser.py."""
 from __future__ import annotations
 
 import csv
