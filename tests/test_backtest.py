@@ -77,6 +77,14 @@ def test_pairing_follows_the_curated_call_model(result):
 
 
 def test_fixed_services_are_predicted_unchanged(result):
+    """Policy data (Gx/Rx), 3.4.2 from 3.4.1, ndbmysqld (a replication channel: fixed, whatever the load): Tables
+    3-203 and 3-212 row 4 give 6 replicas x 4 cores; Table 3-205 row 4 prints 12/12/13/12 % at 3.4.1's four traffic
+    sites, the busiest 13 %: 0.13 x 24 = 3.12 cores, predicted for 3.4.2 unchanged at twice the load. Table 3-214 row 4
+    prints 12 % at 3.4.2's traffic sites (1 and 3): 0.12 x 24 = 2.88 cores; error 0.24 / 2.88 = 8.33 %."""
+    p = point(result, "one-run", "policy-3-4-2", "ndbmysqld / app", frm="policy-3-4-1")
+    assert p["rule"] == "fixed" and p["source_to"] == "Table 3-214 row 4"
+    assert (p["observed_from"], p["predicted_to"], p["observed_to"]) == pytest.approx((3.12, 3.12, 2.88))
+    assert p["ape"] == pytest.approx(8.3333, abs=1e-3)
     fixed = [p for p in result["points"] if p["rule"] == "fixed" and p["method"] == "one-run"]
     assert fixed and all(p["predicted_to"] == p["observed_from"] for p in fixed)
     assert all(p["subject"].split(" / ")[0] not in ("pre", "am-service", "ndbappmysqld") for p in fixed)

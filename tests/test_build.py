@@ -3,16 +3,30 @@ from __future__ import annotations
 
 import json
 
-from conftest import build_site, copy_data
+from conftest import ROOT, build_site, copy_data
 
 
-def test_build_strict_makes_every_page(built_site, atlas):
-    assert (built_site / "index.html").exists()
+def test_build_strict_makes_every_page(built_site, atlas, bundle):
+    """Every scenario page is its scenario's (its short title as the heading, its section in the page title, e.g.
+    "BSF 3.3" for "63K TPS, 3-site setup, traffic on Site1 (with ASM)"); the browser's files are what they claim:
+    WebAssembly, Vega-Embed, the calculators' own source, the calculator bundle of data/."""
+    import re
+    from html import unescape
+    assert "<title>Benchmark Atlas - Benchmark Atlas</title>" in (built_site / "index.html").read_text(encoding="utf-8")
     for s in atlas.scenarios:
-        assert (built_site / "products" / s["doc"] / s["id"] / "index.html").exists(), s["id"]
-    for p in ("assets/vendor/pyodide/pyodide.asm.wasm", "assets/vendor/vega/vega-embed.min.js",
-              "assets/py/calculators/footprint.py", "assets/data/calculator-bundle.json"):
-        assert (built_site / p).exists(), p
+        html = (built_site / "products" / s["doc"] / s["id"] / "index.html").read_text(encoding="utf-8")
+        heading = html.split("<h1", 1)[1].split(">", 1)[1].split("</h1>", 1)[0]
+        assert unescape(re.sub(r"<[^>]+>", "", heading)).rstrip("¶").strip() == s["short_title"], s["id"]
+        assert f" {s['section']} - Benchmark Atlas</title>" in html, s["id"]
+    bsf = (built_site / "products/bsf/bsf-3-3/index.html").read_text(encoding="utf-8")
+    assert "<title>BSF 3.3 - Benchmark Atlas</title>" in bsf and ">63K TPS, 3-site setup, traffic on Site1 (with ASM)" in bsf
+    assert (built_site / "assets/vendor/pyodide/pyodide.asm.wasm").read_bytes()[:8] == b"\0asm\x01\0\0\0"  # wasm, v1
+    assert "vegaEmbed" in (built_site / "assets/vendor/vega/vega-embed.min.js").read_text(encoding="utf-8")
+    assert (built_site / "assets/py/calculators/footprint.py").read_bytes() == \
+        (ROOT / "calculators/footprint.py").read_bytes()
+    shipped = json.loads((built_site / "assets/data/calculator-bundle.json").read_text(encoding="utf-8"))
+    assert shipped == json.loads(json.dumps(bundle))
+    assert next(s for s in shipped["scenarios"] if s["id"] == "bsf-3-3")["load_per_site"] == 63000  # Table 3-21
 
 
 def test_search_finds_diameter_gateway_on_its_table(built_site):

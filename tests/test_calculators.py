@@ -150,7 +150,19 @@ def test_outputs_escape_names_and_match_rows(bundle):
 
 
 def test_every_scalable_scenario_computes(bundle):
-    """Every scenario with resources and a load scales without error, across products."""
+    """Every scenario with resources and a load scales without error, across products, to whole replica counts. BSF
+    3.3 at 1.5 x its 63,000 TPS (94,500), by hand from Table 3-25: the traffic services scale in proportion, rounded
+    up (BSF Management Service 14 x 1.5 = 21, Ingress Gateway 7 x 1.5 = 10.5 -> 11, Egress Gateway 3 x 1.5 = 4.5 -> 5,
+    Diameter Gateway 15 x 1.5 = 22.5 -> 23), the management services stay (Appinfo, Audit Service 3), and Table 3-26's
+    ndbappmysqld (9) scales too: 13.5 -> 14; ndbmgmd stays 2 per site."""
+    res = compute(bundle, "bsf-3-3", 94500)
+    got = {(r["service"], r["container"]): r["replicas_after"] for r in res["rows"]}
+    assert {k: got[k, "app"] for k in ("BSF Management Service", "Ingress Gateway", "Egress Gateway", "Diameter Gateway",
+                                       "Appinfo", "Audit Service")} == \
+        {"BSF Management Service": 21, "Ingress Gateway": 11, "Egress Gateway": 5, "Diameter Gateway": 23, "Appinfo": 3,
+         "Audit Service": 3}
+    assert got["BSF Management Service", "istio-proxy"] == 21  # the sidecar follows its pod
+    assert got["ndbappmysqld", "mysqlndbcluster"] == 14 and got["ndbmgmd", "mysqlndbcluster"] == 2
     for s in footprint.scenarios_with_resources(bundle):
         res = compute(bundle, s["id"], s["load_per_site"] * max(1, len(s["sites_with_traffic"])) * 1.5)
         for r in res["rows"]:

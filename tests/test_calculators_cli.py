@@ -3,12 +3,29 @@ unknown-id error), help for every option, complete table output, the same number
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from calculators.__main__ import main as cli
 
 CALCS = ("footprint", "asm", "overtarget", "dsr", "shcm")
+
+
+def table_cells(out: str) -> dict[str, dict[str, str]]:
+    """The command line's table (``--format table``) as {item: {column: cell}}: the columns cut where the dashes under
+    the header line start and end (the last one runs to the line's end); notes and warnings are not rows."""
+    lines = out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("--------"))
+    spans = [m.span() for m in re.finditer(r"-+", lines[at])]
+    spans[-1] = (spans[-1][0], None)
+    header = [lines[at - 1][a:b].strip() for a, b in spans]
+    rows = {}
+    for line in lines[at + 1:]:
+        if line.strip() and not line.startswith(("note: ", "warning: ")):
+            cells = dict(zip(header, (line[a:b].strip() for a, b in spans)))
+            rows[cells["item"]] = cells
+    return rows
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +83,16 @@ def test_dsr_table_is_complete(bfile, capsys):
     for item in ("Target traffic", "Redundancy", "Measured method: DA-MPs per DSR", "Engineered method: DA-MPs per DSR",
                  "DA-MPs to deploy", "vCPU for these DA-MPs"):
         assert item in out, item
-    total = next(x for x in out.splitlines() if "DA-MPs to deploy" in x)
-    assert " 16 " in total  # 8 per DSR x 2 DSRs
+    # Table 3-1 row 1 (relay, 12 vCPU, profile 30K_MPS): 288K MPS over 16 DA-MPs = 18,000 per DA-MP at 19 % CPU,
+    # 37,894.7 at 40 %, capped at the profile's 30,000: ceil(240,000 / 30,000) = 8 per DSR site (a mated pair: each
+    # site carries the whole 240,000 with its mate down), x 2 sites = 16 DA-MPs, 16 x 12 = 192 vCPU
+    rows = table_cells(out)
+    assert (rows["DA-MPs to deploy"]["section"], rows["DA-MPs to deploy"]["value"], rows["DA-MPs to deploy"]["unit"]) \
+        == ("result", "16", "count")
+    assert rows["DA-MPs per DSR site"]["value"] == "8" and rows["DSR sites"]["value"] == "2"
+    assert rows["MPS per DA-MP at the measured CPU peak"]["value"] == "18,000"
+    assert rows["Measured method: MPS per DA-MP"]["value"] == "30,000"
+    assert (rows["vCPU for these DA-MPs"]["value"], rows["vCPU for these DA-MPs"]["unit"]) == ("192", "vCPU")
 
 
 def test_dsr_json_and_csv(bfile, capsys):
@@ -85,9 +110,13 @@ def test_shcm_table(bfile, capsys):
     assert cli(["--bundle", bfile, "shcm", "--scenario", "shcm-test-5", "--target", "21600", "--ceiling", "80"]) == 0
     out = capsys.readouterr().out
     assert "Rhino node" in out
-    total = [x for x in out.splitlines() if x.startswith("result") and "to deploy" in x.lower()] or \
-        [x for x in out.splitlines() if x.startswith("result")]
-    assert any(" 6 " in x and "5 for the load + 1 spare" in x for x in total), total
+    # row 5: 2,160 RPS at 320 % JVM CPU (3.2 cores) on 8 vCPU nodes; at 80 %: 2,160 x 6.4 / 3.2 = 4,320 RPS per node,
+    # ceil(21,600 / 4,320) = 5 nodes, + 1 spare = 6
+    rows = table_cells(out)
+    deploy = rows["Rhino nodes to deploy"]
+    assert (deploy["section"], deploy["value"], deploy["unit"], deploy["source"]) == \
+        ("result", "6", "count", "5 for the load + 1 spare")
+    assert rows["Load per node at the ceiling"]["value"] == "4,320" and rows["Rhino nodes at the ceiling"]["value"] == "5"
 
 
 def test_asm_table_marks_partial_and_not_comparable(bfile, capsys):

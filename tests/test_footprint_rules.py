@@ -217,6 +217,21 @@ def test_daemonset_overhead_takes_room_on_every_node():
     assert packing.pack([{"name": "A", "cpu": 2, "mem": 1, "count": 3}], 4, 16, reserve="custom", daemonset_cpu=1)["nodes"] == 3
 
 
+def test_custom_reservation_left_blank_reserves_nothing(bundle):
+    """A custom node reservation with its two fields left blank reserves 0 cores and 0 GiB: a 16-core / 64 GiB node
+    keeps all 16 cores / 64 GiB allocatable (0.5 cores / 1 GiB of DaemonSets aside). A negative reservation is refused
+    naming the field and its unit."""
+    params = dict(scenario="bsf-3-1", load="44000", node_cores="16", node_mem="64", node_reserve="custom",
+                  reserve_cpu="", reserve_mem="", ds_cpu="0.5", ds_mem="1")
+    html = footprint_report.run_web(bundle, params)["html"]
+    assert "; allocatable 16 cores / 64 GiB after your reservations, DaemonSets 0.5 cores / 1 GiB per node" in html
+    node = dict(node_cores=16, node_mem_gib=64, node_reserve="custom")
+    with pytest.raises(footprint.FootprintError, match=r"^Reserved CPU must be greater than zero \(cores\); got -1\.$"):
+        compute(bundle, "bsf-3-1", 44000, reserve_cpu="-1", **node)
+    with pytest.raises(footprint.FootprintError, match=r"^Reserved memory must be greater than zero \(GiB\); got -2\.$"):
+        compute(bundle, "bsf-3-1", 44000, reserve_mem="-2", **node)
+
+
 # ------------------------------------------------------------------ outputs
 
 def test_helm_memory_uses_1024_mi_per_gib(bundle):

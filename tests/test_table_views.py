@@ -22,6 +22,7 @@ import yaml
 from atlas.tableview import shown_csv, shown_rows
 from calculators.formatting import csv_cell
 from conftest import ROOT, offline
+from test_download_files import BSF_3_25_ORDER
 
 # ------------------------------------------------------------------ the build-time CSV writer (no browser)
 
@@ -43,8 +44,36 @@ def test_shown_rows_reads_each_cell_as_the_reader_sees_it():
                                                "a b & c,\"≥ 1,268\",'=SUM(A1)\n")
 
 
+def test_shown_csv_keeps_the_page_order_of_rows_and_cells():
+    """Rows come out in the order the page has them, neither sorted nor reversed, each cell in its column; a table
+    nested in a cell is that cell's text; rows of a second <tbody> follow the first's; text after the first table is
+    not read."""
+    html = ('<table><thead><tr><th>Service</th><th>Replicas</th></tr></thead><tbody>'
+            '<tr><td>ndbmtd</td><td>8</td></tr><tr><td>Appinfo</td><td>3</td></tr></tbody>'
+            '<tbody><tr><td>ingress <table><tr><td>gw</td></tr></table></td><td>12</td></tr></tbody></table>'
+            '<table><thead><tr><th>x</th></tr></thead><tbody><tr><td>later</td></tr></tbody></table><td>stray</td>')
+    assert shown_rows(html) == (["Service", "Replicas"], [["ndbmtd", "8"], ["Appinfo", "3"], ["ingress gw", "12"]])
+    assert shown_csv(html) == b"Service,Replicas\nndbmtd,8\nAppinfo,3\ningress gw,12\n"
+
+
+def test_shown_rows_reads_only_the_rows_a_reader_sees_as_the_tables():
+    """Of three header rows the last is the header; a row outside <thead> and <tbody> (loose, or in <tfoot>) and a
+    cell outside a row are not rows of the table; a table nested in a cell is text of that cell, its cells run
+    together as the browser's textContent does (a <br> a space), the outer cell's text going on after it; an inline
+    element inside a cell adds no space; nothing after the first table's end is read."""
+    html = ('<table><td>stray before any row</td>'
+            '<thead><tr><th colspan="2">group</th></tr><tr><th>a</th><th>b</th></tr>'
+            '<tr><th>Service</th><th>Replicas</th></tr></thead>'
+            '<tr><td>loose row</td><td>0</td></tr>'
+            '<tbody><tr><td>ingress <table><tr><td>g</td><td>w<br>2</td></tr></table> pod</td><td>1<b>2</b>.5</td></tr>'
+            '<td>stray between rows</td><tr><td>b</td><td>3</td></tr></tbody>'
+            '<tfoot><tr><td>total</td><td>15.5</td></tr></tfoot></table>'
+            '<tbody><tr><td>after the table</td></tr></tbody>')
+    assert shown_rows(html) == (["Service", "Replicas"], [["ingress gw 2 pod", "12.5"], ["b", "3"]])
+
+
 def test_shown_rows_names_html_without_a_table():
-    with pytest.raises(ValueError, match="no <table> with a <thead> row"):
+    with pytest.raises(ValueError, match=r"^shown_rows: no <table> with a <thead> row in the HTML given$"):
         shown_rows("<p>no table here</p>")
 
 
@@ -60,6 +89,7 @@ def test_build_writes_each_table_as_shown(built_site):
     header, body = rows[0], rows[1:]
     assert header[:4] == ["Row as printed", "Service", "Container", "Replicas"] and header[-1] == "Status"
     assert len(body) == 24  # 12 services x (app, istio-proxy), as the guide prints them
+    assert [r[0] for r in body] == [s for s in BSF_3_25_ORDER for _ in (1, 2)]  # in the guide's order, as the page
     col = {h: i for i, h in enumerate(header)}
     app = next(r for r in body if r[col["Service"]] == "BSF Management Service" and r[col["Container"]] == "app")
     assert (app[col["Replicas"]], app[col["CPU request (cores)"]], app[col["Memory request (GiB)"]], app[col["Status"]]) == ("14", "4", "1", "ok")

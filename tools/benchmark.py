@@ -1,6 +1,6 @@
 """Speed benchmark of the Benchmark Atlas (run with `make bench`).
 
-    .venv/bin/python tools/benchmark.py [RUNS] [--builds N] [--site DIR] [--tests] [--links-only] [--link-runs N]
+    .venv/bin/python tools/benchmark.py [RUNS] [--builds N] [--site DIR] [--tests] [--links-only] [--link-runs N] [--mutation-scores]
 
 Runs vary by a few hundred ms on a 2-core machine: keep RUNS at 11 or more for the medians.
 
@@ -34,7 +34,10 @@ Prints, for this machine (JSON):
     after each burst (WebAssembly memory, bytes: flat means the same), ms from the last change
     to the newest result shown, the longest main-thread task and the largest timer lag;
   * a pasted 5,000-row CSV on the over-target calculator (set as a paste sets it, then its input
-    event): the run in Python and the longest main-thread task from the paste to the result shown.
+    event): the run in Python and the longest main-thread task from the paste to the result shown;
+  * the mutation scores recorded in tools/mutation_samples/scores.json (``mutation_scores``; also as a table on
+    stderr, and alone with --mutation-scores), read from that file: tools/mutation_sample.py measures them with mutmut,
+    the benchmark never runs mutmut.
 Everything is served from 127.0.0.1. Other hosts are blocked in Chromium's resolver and every
 request to anything but 127.0.0.1 is counted (watched, not intercepted: Playwright's request
 interception sends each request through this process and delayed the calculator page's worker
@@ -460,9 +463,14 @@ def main() -> None:
     ap.add_argument("--site", type=Path, help="benchmark this built site instead of building (no build times)")
     ap.add_argument("--link-runs", type=int, default=3, help="runs per link of the first visits per link (default 3)")
     ap.add_argument("--links-only", action="store_true", help="measure only the first visits per link (needs --site)")
+    ap.add_argument("--mutation-scores", action="store_true",
+                    help="only print the mutation scores recorded in tools/mutation_samples/scores.json, then stop")
     ap.add_argument("--tests", action="store_true",
                     help="also time the whole test suite as `make test` runs it, set-up done (minutes: run it alone)")
     opt = ap.parse_args()
+    if opt.mutation_scores:
+        print(mutation_table(mutation_scores()))
+        return
     suite = test_suite() if opt.tests else None
     tmp = Path(tempfile.mkdtemp(prefix="atlas-bench-"))
     builds = []
@@ -599,9 +607,11 @@ def main() -> None:
         "pages_over_400_kb_before_use": {n: v["bytes"] for n, v in sizes.items() if not v["pyodide"] and v["bytes"] > 400_000},
         "tables": tables, **under_load, "requests_outside_127_0_0_1": outside,
         "backtest": backtest_headline(),
+        "mutation_scores": mutation_scores(),
         "test_suite": suite or "not timed (pass --tests: `make test`'s pytest run, alone on the machine)",
     }
     print(json.dumps(report, indent=2))
+    print(mutation_table(report["mutation_scores"]), file=sys.stderr)  # stdout stays JSON
 
 
 def test_suite() -> dict:
@@ -617,6 +627,36 @@ def test_suite() -> dict:
     failed = [line[:300] for line in r.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))]
     return {"seconds": round(secs, 1), "minutes": round(secs / 60, 2), "exit_code": r.returncode, "summary": summary,
             "failed": failed, "load_average_before_after": [round(load0[0], 2), round(os.getloadavg()[0], 2)]}
+
+
+MUTATION_SCORES = ROOT / "tools" / "mutation_samples" / "scores.json"
+"""The mutation scores tools/mutation_sample.py recorded (it runs mutmut; the benchmark only reads the file)."""
+
+
+def mutation_scores(path: Path = MUTATION_SCORES) -> list[dict]:
+    """Every recorded mutation score, as tools/mutation_sample.py wrote it (module, seed, sample, mutants, killed,
+    survived, timeout, no_tests, other, score_percent, margin_percent (95 %), seconds_per_mutant, date, commit, note),
+    by module, oldest first: a module's earlier scores stay beside its newest (before and after tests were written).
+    [] when nothing was recorded. Raises ValueError (json) for a file that is not JSON."""
+    if not path.is_file():
+        return []
+    return sorted(json.loads(path.read_text(encoding="utf-8")), key=lambda e: (e["module"], e["date"]))
+
+
+def mutation_table(entries: list[dict]) -> str:
+    """``mutation_scores`` as a text table, one line per measurement: module, mutants run (of the module's), killed,
+    survived, timeouts, no tests, score with its 95 % margin (percentage points), seconds per mutant, date, commit,
+    note."""
+    head = ["module", "run / mutants", "killed", "survived", "timeout", "no tests", "score %", "s/mutant", "date",
+            "commit", "note"]
+    rows = [[e["module"], f"{e['sample']} / {e['mutants']}" + ("" if e.get("seed") is None else f" (seed {e['seed']})"),
+             str(e["killed"]), str(e["survived"]), str(e["timeout"]), str(e["no_tests"]),
+             f"{e['score_percent']:.1f} +/- {e['margin_percent']:.1f}",
+             "" if e.get("seconds_per_mutant") is None else f"{e['seconds_per_mutant']:.1f}", e["date"], e["commit"],
+             e.get("note", "")] for e in entries]
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    line = lambda r: "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
 def backtest_headline() -> dict:
