@@ -10,7 +10,7 @@ data, with no code per product:
 * ``downloads/benchmark-atlas.xlsx``: one sheet per table, header frozen, the
   unit of every numeric column in its header;
 * ``downloads/benchmark-atlas.sqlite``: the same tables in one SQLite database
-  (``sqlite(r, sheets)``): one table per download table with the schema's column
+  (``sqlite(renderer, sheets)``): one table per download table with the schema's column
   types, NOT NULL for required fields and the schema's primary key, indexes on
   the join keys, a view per document and table (``bsf_resources``), and the
   sources and rights note in ``sources`` and ``about``;
@@ -26,7 +26,7 @@ data, with no code per product:
 * ``downloads/SHA256SUMS``: checksums of every file above (``sha256sum -c``).
 
 All bytes are produced once per build (``build``, the build's "downloads" step, before the pages) so the
-checksums the pages show (``built(r)``) are those of the files written.
+checksums the pages show (``built(renderer)``) are those of the files written.
 """
 from __future__ import annotations
 
@@ -162,10 +162,10 @@ def _j(v) -> str:
     return "" if v in (None, {}, []) else json.dumps(v, ensure_ascii=False, sort_keys=True)
 
 
-def record_rows(r, name: str) -> list[dict]:
+def record_rows(renderer, name: str) -> list[dict]:
     """The rows of record download ``name`` (scenarios, errata or tables): each YAML record flattened to one row of
     plain values (nested facts as JSON text), in the columns of data/schemas/<name>.csv.schema.json."""
-    a = r.a
+    a = renderer.atlas
     if name == "scenarios":
         out = []
         for s in a.scenarios:
@@ -181,8 +181,8 @@ def record_rows(r, name: str) -> list[dict]:
                 "call_model_id": cm.get("id"), "call_model_name": cm.get("name"), "call_model_json": _j(cm),
                 "replication": (s.get("replication") or {}).get("raw"),
                 "subscribers_label": sub.get("label"), "subscribers_raw": sub.get("raw"), "tables": ";".join(s["tables"]),
-                "footprint_partial": r.completeness(s["id"])["partial"] if r.baseline(s["id"]) else None,
-                "footprint_missing": r.missing_note(s["id"]) or None,
+                "footprint_partial": renderer.completeness(s["id"])["partial"] if renderer.baseline(s["id"]) else None,
+                "footprint_missing": renderer.missing_note(s["id"]) or None,
                 "software_json": _j(s.get("software")), "hardware_json": _j(s.get("hardware")), "features_json": _j(s.get("features")),
                 "interfaces_json": _j(s.get("interfaces")), "parameters_json": _j(s.get("parameters")),
                 "contradictions_json": _j(s.get("contradictions")), "notes": " | ".join(s.get("notes") or []),
@@ -228,16 +228,16 @@ def _typed(v, type_):
     return str(v)
 
 
-def typed_records(r, name: str) -> tuple[list[dict], list[dict]]:
+def typed_records(renderer, name: str) -> tuple[list[dict], list[dict]]:
     """(fields, records with typed values, '' for a missing string) for one download table."""
-    fields = schema(r.a, name)["fields"]
+    fields = schema(renderer.atlas, name)["fields"]
     if name in KINDS:
-        df = r.a.frames[name]
+        df = renderer.atlas.frames[name]
         cols = {f["name"]: df[f["name"]].tolist() for f in fields}
         n = len(df)
         recs = [{f["name"]: _typed(cols[f["name"]][i], f["type"]) for f in fields} for i in range(n)]
     else:
-        recs = [{f["name"]: _typed(row.get(f["name"]), f["type"]) for f in fields} for row in record_rows(r, name)]
+        recs = [{f["name"]: _typed(row.get(f["name"]), f["type"]) for f in fields} for row in record_rows(renderer, name)]
     for rec in recs:
         for f in fields:
             if f["type"] == "string" and rec[f["name"]] is None:
@@ -245,7 +245,7 @@ def typed_records(r, name: str) -> tuple[list[dict], list[dict]]:
     return fields, recs
 
 
-def _workbook(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
+def _workbook(renderer, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
     """The Excel workbook: an "about" sheet (rights, the sources), then one sheet per download table, the header row
     bold and frozen, with an autofilter. Written with XlsxWriter (1.3 s here, where openpyxl took 2.1 s, in the build's
     page step), every text as text (never a formula, a URL or a number), the same bytes for the same data."""
@@ -256,12 +256,12 @@ def _workbook(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
                                    "strings_to_numbers": False})
     bold = wb.add_format({"bold": True})
     about = wb.add_worksheet("about")
-    lines = [["Benchmark Atlas: curated telecom network-function benchmark data"], [], ["Rights", rights(r.a)],
+    lines = [["Benchmark Atlas: curated telecom network-function benchmark data"], [], ["Rights", rights(renderer.atlas)],
              ["Sheets", "One sheet per table; the first row is the header (frozen), with the unit of every numeric column. "
                         "Empty cells are values the source does not give (see the status column)."], [], ["Sources"],
              ["doc", "title", "publisher", "release", "document id", "date", "chapter"]]
     lines += [[s["id"], s["title"], s["publisher"], s["release"], s.get("document_id"), s.get("date"), s.get("chapter")]
-              for s in r.a.sources]
+              for s in renderer.atlas.sources]
     for i, line in enumerate(lines):
         about.write_row(i, 0, line)
     about.write(0, 0, lines[0][0], bold)
@@ -323,7 +323,7 @@ SQLITE_ABOUT = [
 ]
 
 
-def sqlite_bytes(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
+def sqlite_bytes(renderer, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
     """The SQLite database of the downloads, as bytes: for every download table of ``sheets`` (name -> (schema fields,
     typed records), as ``typed_records`` gives them) a table with the schema's column types (string TEXT, integer
     INTEGER, number REAL, boolean INTEGER 0/1), NOT NULL for required fields, the schema's primaryKey, each numeric
@@ -332,7 +332,7 @@ def sqlite_bytes(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
     ``about`` (rights note). Byte-deterministic for the same data and SQLite library (built in memory, written
     with VACUUM INTO: no timestamps in the format). Raises ValueError for a name that is not a plain SQL name and
     sqlite3.Error if SQLite refuses a row (e.g. a duplicate primary key)."""
-    a = r.a
+    a = renderer.atlas
     docs = a.docs()
     con = sqlite3.connect(":memory:", isolation_level=None)
     try:
@@ -380,18 +380,18 @@ def sqlite_bytes(r, sheets: dict[str, tuple[list[dict], list[dict]]]) -> bytes:
 _DATABASE_LOCK = threading.Lock()
 
 
-def database(r) -> bytes:
+def database(renderer) -> bytes:
     """The SQLite database of the downloads (``sqlite_bytes`` of every download table), computed once per Renderer: the
     datasets page offers it, and the query page runs SQL on the same bytes (its data file, written by the build's
     bundle step in a thread of its own while the pages are generated: hence the lock)."""
     with _DATABASE_LOCK:
-        if getattr(r, "_database", None) is None:
-            r._database = sqlite_bytes(r, {name: typed_records(r, name) for name in NAMES})
-        return r._database
+        if getattr(renderer, "_database", None) is None:
+            renderer._database = sqlite_bytes(renderer, {name: typed_records(renderer, name) for name in NAMES})
+        return renderer._database
 
 
-def _datapackage(r, b: Build) -> bytes:
-    a = r.a
+def _datapackage(renderer, b: Build) -> bytes:
+    a = renderer.atlas
     docs = a.docs()
     cite = {s["id"]: {"title": s["title"], "publisher": s["publisher"], "version": s["release"],
                       **({"document_id": s["document_id"]} if s.get("document_id") else {}),
@@ -407,7 +407,7 @@ def _datapackage(r, b: Build) -> bytes:
         if name in KINDS:
             present = [d for d in docs if not a.frames[name].empty and (a.frames[name]["doc"] == d).any()]
         else:
-            present = sorted({rec["doc"] for rec in record_rows(r, name)}, key=docs.index)
+            present = sorted({rec["doc"] for rec in record_rows(renderer, name)}, key=docs.index)
         resources.append({
             "name": name, "title": KIND_LABEL.get(name, name.capitalize()),
             "description": desc, "path": path, "format": "csv", "mediatype": "text/csv", "encoding": "utf-8",
@@ -444,14 +444,14 @@ def _datapackage(r, b: Build) -> bytes:
 _CACHE: dict[tuple, Build] = {}
 
 
-def _data_key(r) -> tuple:
+def _data_key(renderer) -> tuple:
     """Identity of the data a build reads: every file under the data folder with its size and mtime."""
-    root = Path(r.a.root)
+    root = Path(renderer.atlas.root)
     return (str(root),) + tuple((str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in sorted(root.rglob("*")) if p.is_file())
 
 
-def build(r, shown: dict[tuple, tuple[str, str]], views: dict[str, bytes]) -> Build:
-    """Every download's bytes: the data's (from ``r.a``) and the page tables' as shown.
+def build(renderer, shown: dict[tuple, tuple[str, str]], views: dict[str, bytes]) -> Build:
+    """Every download's bytes: the data's (from ``renderer.atlas``) and the page tables' as shown.
 
     ``shown``: key -> (path under downloads/, the table's HTML as its page renders it), written through
     ``atlas.tableview.shown_csv``; ``views``: other CSVs a page offers, path under downloads/ -> bytes. Both are the
@@ -459,10 +459,10 @@ def build(r, shown: dict[tuple, tuple[str, str]], views: dict[str, bytes]) -> Bu
     are deterministic: the page tables are rendered from the same data, so the same data gives the same checksums).
     Raises ValueError naming the file when two tables share a file name, or a download whose typed rows differ in
     number from its CSV rows."""
-    data_key = _data_key(r)
+    data_key = _data_key(renderer)
     if data_key in _CACHE:
         return _CACHE[data_key]
-    a = r.a
+    a = renderer.atlas
     docs = sorted(p.name for p in Path(a.root).iterdir() if p.is_dir() and p.name != "schemas")
     b = Build()
     sheets = {}
@@ -486,9 +486,9 @@ def build(r, shown: dict[tuple, tuple[str, str]], views: dict[str, bytes]) -> Bu
         else:
             fields = schema(a, name)["fields"]
             header = [f["name"] for f in fields]
-            rows = [[_s(rec[h]) for h in header] for rec in record_rows(r, name)]
+            rows = [[_s(rec[h]) for h in header] for rec in record_rows(renderer, name)]
         b.files[f"csv/{name}.csv"] = _csv_bytes(header, rows)
-        fields, recs = typed_records(r, name)
+        fields, recs = typed_records(renderer, name)
         if len(recs) != len(rows):
             raise ValueError(f"datasets: {name}: {len(recs)} typed rows for {len(rows)} CSV rows")
         b.rows[name] = len(recs)
@@ -503,22 +503,22 @@ def build(r, shown: dict[tuple, tuple[str, str]], views: dict[str, bytes]) -> Bu
         if p in b.table_bytes:
             raise ValueError(f"datasets: two tables share the file name {p}")
         b.table_bytes[p] = data
-    b.files[WORKBOOK] = _workbook(r, sheets)
-    b.files[SQLITE] = database(r)
-    b.files["datapackage.json"] = _datapackage(r, b)
+    b.files[WORKBOOK] = _workbook(renderer, sheets)
+    b.files[SQLITE] = database(renderer)
+    b.files["datapackage.json"] = _datapackage(renderer, b)
     b.sums = "".join(f"{sha256(data)}  {p}\n" for p, data in sorted({**b.files, **b.table_bytes}.items()))
     _CACHE.clear()
     _CACHE[data_key] = b
     return b
 
 
-def built(r) -> Build:
+def built(renderer) -> Build:
     """The downloads step's output for this Renderer (``atlas.pages.shown.build_downloads`` keeps it as
-    ``r.downloads``): what the datasets page and the links under every table list. Raises RuntimeError when the
+    ``renderer.downloads``): what the datasets page and the links under every table list. Raises RuntimeError when the
     step has not run: the pages read the downloads, they never build them."""
-    b = getattr(r, "downloads", None)
+    b = getattr(renderer, "downloads", None)
     if b is None:
-        raise RuntimeError("The pages read the downloads step's output: run atlas.pages.shown.build_downloads(r) "
+        raise RuntimeError("The pages read the downloads step's output: run atlas.pages.shown.build_downloads(renderer) "
                            "(the build's 'downloads' step) before rendering them.")
     return b
 

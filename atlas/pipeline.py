@@ -6,7 +6,7 @@
    calculators compiled to Pyodide bytecode and packed per page (``atlas.bundle``, ``atlas.assets``);
 3. **downloads**: every dataset file with its checksums, and each page table "as shown" (the tables' HTML from
    ``atlas.pages.shown``, handed to ``atlas.downloads``, which imports no page); its output goes forward to the pages
-   (``r.downloads``), which list the files with their sizes and checksums;
+   (``renderer.downloads``), which list the files with their sizes and checksums;
 4. **generate pages**: product, scenario and rules pages from the data, the hand-written pages of
    docs/ with their macros expanded, and the navigation (``atlas.pages.generate``);
 5. **page data**: the compare page's data and the errata page's detail columns, loaded on first use
@@ -129,7 +129,7 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
     with step("validate data", secs, kept):
         atlas = load(data or data_root())
     with step("calculator bundle and code packs", secs, kept):
-        r = Renderer(atlas)
+        renderer = Renderer(atlas)
         # The bytecode compile (Node and Pyodide, about 4 s, mostly waiting on the subprocess) runs in a
         # thread while the pages are generated in this one: on two cores the two steps overlap. The pages
         # read nothing it writes (assets/py, assets/data); its files join the set once it has finished.
@@ -137,16 +137,16 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
         pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="atlas-bundle")
         # The query page's data is the downloads' SQLite database (downloads.database: computed once, by whichever
         # of this thread and the downloads step asks first).
-        bundling = pool.submit(assets.calculators_and_bundles, r.bundle, docs_dir,
-                               data_files={"query": (downloads.SQLITE, lambda: downloads.database(r))})
+        bundling = pool.submit(assets.calculators_and_bundles, renderer.bundle, docs_dir,
+                               data_files={"query": (downloads.SQLITE, lambda: downloads.database(renderer))})
         pool.shutdown(wait=False)
     try:
         with step("downloads", secs, kept):
             # The pages list the downloads with their sizes and checksums: they read this step's output
-            # (r.downloads), which reads the page tables' HTML (atlas.pages.shown), never the reverse.
-            downloads.write(shown.build_downloads(r), docs_dir)
+            # (renderer.downloads), which reads the page tables' HTML (atlas.pages.shown), never the reverse.
+            downloads.write(shown.build_downloads(renderer), docs_dir)
         with step("generate pages", secs, kept):
-            w = generate.write(r, docs_dir, SOURCE_DOCS, config_extra())
+            w = generate.write(renderer, docs_dir, SOURCE_DOCS, config_extra())
     except BaseException:
         concurrent.futures.wait([bundling])  # its temporary folder is gone before the error is reported
         raise
@@ -161,8 +161,8 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
             drawing = charts.start(charts.collect(docs_dir))
     try:
         with step("page data", secs, kept):
-            compare.write_data(r, docs_dir)
-            files.add(pdata.write_errata_details(r, docs_dir))
+            compare.write_data(renderer, docs_dir)
+            files.add(pdata.write_errata_details(renderer, docs_dir))
             for sub in ("downloads", "assets/data/compare"):
                 files |= {f.relative_to(docs_dir).as_posix() for f in (docs_dir / sub).rglob("*") if f.is_file()}
         with step("browser assets", secs, kept):
@@ -178,7 +178,7 @@ def prepare(docs_dir: Path = DOCS_TREE, data: Path | None = None, kept: Path | N
         if drawing is not None:
             drawing.cancel()
         raise
-    return Prepared(r, docs_dir, files, secs, drawing)
+    return Prepared(renderer, docs_dir, files, secs, drawing)
 
 
 def mkdocs_extra(docs_dir: Path, extra: dict, service_worker: bool = False) -> dict:

@@ -381,7 +381,7 @@ def test_compare_says_release_not_stated_as_the_scenario_page_does(r):
     from atlas.pages.products import NOT_STATED
     facts = {f["key"]: f for f in compare.scenario_data(r, "dsr-rbar")["facts"]}
     assert facts["release"]["t"] == NOT_STATED == "not stated in the guide"
-    assert f"<th>Release</th><td>{NOT_STATED}</td>" in r.facts(r.a.scenario("dsr-rbar"))
+    assert f"<th>Release</th><td>{NOT_STATED}</td>" in r.facts(r.atlas.scenario("dsr-rbar"))
     assert {f["key"]: f for f in compare.scenario_data(r, "bsf-3-3")["facts"]}["release"]["t"] == "25.2.200"
 
 
@@ -393,7 +393,7 @@ SEED_LINE = re.compile(r"\((?:seed )?lines? \d+|\bline \d+\)")
 def test_dsr_scenario_notes_and_contradictions_name_sections(r):
     """RBAR's 'Traffic generation' is printed in the prose of section 3.2.2 (seed line 307, kept in the data); DSA's
     contradiction cites 'note in 3.2.7' and Table 3-15 row 7 (lines 622 and 669, kept in the data)."""
-    s = r.a.scenario("dsr-rbar")
+    s = r.atlas.scenario("dsr-rbar")
     assert any("(line 307)" in n for n in s["notes"])  # the curated note, provenance
     facts = r.facts(s)
     assert "printed in the prose of section 3.2.2, not in a table" in facts and not SEED_LINE.search(facts)
@@ -407,7 +407,7 @@ def test_dsr_guidance_names_the_section_each_rule_is_printed_in(r):
     from atlas.pages import products
     lines = seed_path("dsr").read_text(encoding="utf-8").splitlines()
     assert lines[61] == "3.1.1.1 Hyper-Threading and CPU Over-Subscription" and lines[92].startswith("3.1.1.2 ")
-    g01 = next(g for g in r.a.extras["dsr"]["guidance"] if g["id"] == "dsr-G01")
+    g01 = next(g for g in r.atlas.extras["dsr"]["guidance"] if g["id"] == "dsr-G01")
     assert g01["cite"]["line"] == 74 and g01["cite"]["section"] == "section 3.1.1.1 Hyper-Threading and CPU Over-Subscription"
     page = products.guidance_page(r, "dsr")
     assert "(section 3.1.1.1 Hyper-Threading and CPU Over-Subscription)" in page and not SEED_LINE.search(page)
@@ -416,9 +416,9 @@ def test_dsr_guidance_names_the_section_each_rule_is_printed_in(r):
 def test_dsr_errata_found_by_a_line_name_its_section(r):
     """dsr-E007 ('an DRS', line 97) stands under 3.1.1.2 VM Packing Rate (lines 93 to 101): its 'where' says so; the line
     stays in its lines (provenance)."""
-    e = next(e for e in r.a.errata if e["id"] == "dsr-E007")
+    e = next(e for e in r.atlas.errata if e["id"] == "dsr-E007")
     assert (e["where"], e["lines"]) == ("section 3.1.1.2 VM Packing Rate", [97])
-    assert not any(re.fullmatch(r"line \d+", x["where"]) for x in r.a.errata if x["doc"] == "dsr")
+    assert not any(re.fullmatch(r"line \d+", x["where"]) for x in r.atlas.errata if x["doc"] == "dsr")
 
 
 # ------------------------------------------------------------------ phone layouts

@@ -66,7 +66,7 @@ def agreed():
     from atlas.pages.shown import shown_tables
     from atlas.tableview import shown_csv
     r = Renderer(load())
-    ids = [s["id"] for s in r.a.scenarios]
+    ids = [s["id"] for s in r.atlas.scenarios]
     data = {sid: scenario_data(r, sid) for sid in ids}
     pairs = _pairs(ids)
     shown = sorted(shown_tables(r).items(), key=lambda kv: kv[1][0])

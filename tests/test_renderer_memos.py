@@ -10,10 +10,10 @@ import pytest
 
 
 class _Build:
-    """A stand-in for a Renderer: the memos read only ``a`` (the Atlas) and ``bundle``."""
+    """A stand-in for a Renderer: the memos read only ``atlas`` and ``bundle``."""
 
     def __init__(self, name: str):
-        self.a = name
+        self.atlas = name
         self.bundle = {"name": name}
 
 

@@ -225,8 +225,8 @@ def test_policy_3_2_4_product_table_cell_is_the_hand_figure(renderer):
     rows = {r["Scenario"]: r for r in _table(html, '<table class="atlas-data" data-atlas-table="scenarios"')}
     title = next(s["short_title"] for s in renderer.bundle["scenarios"] if s["id"] == "policy-3-2-4")
     assert rows[title]["CPU request, sidecars (cores)"] == "511.5"
-    notes = "\n".join(renderer.requests_notes("policy", renderer.a.source("policy"),
-                                              [s for s in renderer.a.scenarios if s["doc"] == "policy"]))
+    notes = "\n".join(renderer.requests_notes("policy", renderer.atlas.source("policy"),
+                                              [s for s in renderer.atlas.scenarios if s["doc"] == "policy"]))
     assert "A replica count printed as a min-max range counts at its max end" in notes
     assert "(Table 3-104 rows 5, 6, 16, 17, 18, 22, 25)" in notes
 

@@ -20,10 +20,10 @@ of these names; the document id is the module's name, so a guide's code names no
     That calculator's module carries the guide's backtest rule (``backtest_points(bundle, excluded)``, which
     ``calculators.backtest`` runs for the documents whose bundle source names the calculator). Default: None (the
     footprint calculator sizes the guide's runs from their resource tables, and the backtest compares pods).
-``scenarios_table(r, doc) -> str``
+``scenarios_table(renderer, doc) -> str``
     The product page's scenarios table of a guide measured by its own metrics (MPS, SPS...) rather than Kubernetes
     requests. Default: None (the resource-request table, ``Renderer.scenarios_table``).
-``calculator_button(r, sid) -> str``
+``calculator_button(renderer, sid) -> str``
     The scenario page's link to this guide's calculator with run ``sid`` preselected ('' when it cannot be sized).
     Default: ''.
 ``EXAMPLES``
@@ -153,6 +153,6 @@ def examples(docs: list[str]) -> dict:
     return out
 
 
-def example(r, name: str, default=None):
+def example(renderer, name: str, default=None):
     """Example ``name`` of the build's data (``examples`` of its documents), or ``default``."""
-    return examples(r.a.docs()).get(name, default)
+    return examples(renderer.atlas.docs()).get(name, default)

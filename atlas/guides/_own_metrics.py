@@ -31,12 +31,12 @@ def figure(m: dict | None, unit: str = "") -> str:
     return f'<span title="Table {esc(m["table_id"])}, row {esc(m["row"])}">{esc(shown)}</span>{extra}{mark}'
 
 
-def calculator_url(r, sid: str, calculator, keep: tuple[str, ...], prefix: str = "") -> str | None:
+def calculator_url(renderer, sid: str, calculator, keep: tuple[str, ...], prefix: str = "") -> str | None:
     """The link to ``calculator``'s page (a module of calculators/ with ``NAME`` and ``defaults(bundle, sid)``) that
     computes run ``sid`` at its own measured load, the page's permalink parameters ``keep`` (e.g. scenario, target),
     relative to ``prefix`` (the way back to the site root); None when ``sid`` is not a run the calculator can size."""
     try:
-        d = calculator.defaults(r.bundle, sid)
+        d = calculator.defaults(renderer.bundle, sid)
     except KeyError:
         return None
     return f"{prefix}calculators/{calculator.NAME}/?" + urlencode({k: d[k] for k in keep if d.get(k)})

@@ -71,28 +71,28 @@ def bundle(atlas, doc: str) -> dict:
     return {"dsr_runs": runs, "dsr_notes": {"errata": errata, "guidance": guidance}}
 
 
-def _run(r, sid: str) -> dict | None:
-    return next((x for x in r.bundle.get("dsr_runs") or [] if x["id"] == sid), None)
+def _run(renderer, sid: str) -> dict | None:
+    return next((x for x in renderer.bundle.get("dsr_runs") or [] if x["id"] == sid), None)
 
 
-def calculator_button(r, sid: str) -> str:
+def calculator_button(renderer, sid: str) -> str:
     """The scenario page's link to the DSR calculator with run ``sid`` preselected, or why it cannot size from it."""
-    run = _run(r, sid)
+    run = _run(renderer, sid)
     if run is None:
         return ""
-    url = calculator_url(r, sid, dsr_calc, _KEEP, "../../../")
+    url = calculator_url(renderer, sid, dsr_calc, _KEEP, "../../../")
     if url:
         return (f'<p><a class="md-button" href="{esc(url)}">Size {esc(dsr_calc.mp_kind(run))}s from this run in the '
                 'calculator</a></p>')
     return f'<p class="atlas-note">The DSR calculator cannot size from this run: {esc(dsr_calc.per_mp(run)["reason"])}</p>'
 
 
-def scenarios_table(r, doc: str) -> str:
+def scenarios_table(renderer, doc: str) -> str:
     """The product page's runs table: section, run, mode, call model, MP flavor, MPS achieved, MPs, MPS per MP
     (printed, or derived by the calculator and marked so), CPU and RAM peak, and the calculator link."""
-    runs = {x["id"]: x for x in r.bundle.get("dsr_runs") or []}
+    runs = {x["id"]: x for x in renderer.bundle.get("dsr_runs") or []}
     rows = []
-    for s in (x for x in r.a.scenarios if x["doc"] == doc):
+    for s in (x for x in renderer.atlas.scenarios if x["doc"] == doc):
         run = runs.get(s["id"])
         m = run["metrics"] if run else {}
         st = run["settings"] if run else {}
@@ -110,7 +110,7 @@ def scenarios_table(r, doc: str) -> str:
             per_cell = f'{esc(fmt(p["rate"]))} <abbr title="derived: MPS achieved / {esc(kind)}s">(derived)</abbr>'
         else:
             per_cell = missing()
-        url = calculator_url(r, s["id"], dsr_calc, _KEEP, "../../")
+        url = calculator_url(renderer, s["id"], dsr_calc, _KEEP, "../../")
         link = (f'<a href="{esc(url)}">Size {esc(kind)}s</a>' if url else
                 f'<span class="atlas-missing" title="{esc(p.get("reason") or "")}">not sizable</span>')
         rows.append(

@@ -96,18 +96,18 @@ def bundle(atlas, doc: str) -> dict:
                                                "tables": tables}}
 
 
-def calculator_button(r, sid: str) -> str:
+def calculator_button(renderer, sid: str) -> str:
     """The scenario page's link to the ShCM calculator with test ``sid`` preselected ('' for a test it cannot size)."""
-    url = calculator_url(r, sid, shcm_calc, _KEEP, "../../../")
+    url = calculator_url(renderer, sid, shcm_calc, _KEEP, "../../../")
     return f'<p><a class="md-button" href="{esc(url)}">Size Rhino nodes from this run in the calculator</a></p>' if url else ""
 
 
-def scenarios_table(r, doc: str) -> str:
+def scenarios_table(renderer, doc: str) -> str:
     """The product page's tests table: test, server configuration, SPS, RPS, JVM CPU (as printed and in cores), heap,
     client latency p50/p99/max and the calculator link (each test's duration is on its page)."""
-    tests = {t["id"]: t for t in r.bundle.get("shcm_tests") or []}
+    tests = {t["id"]: t for t in renderer.bundle.get("shcm_tests") or []}
     rows = []
-    for s in (x for x in r.a.scenarios if x["doc"] == doc):
+    for s in (x for x in renderer.atlas.scenarios if x["doc"] == doc):
         t = tests.get(s["id"])
         m = t["metrics"] if t else {}
         lat = (t or {}).get("latency") or {}
@@ -118,7 +118,7 @@ def scenarios_table(r, doc: str) -> str:
             return (f'<span title="Table {esc(v["table_id"])}, row {esc(v["row"])}">{esc(fmt(v["value_ms"]))}</span>'
                     if v else missing())
         cpu = figure(m.get("cpu_percent"), " %") + (f' ({esc(fmt(m["cpu_cores"]["value"]))} cores)' if m.get("cpu_cores") else "")
-        url = calculator_url(r, s["id"], shcm_calc, _KEEP, "../../")
+        url = calculator_url(renderer, s["id"], shcm_calc, _KEEP, "../../")
         rows.append(
             f'<tr><td><a href="{esc(s["id"])}/">{esc(s.get("short_title") or s["title"])}</a></td>'
             f'<td>{esc(cfg) if cfg else missing()}</td><td>{figure(m.get("sps"))}</td><td>{figure(m.get("rps"))}</td>'

@@ -16,13 +16,13 @@ from . import (accuracy, calc_asm, calc_deployment, calc_dsr, calc_footprint, ca
                data, home, mesh, products, ranking, services)
 
 
-def _ceilings(r) -> str:
+def _ceilings(renderer) -> str:
     """The footprint's default normal and failover CPU ceilings, "40 and 80" (calculators.footprint)."""
     return f"{_fp.DEFAULT_NORMAL_CEILING} and {_fp.DEFAULT_FAILOVER_CEILING}"
 
 
 MACROS: dict[str, Callable[..., str]] = {
-    # page name in docs/ -> function(r, *args) returning Markdown/HTML
+    # page name in docs/ -> function(renderer, *args) returning Markdown/HTML
     "home_page": home.products_table,                  # docs/index.md
     "home_chart": home.home_chart,                     # docs/index.md
     "footprint_calculator": calc_footprint.page,       # docs/calculators/footprint.md
@@ -53,10 +53,10 @@ MACROS: dict[str, Callable[..., str]] = {
 }
 
 GENERATED: dict[str, Callable[..., str]] = {
-    # generated page kind -> function(r, id) returning its body
-    "product": lambda r, doc: r.product_page(doc),
-    "scenario": lambda r, sid: r.scenario_page(sid),
+    # generated page kind -> function(renderer, id) returning its body
+    "product": lambda renderer, doc: renderer.product_page(doc),
+    "scenario": lambda renderer, sid: renderer.scenario_page(sid),
     "guidance": products.guidance_page,
     "service": services.service_page,       # services/<slug>.md, one per canonical service (services.groups)
-    "services": lambda r, _=None: services.index_page(r),  # services/index.md
+    "services": lambda renderer, _=None: services.index_page(renderer),  # services/index.md
 }

@@ -32,22 +32,22 @@ def _ratio_text(p: dict) -> str:
 
 
 _RESULTS: WeakKeyDictionary = WeakKeyDictionary()
-"""``calculators.backtest.run`` of ``r.bundle`` per Renderer ``r`` (a build has one Renderer; the entry goes with it)."""
+"""``calculators.backtest.run`` of ``renderer.bundle`` per Renderer ``renderer`` (a build has one Renderer; the entry goes with it)."""
 
 
-def _result(r) -> dict:
+def _result(renderer) -> dict:
     """``calculators.backtest.run`` of the build's bundle, computed once per build (two pages and a download read it)."""
-    if r not in _RESULTS:
-        _RESULTS[r] = backtest.run(r.bundle)
-    return _RESULTS[r]
+    if renderer not in _RESULTS:
+        _RESULTS[renderer] = backtest.run(renderer.bundle)
+    return _RESULTS[renderer]
 
 
-def _names(r) -> dict:
-    return {s["id"]: s["short_name"] for s in r.bundle["sources"]}
+def _names(renderer) -> dict:
+    return {s["id"]: s["short_name"] for s in renderer.bundle["sources"]}
 
 
-def _cm_names(r) -> dict:
-    return {(s["doc"], s.get("call_model")): s.get("call_model_name") or s.get("call_model") for s in r.bundle["scenarios"]}
+def _cm_names(renderer) -> dict:
+    return {(s["doc"], s.get("call_model")): s.get("call_model_name") or s.get("call_model") for s in renderer.bundle["scenarios"]}
 
 
 SINGLE_FIGURE = ("scenario-cpu", "measured-rate", "cpu-per-node")
@@ -145,12 +145,12 @@ def _rows(res: dict, names: dict, cm_names: dict, by_call_model: bool) -> str:
     return "".join(out)
 
 
-def backtest_page(r) -> str:
+def backtest_page(renderer) -> str:
     """The body of the "How accurate is this?" page, computed from the bundle at build time. Its headings are
     Markdown (``## Headline { #headline }``), so that the page's table of contents lists them."""
-    res = _result(r)
-    names, cm_names = _names(r), _cm_names(r)
-    scen_url = {s["id"]: f'../../products/{s["doc"]}/{s["id"]}/' for s in r.a.scenarios}
+    res = _result(renderer)
+    names, cm_names = _names(renderer), _cm_names(renderer)
+    scen_url = {s["id"]: f'../../products/{s["doc"]}/{s["id"]}/' for s in renderer.atlas.scenarios}
     link = lambda sid: f'<a href="{esc(scen_url.get(sid, ""))}">{esc(sid)}</a>' if sid in scen_url else esc(sid)
     out = ["\n## Headline { #headline }\n",
            '<p>Every run of a product predicted without its own figures. <em>Comparable runs</em> is how the footprint '
@@ -202,7 +202,7 @@ def backtest_page(r) -> str:
     out += ["\n## Left out { #left-out }\n", "<p>Every run or reading the backtest could not use, and why:</p><ul>"]
     out += [f'<li><strong>{link(x["scenario"])}</strong> ({esc(names.get(x["doc"], x["doc"]))}): {esc(x["what"])}: {esc(x["why"])}.</li>'
             for x in res["left_out"]]
-    out += [f'<li>{esc(line)}</li>' for line in _flagged_readings(r)]
+    out += [f'<li>{esc(line)}</li>' for line in _flagged_readings(renderer)]
     out += [f"<li><strong>{esc(names.get(d, d))}</strong>: {esc('; '.join(n))}.</li>" for d, n in res["notes"].items()]
     out.append("</ul>")
     pts = _default_points(res)
@@ -218,10 +218,10 @@ def backtest_page(r) -> str:
     return "\n".join(out)
 
 
-def _flagged_readings(r) -> list[str]:
+def _flagged_readings(renderer) -> list[str]:
     """One line per table whose CPU readings an erratum excludes (bundle key ``excluded_rows``): never used to size or
     backtest."""
-    raw = r.bundle.get("excluded_rows") or {"cols": [], "rows": []}
+    raw = renderer.bundle.get("excluded_rows") or {"cols": [], "rows": []}
     by: dict[tuple, dict] = {}
     for row in (dict(zip(raw["cols"], x)) for x in raw["rows"]):
         if row["metric"] != "cpu" or row["status"] != "flagged":
@@ -239,25 +239,25 @@ POINT_FACET_COLS = {"product": 0, "method": 1, "level": 2}
 """The columns of the comparisons table that hold its facets (``facet_bar``'s ``cols``): its rows carry no facet attribute."""
 
 
-def _point_facets(r) -> list[dict[str, str]]:
+def _point_facets(renderer) -> list[dict[str, str]]:
     """Each listed comparison's facet values (product short name, method, level), in ``_shown_points`` order."""
-    names = _names(r)
+    names = _names(renderer)
     return [{"product": names.get(p["doc"], p["doc"]), "method": METHOD_SHORT[p["method"]], "level": LEVEL_NAMES[p["level"]]}
-            for p in _shown_points(_result(r))]
+            for p in _shown_points(_result(renderer))]
 
 
-def points_table(r) -> str:
+def points_table(renderer) -> str:
     """The HTML of the comparisons table (``data-atlas-table="backtest-points"``): one row per listed comparison
     (``_shown_points``), product, method and level (the chips' facets) in the first three columns. The page "Every
     backtest comparison" shows it and the build writes it "as shown" (``shown.shown_tables``)."""
-    pts = _shown_points(_result(r))
+    pts = _shown_points(_result(renderer))
     out = ['<div class="atlas-table-wrap"><table class="atlas-data atlas-comparisons" data-atlas-table="backtest-points"><thead><tr>'
            '<th>Product</th><th>Method</th><th>Level</th><th>Predicted</th><th>From</th><th>Service or figure</th><th>Load</th>'
            '<th>Predicted value</th><th>Printed</th><th>Unit</th><th>Error</th><th>Source of the printed value</th></tr></thead><tbody>']
     out += [f'<tr{row_attrs(f, POINT_FACET_COLS)}><td>{esc(f["product"])}</td><td>{esc(f["method"])}</td><td>{esc(f["level"])}</td>'
             f'<td>{esc(p["to"])}</td><td>{esc(p["from"])}</td><td>{esc(p["subject"])}</td><td>{fmt(p["load_to"])} {esc(p["unit"])}</td>'
             f'<td>{_num(p["predicted_to"])}</td><td>{_num(p["observed_to"])}</td><td>{esc(p["value_unit"])}</td><td>{_pct(p["ape"])}</td>'
-            f'<td>{esc(p["source_to"])}</td></tr>' for p, f in zip(pts, _point_facets(r))]
+            f'<td>{esc(p["source_to"])}</td></tr>' for p, f in zip(pts, _point_facets(renderer))]
     out.append("</tbody></table></div>")
     return "\n".join(out)
 
@@ -267,19 +267,19 @@ ALL_COLUMNS = ("product", "method", "level", "rule", "call_model", "predicted_ru
                "how", "source_from", "source_to")
 
 
-def all_points_csv(r) -> bytes:
+def all_points_csv(renderer) -> bytes:
     """Every comparison of the backtest (both methods, both levels, one-run per service included) as one CSV, a row
     per comparison (ALL_COLUMNS: loads in the product's unit per site, values in cores or percent as ``value_unit``
     says, the error in percent, the ratio printed / predicted, how the prediction was made and the source of each
     printed value). Cells a spreadsheet could run are neutralised (calculators.formatting.csv_writer)."""
     import io
     from calculators.formatting import csv_writer
-    names = _names(r)
+    names = _names(renderer)
     buf = io.StringIO()
     w = csv_writer(buf)
     w.writerow(ALL_COLUMNS)
     num = lambda v: "" if v is None else repr(round(v, 6))
-    for p in _result(r)["points"]:
+    for p in _result(renderer)["points"]:
         w.writerow([names.get(p["doc"], p["doc"]), p["method"], p["level"], p["rule"], p["call_model"] or "", p["to"], p["from"],
                     p["subject"], num(p["load_from"]), num(p["load_to"]), p["unit"], num(p["observed_from"]), num(p["predicted_to"]),
                     num(p["observed_to"]), p["value_unit"], num(p["ape"]), num(p["ratio"]), p.get("how") or "", p["source_from"],
@@ -287,21 +287,21 @@ def all_points_csv(r) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def comparisons_page(r) -> str:
+def comparisons_page(renderer) -> str:
     """The body of the "Every backtest comparison" page (docs/calculators/accuracy-comparisons.md): the chip bar,
     the comparisons table (``points_table``) and its downloads. Raises KeyError if the build wrote no file for it."""
     return "\n".join([
-        f'<p>{len(_shown_points(_result(r))):,} comparisons. Each predicts a run (<em>Predicted</em>) from other runs '
+        f'<p>{len(_shown_points(_result(renderer))):,} comparisons. Each predicts a run (<em>Predicted</em>) from other runs '
         '(<em>From</em>: the comparable runs used, or the one run scaled) without its own figures '
         '(<a href="../accuracy/#method">the method</a>); the error is the prediction\'s distance from the value printed '
         'for the run, whose table and row the last column names.</p>',
-        facet_bar("backtest-points", list(POINT_FACETS), _point_facets(r), cols=POINT_FACET_COLS),
-        points_table(r),
-        view_links(r, ("views", "accuracy", "backtest-points"), "../../"),
-        f'<p class="atlas-download">Every comparison, one run\'s {_one_run_per_service(r):,} per-service ones included (not '
+        facet_bar("backtest-points", list(POINT_FACETS), _point_facets(renderer), cols=POINT_FACET_COLS),
+        points_table(renderer),
+        view_links(renderer, ("views", "accuracy", "backtest-points"), "../../"),
+        f'<p class="atlas-download">Every comparison, one run\'s {_one_run_per_service(renderer):,} per-service ones included (not '
         f'listed here): <a href="../../downloads/views/accuracy/backtest-all.csv" download>backtest-all.csv</a> '
-        f'({len(_result(r)["points"]):,} rows).</p>'])
+        f'({len(_result(renderer)["points"]):,} rows).</p>'])
 
 
-def _one_run_per_service(r) -> int:
-    return sum(1 for p in _result(r)["points"] if p["method"] == "one-run" and p["level"] == "service" and p["rule"] not in SINGLE_FIGURE)
+def _one_run_per_service(renderer) -> int:
+    return sum(1 for p in _result(renderer)["points"] if p["method"] == "one-run" and p["level"] == "service" and p["rule"] not in SINGLE_FIGURE)

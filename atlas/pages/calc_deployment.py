@@ -22,12 +22,12 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "assets" / "examples" 
 assets/examples/deployment/, each with the run it is built from and that run's product, call model and load per site."""
 
 
-def _examples(r) -> str:
+def _examples(renderer) -> str:
     try:
         items = json.loads(EXAMPLES.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ""
-    runs = {s["id"] for s in r.bundle["scenarios"]}
+    runs = {s["id"] for s in renderer.bundle["scenarios"]}
     return " ".join(
         f'<button type="button" class="md-button atlas-example" data-example="{escape(e["id"])}" '
         f'data-objects="../../assets/examples/deployment/{escape(e["objects"])}" '
@@ -36,10 +36,10 @@ def _examples(r) -> str:
         for e in items if e["scenario"] in runs)
 
 
-def page(r) -> str:
+def page(renderer) -> str:
     """The "Your deployment" page body, prerendered for the default inputs (the vendor's comparable runs of the first
     product; nothing of yours)."""
-    b = r.bundle
+    b = renderer.bundle
     d = dr.defaults(b)
     prods = dp.products(b)
     popts = "".join(f'<option value="{escape(p["doc"])}" data-unit="{escape(p["unit"])}"{" selected" if p["doc"] == d["product"] else ""}>'
@@ -57,7 +57,7 @@ def page(r) -> str:
   <label>Load your site carried when observed, in the product's unit ({escape(units)}) <input name="load" id="calc-load" type="text" inputmode="decimal" value="{escape(d['load'])}"></label>
   <label>HPA controller (its tolerance test differs at a ratio of exactly 1.1) <select name="kubernetes" id="calc-kubernetes">{k8s}</select></label>
   <fieldset class="atlas-own" id="deployment-inputs"><legend>Your cluster: stays in this browser, never in the link or sent anywhere</legend>
-  <p class="atlas-note">Try an example: {_examples(r)}</p>
+  <p class="atlas-note">Try an example: {_examples(renderer)}</p>
   <label><span>What <code>kubectl get deployments,statefulsets,hpa -o json</code> (or <code>-o yaml</code>) prints, for one site</span>
   <textarea id="deployment-objects-text" rows="6" spellcheck="false" placeholder='{{"apiVersion": "v1", "kind": "List", "items": [...]}}'></textarea></label>
   <textarea name="objects" id="calc-objects" hidden data-no-permalink aria-hidden="true"></textarea>
@@ -77,4 +77,4 @@ def page(r) -> str:
   <label>Worker node CPU (cores) <input name="node_cores" id="calc-node-cores" type="text" inputmode="decimal" value=""></label>
   <label>Worker node memory (GiB) <input name="node_mem" id="calc-node-mem" type="text" inputmode="decimal" value=""></label>
   </fieldset>"""
-    return cp.shell(r, "deployment", form, d)
+    return cp.shell(renderer, "deployment", form, d)

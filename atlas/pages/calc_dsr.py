@@ -10,9 +10,9 @@ from calculators.sizing import ceil
 from . import calculator_shell
 
 
-def page(r) -> str:
+def page(renderer) -> str:
     """The DSR calculator page body (``{{ dsr_calculator() }}``), prerendered for the default run."""
-    b = r.bundle
+    b = renderer.bundle
     runs = dsr_calc.sizable_runs(b)
     if not runs:
         return calculator_shell.nothing_to_compute("DSR")
@@ -29,17 +29,17 @@ def page(r) -> str:
   <label>CPU ceiling per MP (1-100 %; with mated pairs, when one DSR site carries its pair's share; empty = the measured CPU peak, no extrapolation) <input name="ceiling" id="calc-ceiling" type="text" inputmode="decimal" value="{escape(d['ceiling'])}" placeholder="e.g. 60"></label>
   <label>Redundancy (the target is split over as many DSR sites or mated pairs as {limit} DA-MPs per site need) <select name="redundancy" id="calc-redundancy">{red}</select></label>
   <label><span>Spare <span class="atlas-unit">{escape(kind)}</span>s per DSR site (N+k; 0 = none; DA-MP spares count within the {limit} DA-MPs a site holds)</span> <input name="spare" id="calc-spare" type="number" min="0" max="{dsr_calc.MAX_SPARE}" step="1" value="{escape(d['spare'])}"></label>"""
-    return calculator_shell.shell(r, dsr_calc.NAME, form, d)
+    return calculator_shell.shell(renderer, dsr_calc.NAME, form, d)
 
 
 
 
-def example(r) -> str:
+def example(renderer) -> str:
     """The DSR method page's worked example (``{{ dsr_example() }}``), every figure read from the bundle or computed
     by ``calculators.dsr.compute`` now, so the text cannot drift from the data or the rule. The example is the DSR
     guide's (``atlas.guides``, the DSR calculator's example: the 12-vCPU relay run, 240,000 MPS, a 40 % ceiling).
     Raises KeyError if no guide provides it or the example run is not curated."""
-    b = r.bundle
+    b = renderer.bundle
     ex = b["examples"][dsr_calc.NAME]
     sid, target, ceiling = ex["scenario"], ex["target"], ex["ceiling"]
     res = dsr_calc.compute(b, sid, target, ceiling)
@@ -65,13 +65,13 @@ def example(r) -> str:
 
 
 
-def site_example(r) -> str:
+def site_example(renderer) -> str:
     """The DSR method page's site-limit example (``{{ dsr_site_example() }}``): how many mated pairs 1,000,000 MPS
     takes at most 16 DA-MPs per DSR site, every figure computed by ``calculators.dsr.compute`` now; the example is the
     DSR guide's (the calculator's example, ``site_target`` and ``site_redundancy``: the 12-vCPU relay run, 1,000,000
     MPS, mated pairs, no ceiling, no spare). Raises KeyError if no guide provides it or the example run is not
     curated."""
-    b = r.bundle
+    b = renderer.bundle
     ex = b["examples"][dsr_calc.NAME]
     sid, target = ex["scenario"], ex["site_target"]
     res = dsr_calc.compute(b, sid, target, redundancy=ex["site_redundancy"])

@@ -82,9 +82,9 @@ def _example_link(bundle: dict) -> str:
             f'</a>, sized from its {len(m["runs"])} comparable runs.</p>')
 
 
-def page(r) -> str:
+def page(renderer) -> str:
     """The footprint calculator page body (``{{ footprint_calculator() }}``), prerendered for the default inputs."""
-    bundle = r.bundle
+    bundle = renderer.bundle
     d = footprint_defaults(bundle)
     scen = fp.scenarios_with_resources(bundle)
     unit = next((s.get("load_unit") for s in bundle["sources"] if s["id"] == d["call_model"].partition(":")[0]), None) or \
@@ -127,4 +127,4 @@ def page(r) -> str:
   <label>DaemonSets per node: memory (GiB) <input name="ds_mem" id="calc-ds-mem" type="text" inputmode="decimal" value="" placeholder="0"></label>
   <label>Max pods per node <input name="max_pods" id="calc-max-pods" type="number" min="1" max="1000" step="1" value="" placeholder="110"></label>
   <label>Spare nodes per site (N+1 = 1) <input name="spare_nodes" id="calc-spare-nodes" type="number" min="0" max="100" step="1" value="" placeholder="0"></label>"""
-    return shell(r, "footprint", form, d)
+    return shell(renderer, "footprint", form, d)

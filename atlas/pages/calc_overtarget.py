@@ -9,9 +9,9 @@ from calculators import overtarget as ot
 from . import calculator_shell as cp
 
 
-def page(r) -> str:
+def page(renderer) -> str:
     """The over-target calculator page body (``{{ overtarget_calculator() }}``), prerendered for every product."""
-    bundle = r.bundle
+    bundle = renderer.bundle
     d = ot.defaults()
     names = {s["id"]: s["short_name"] for s in bundle["sources"]}
     k8s = "".join(f'<option value="{escape(k)}"{" selected" if k == d["kubernetes"] else ""}>{escape(v)}</option>'
@@ -26,4 +26,4 @@ def page(r) -> str:
   <textarea name="csv" id="calc-csv" rows="5" data-no-permalink placeholder="name,replicas,cpu_request,observed,target,max_replicas&#10;my-gateway,50,4,90%,75,80"></textarea></label>
   <label>…or read a file (CSV, at most 1 MiB) <input type="file" id="calc-csv-file" accept=".csv,text/csv,text/plain" data-into="csv" data-max-bytes="{ot.MAX_BYTES}"></label>
   </fieldset>"""
-    return cp.shell(r, "overtarget", form, d)
+    return cp.shell(renderer, "overtarget", form, d)

@@ -19,21 +19,21 @@ def _data_url(mime: str, text: str) -> str:
     return f"data:{mime};charset=utf-8;base64," + base64.b64encode(text.encode("utf-8")).decode("ascii")
 
 
-def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000, bundle: dict | None = None) -> str:
+def shell(renderer, name: str, form_html: str, params: dict, timeout_ms: int = 60000, bundle: dict | None = None) -> str:
     """The HTML of calculator ``name``'s page body: ``form_html`` (its inputs) wrapped with status, message,
     downloads, permalink, chart and the result of ``params`` (the default inputs, strings as typed) computed now.
     ``timeout_ms``: how long the page waits for Python before it keeps the prerendered result. ``bundle``: the data
-    the calculator reads when it is not the calculator bundle (``r.bundle``): a ``catalogue.FILE_BUNDLES``
+    the calculator reads when it is not the calculator bundle (``renderer.bundle``): a ``catalogue.FILE_BUNDLES``
     calculator's, e.g. ``{"sqlite": bytes}``. Raises RuntimeError if the default inputs do not compute (a broken
     default would ship an error page)."""
-    bundle = r.bundle if bundle is None else bundle
+    bundle = renderer.bundle if bundle is None else bundle
     res = catalogue.run(bundle, {"calc": name, **params})
     if not res["ok"]:
         raise RuntimeError(f"default {name} calculation failed: {res['error']}")
     links = " · ".join(
         f'<a id="calc-dl-{escape(k)}" download="{escape(d["filename"])}" href="{_data_url(d["mime"], d["text"])}">{escape(d["label"])}</a>'
         for k, d in res["downloads"].items())
-    xlsx = report_link(r, name, params, bundle)
+    xlsx = report_link(renderer, name, params, bundle)
     permalink = urlencode({k: v for k, v in params.items() if v})
     chart = ""
     if res.get("chart"):
@@ -59,21 +59,21 @@ def shell(r, name: str, form_html: str, params: dict, timeout_ms: int = 60000, b
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def report_link(r, name: str, params: dict, bundle: dict | None = None) -> str:
+def report_link(renderer, name: str, params: dict, bundle: dict | None = None) -> str:
     """The "XLSX" link of the prerendered result: its report (``calculators.report``, written by ``reportxlsx``)
     as a file of the site, ``assets/reports/<name>-default.<hash>.xlsx`` (named by its content; handed to the
-    page writer through ``r.files``), so the page itself stays light. In the browser, calculator.js makes the
+    page writer through ``renderer.files``), so the page itself stays light. In the browser, calculator.js makes the
     XLSX of a result computed there when the reader clicks it (the worker loads the report pack then).
     ``bundle``: as ``shell``'s. Raises RuntimeError if the report fails."""
     import reportxlsx
     from ..assets import hashed_name
-    rep = catalogue.report(r.bundle if bundle is None else bundle, {"calc": name, **params})
+    rep = catalogue.report(renderer.bundle if bundle is None else bundle, {"calc": name, **params})
     if not rep["ok"]:
         raise RuntimeError(f"default {name} report failed: {rep['error']}")
     data = reportxlsx.write(rep["report"])
     rel = "assets/reports/" + hashed_name(f"{name}-default.xlsx", data)
-    if hasattr(r, "files"):
-        r.files[rel] = data
+    if hasattr(renderer, "files"):
+        renderer.files[rel] = data
     return (f'<a id="calc-dl-xlsx" download="{escape(rep["report"]["filename"])}" href="../../{rel}" type="{XLSX_MIME}" '
             f'title="Inputs, results, totals, warnings, method and sources as one workbook">XLSX</a>')
 

@@ -37,16 +37,16 @@ def _cell(v, text=None) -> dict:
     return {"v": v, "t": text if text is not None else ("not stated" if v is None else fmt(v))}
 
 
-def scenario_data(r, sid: str) -> dict:
+def scenario_data(renderer, sid: str) -> dict:
     """What the compare page shows of scenario ``sid``: ``{"id", "title", "url", "unit", "facts": [{"key", "label",
     "v": number or None, "t": text}], "services": [{"key", "service", "container", "replicas", "cpu_pod" (cores),
     "cpu_total" (cores), "cpu_obs" (percent as printed)}]}``; written per scenario as assets/data/compare/<id>.json.
     Raises KeyError for an unknown scenario."""
-    s = r.a.scenario(sid)
-    src = r.a.source(s["doc"])
+    s = renderer.atlas.scenario(sid)
+    src = renderer.atlas.source(s["doc"])
     load = s["load"]
-    b = r.baseline(sid)
-    eff = r.efficiency(sid)
+    b = renderer.baseline(sid)
+    eff = renderer.efficiency(sid)
     traffic = s.get("sites_with_traffic") or []
     facts = [
         ("product", "Product", {"v": None, "t": src["short_name"]}),
@@ -63,10 +63,10 @@ def scenario_data(r, sid: str) -> dict:
     ]
     if b:
         site = b["totals"]["site"]["before"]
-        partial = r.completeness(sid)["partial"]
+        partial = renderer.completeness(sid)["partial"]
         least = (lambda v: None if v is None else f"at least {fmt(v)}") if partial else (lambda v: None)
         facts += [("completeness", "Services counted in the totals",
-                   {"v": None, "t": f"partial, at least: leaves out {r.missing_note(sid)}" if partial else "all"}),
+                   {"v": None, "t": f"partial, at least: leaves out {renderer.missing_note(sid)}" if partial else "all"}),
                   ("cpu_request", "CPU requested at one traffic site (cores)", _cell(site["cpu_request"], least(site["cpu_request"]))),
                   ("mem_request", "Memory requested at one traffic site (GiB)", _cell(site["mem_request"], least(site["mem_request"]))),
                   ("efficiency", f'CPU cores per 1K {load["unit"]}', _cell(eff, least(eff)))]
@@ -79,7 +79,7 @@ def scenario_data(r, sid: str) -> dict:
             d["replicas"] += row["replicas_before"] or 0
             d["cpu_pod"] = row["cpu_request"] if row["cpu_request"] is not None else d["cpu_pod"]
             d["cpu_total"] += row["cpu_request_before"] or 0
-    u = r.a.rows("utilization", scenario=sid, metric="cpu")
+    u = renderer.atlas.rows("utilization", scenario=sid, metric="cpu")
     if not u.empty:
         u = u[u["status"].isin(["ok", "corrected"]) & u["site"].isin(traffic) & u["observed_percent"].notna()]
         for row in u.itertuples():
@@ -297,12 +297,12 @@ def _export_links(a: dict, b: dict, prefix: str) -> str:
     return links(False) + links(True)
 
 
-def _options(r, selected: str) -> str:
+def _options(renderer, selected: str) -> str:
     out = []
-    for doc in r.a.docs():
-        src = r.a.source(doc)
+    for doc in renderer.atlas.docs():
+        src = renderer.atlas.source(doc)
         out.append(f'<optgroup label="{esc(src["short_name"])}">')
-        for s in r.a.scenarios:
+        for s in renderer.atlas.scenarios:
             if s["doc"] != doc:
                 continue
             sel = " selected" if s["id"] == selected else ""
@@ -311,23 +311,23 @@ def _options(r, selected: str) -> str:
     return "".join(out)
 
 
-def _default_pair(r) -> tuple[str, str]:
-    ids = [s["id"] for s in r.a.scenarios]
-    first = tuple(r.bundle.get("examples", {}).get("compare") or ())  # a guide module's example pair
+def _default_pair(renderer) -> tuple[str, str]:
+    ids = [s["id"] for s in renderer.atlas.scenarios]
+    first = tuple(renderer.bundle.get("examples", {}).get("compare") or ())  # a guide module's example pair
     return first if first and all(x in ids for x in first) else (ids[0], ids[min(1, len(ids) - 1)])
 
 
-def compare_page(r) -> str:
+def compare_page(renderer) -> str:
     """The compare page body (``{{ compare_page() }}``): the two scenario choices, the 'Differences only' switch, the
     export links and the default pair prerendered. The choices, status and tables are kept out of the search index
     (``data-search-exclude``, Material's): the page's own text is what search finds."""
-    a, b = _default_pair(r)
-    da, db = scenario_data(r, a), scenario_data(r, b)
+    a, b = _default_pair(renderer)
+    da, db = scenario_data(renderer, a), scenario_data(renderer, b)
     return f"""
 <div id="atlas-compare" class="atlas-compare-root" data-default-a="{esc(a)}" data-default-b="{esc(b)}">
 <form class="atlas-compare-form" method="get" action="./" data-search-exclude>
-  <label>Scenario A <select name="a" id="compare-a">{_options(r, a)}</select></label>
-  <label>Scenario B <select name="b" id="compare-b">{_options(r, b)}</select></label>
+  <label>Scenario A <select name="a" id="compare-a">{_options(renderer, a)}</select></label>
+  <label>Scenario B <select name="b" id="compare-b">{_options(renderer, b)}</select></label>
   <label class="atlas-compare-switch"><span><input type="checkbox" name="diff" value="1" id="compare-diff-only"> Differences only</span></label>
   <button type="submit" class="md-button md-button--primary" id="compare-run">Compare</button>
 </form>
@@ -340,15 +340,15 @@ def compare_page(r) -> str:
 """
 
 
-def write_data(r, docs_dir: Path) -> None:
+def write_data(renderer, docs_dir: Path) -> None:
     """Write one JSON per scenario (``scenario_data``) to ``docs_dir``/assets/data/compare/<id>.json, which
     compare.js fetches, and the default pair's exports (CSV and JSON, all rows and differences only) to
     ``docs_dir``/EXPORT_DIR, which the page links without JavaScript. Raises OSError if a file cannot be written."""
     out = Path(docs_dir) / "assets" / "data" / "compare"
     out.mkdir(parents=True, exist_ok=True)
-    for s in r.a.scenarios:
-        (out / f'{s["id"]}.json').write_text(json.dumps(scenario_data(r, s["id"]), separators=(",", ":"), allow_nan=False), encoding="utf-8")
-    a, b = (scenario_data(r, x) for x in _default_pair(r))
+    for s in renderer.atlas.scenarios:
+        (out / f'{s["id"]}.json').write_text(json.dumps(scenario_data(renderer, s["id"]), separators=(",", ":"), allow_nan=False), encoding="utf-8")
+    a, b = (scenario_data(renderer, x) for x in _default_pair(renderer))
     ex = Path(docs_dir) / EXPORT_DIR
     ex.mkdir(parents=True, exist_ok=True)
     for diff_only in (False, True):

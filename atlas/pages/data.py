@@ -13,34 +13,34 @@ from ..html import anchor, esc, md_esc
 from .views import facet_bar, row_attrs, shown_link
 
 
-def _loose(r, doc: str) -> set[str]:
+def _loose(renderer, doc: str) -> set[str]:
     """Tables of doc on no scenario page (rendered on the product page)."""
-    listed = {tid for s in r.a.scenarios if s["doc"] == doc for tid in s["tables"]}
-    return {t["id"] for t in r.a.tables if t["doc"] == doc and t["id"] not in listed}
+    listed = {tid for s in renderer.atlas.scenarios if s["doc"] == doc for tid in s["tables"]}
+    return {t["id"] for t in renderer.atlas.tables if t["doc"] == doc and t["id"] not in listed}
 
 
-def table_download_links(r, doc: str, table: dict) -> str:
+def table_download_links(renderer, doc: str, table: dict) -> str:
     """The links under every rendered table: "CSV (as shown)", the table as the page shows it (same columns and
     cell text; with JavaScript the visible rows in their visible order), then "CSV (tidy, long)", the rows of
     data/<doc>/<kind>.csv for this table in the same columns, and the rows the curation put in another kind's file."""
-    b = built(r)
+    b = built(renderer)
     key = (doc, table["id"])
     p = b.tables.get(key)
     extra = b.extra.get(key, {})
     if not p and not extra:
         return ""
     # Scenario pages live at products/<doc>/<scenario>/, product pages at products/<doc>/.
-    up = "../../" if table["id"] in _loose(r, doc) else "../../../"
+    up = "../../" if table["id"] in _loose(renderer, doc) else "../../../"
     links = []
     if key in b.shown:
         links.append(shown_link(f"{up}downloads/{b.shown[key]}", table["id"]))
     if p:
-        rows = len(r.a.rows(table["kind"], doc=doc, table_id=table["id"]))
+        rows = len(renderer.atlas.rows(table["kind"], doc=doc, table_id=table["id"]))
         links.append(f'<a class="atlas-download-table" href="{up}downloads/{esc(p)}" download data-rows="{rows}">'
                      f'CSV (tidy, long)</a> <span class="atlas-note">{rows} rows of <code>{esc(table["kind"])}.csv</code>, '
                      f'{_size(len(b.table_bytes[p]))}</span>')
     for kind, q in extra.items():
-        rows = len(r.a.rows(kind, doc=doc, table_id=table["id"]))
+        rows = len(renderer.atlas.rows(kind, doc=doc, table_id=table["id"]))
         links.append(f'<a class="atlas-download-extra" href="{up}downloads/{esc(q)}" download data-rows="{rows}">'
                      f'{esc(kind)} rows of this table (CSV, tidy, long)</a> <span class="atlas-note">{rows} rows in '
                      f'<code>{esc(kind)}.csv</code></span>')
@@ -51,11 +51,11 @@ TIDY_OF_VIEW = {"scenarios": "scenarios", "errata": "errata"}
 """Page tables whose tidy long form is a whole download (csv/<name>.csv), linked beside their "as shown" CSV."""
 
 
-def view_links(r, key: tuple, up: str) -> str:
+def view_links(renderer, key: tuple, up: str) -> str:
     """The download links under a page table (home, product scenarios, errata): "CSV (as shown)" and, where one
     exists, the tidy long download it comes from. ``key``: ("views", page, table) of ``shown.shown_tables``;
     ``up``: the relative path from the page to the site root. Raises KeyError for a key the build has no file for."""
-    b = built(r)
+    b = built(renderer)
     table = key[2]
     links = [shown_link(f"{up}downloads/{b.shown[key]}", table)]
     tidy = TIDY_OF_VIEW.get(table)
@@ -81,16 +81,16 @@ def _link(path: str, label: str, data: bytes) -> str:
 
 
 
-def datasets_page(r) -> str:
+def datasets_page(renderer) -> str:
     """The datasets page (``{{ datasets_page() }}``): every download with its rows, size and checksum, the workbook,
     the data package and the sources with their rights note."""
-    b = built(r)
-    a = r.a
-    sql = guides.example(r, "sql")  # a guide's example query (atlas.guides): BSF 3.3's Table 3-25
+    b = built(renderer)
+    a = renderer.atlas
+    sql = guides.example(renderer, "sql")  # a guide's example query (atlas.guides): BSF 3.3's Table 3-25
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="downloads"><thead><tr>'
            "<th>Table</th><th>Rows</th><th>What one row is</th><th>CSV</th><th>JSON</th></tr></thead><tbody>"]
     for name in NAMES:
-        sch = schema(r.a, name)
+        sch = schema(renderer.atlas, name)
         out.append(f'<tr><td class="atlas-nowrap"><a href="../dictionary/#{esc(name)}"><code>{esc(name)}</code></a></td>'
                    f'<td>{b.rows[name]}</td><td>{esc(sch.get("description", ""))}</td>'
                    f'<td class="atlas-nowrap">{_link(f"csv/{name}.csv", "CSV", b.files[f"csv/{name}.csv"])}</td>'
@@ -104,7 +104,7 @@ def datasets_page(r) -> str:
             f'<li>{_link(SQLITE, "SQLite database (" + SQLITE + ")", b.files[SQLITE])}: one table per table above, same '
             "columns and rows, typed (<code>TEXT</code>, <code>INTEGER</code>, <code>REAL</code>; booleans 0 and 1) with "
             "the schemas' primary keys and each column's unit as a comment in its <code>CREATE TABLE</code>; a view per "
-            "product and table (" + ", ".join(f"<code>{esc(view_name(d, n))}</code>" for d, n in zip(r.a.docs()[:2], ("resources", "latency")))
+            "product and table (" + ", ".join(f"<code>{esc(view_name(d, n))}</code>" for d, n in zip(renderer.atlas.docs()[:2], ("resources", "latency")))
             + ", …), indexes on "
             "<code>(doc, scenario)</code> and <code>(doc, table_id)</code>, and tables <code>sources</code> and "
             "<code>about</code>. A value the guide does not give is <code>NULL</code> in a numeric column and empty text "
@@ -162,13 +162,13 @@ def _allowed(f: dict) -> str:
     return "; ".join(parts)
 
 
-def dictionary_page(r) -> str:
+def dictionary_page(renderer) -> str:
     """The data dictionary (``{{ data_dictionary() }}``): every column of every download from its schema file, with
     type, unit, constraints and allowed values."""
-    b = built(r)
+    b = built(renderer)
     out = []
     for name in NAMES:
-        sch = schema(r.a, name)
+        sch = schema(renderer.atlas, name)
         src = f"data/schemas/{name}.schema.json" if name in KINDS else f"data/&lt;doc&gt;/{name}.yaml, flattened"
         out += [f"## {md_esc(name)} {{ #{name} }}", "",
                 f'<p>{esc(sch.get("description", ""))} <span class="atlas-note">{b.rows[name]} rows; from <code>{src}</code>; '
@@ -185,12 +185,12 @@ def dictionary_page(r) -> str:
     return "\n".join(out)
 
 
-def erratum_url(r, e: dict) -> str:
+def erratum_url(renderer, e: dict) -> str:
     """Page (relative to the site root) where an erratum is rendered with its id as anchor."""
-    a = r.a
+    a = renderer.atlas
     doc = e["doc"]
     if e.get("table_id"):
-        if e["table_id"] in _loose(r, doc):
+        if e["table_id"] in _loose(renderer, doc):
             return f"products/{doc}/#{e['id']}"
         owners = [s["id"] for s in a.scenarios if s["doc"] == doc and e["table_id"] in s["tables"]]
         sid = e["scenario"] if e.get("scenario") in owners else owners[0]
@@ -233,28 +233,28 @@ def _parts_html(parts: list[list[str]]) -> str:
     return "".join(tags[t][0] + esc(x, quote=False) + tags[t][1] for t, x in parts)
 
 
-def errata_details(r) -> dict:
+def errata_details(renderer) -> dict:
     """The errata table's detail columns as the page fetches them (``ERRATA_DETAILS``): ``{"columns":
     [3 labels], "rows": {erratum id: [3 cells, each a list of [tag, text] parts]}}`` (``_erratum_detail_parts``),
-    every erratum of ``r.a.errata``."""
-    return {"columns": list(ERRATA_DETAIL_COLUMNS), "rows": {e["id"]: _erratum_detail_parts(e) for e in r.a.errata}}
+    every erratum of ``renderer.atlas.errata``."""
+    return {"columns": list(ERRATA_DETAIL_COLUMNS), "rows": {e["id"]: _erratum_detail_parts(e) for e in renderer.atlas.errata}}
 
 
-def errata_details_bytes(r) -> bytes:
+def errata_details_bytes(renderer) -> bytes:
     """``errata_details`` as the file the build writes: compact JSON, UTF-8."""
-    return json.dumps(errata_details(r), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return json.dumps(errata_details(renderer), separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def write_errata_details(r, docs_dir) -> str:
+def write_errata_details(renderer, docs_dir) -> str:
     """Write ``errata_details_bytes`` to ``docs_dir``/ERRATA_DETAILS; returns that path relative to ``docs_dir``.
     Raises OSError if it cannot be written."""
     dest = Path(docs_dir) / ERRATA_DETAILS
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_bytes(errata_details_bytes(r))
+    dest.write_bytes(errata_details_bytes(renderer))
     return ERRATA_DETAILS
 
 
-def errata_table(r, details: bool = True) -> str:
+def errata_table(renderer, details: bool = True) -> str:
     """Every erratum as one table row: id linking where it applies (it names the document: "policy-E050"), scenario,
     kind, action and problem (the columns a reader scans), then the table, the reading, where and the text as printed
     (ERRATA_DETAIL_COLUMNS). ``details=False`` is the page's table: the four detail headers are there, hidden
@@ -262,7 +262,7 @@ def errata_table(r, details: bool = True) -> str:
     first use of the table;
     ``details=True`` is the whole table, which the build's "CSV (as shown)" file is read from.
     The chip bar above the table filters by document, kind and action, read from those columns (ERRATA_FACET_COLS)."""
-    a = r.a
+    a = renderer.atlas
     facets, rows = [], []
     for doc in a.docs():
         first = True
@@ -276,7 +276,7 @@ def errata_table(r, details: bool = True) -> str:
             # and wrapping by its position in table.atlas-errata. Text cells escape only & < > (esc, quote=False): the
             # problem's quotes as &#x27; were 5 KB of the page.
             rows.append(
-                f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(r, e))}">{esc(e["id"])}</a></td>'
+                f'<tr{rid}{row_attrs(f, ERRATA_FACET_COLS)}><td><a href="../../{esc(erratum_url(renderer, e))}">{esc(e["id"])}</a></td>'
                 f'<td>{esc(e.get("scenario") or "")}</td><td>{esc(f["kind"])}</td><td>{esc(f["action"])}</td>'
                 f'<td>{esc(e["problem"], quote=False)}</td>{more}</tr>')
     bar = facet_bar("errata", [("document", "Document"), ("kind", "Kind"), ("action", "Action")], facets,
@@ -289,13 +289,13 @@ def errata_table(r, details: bool = True) -> str:
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 
 
-def errata_page(r) -> str:
+def errata_page(renderer) -> str:
     """The errata page (``{{ errata_page() }}``): a summary per document and action (not filterable: one row per
     document), then every erratum (``errata_table(details=False)``) with chips, a text filter and its downloads. The
     table's three long columns load on first use (``errata_details``, docs/assets/js/tablemore.js): with them the page
     moved 514 KiB before use, over the 400 KB a page may move before use; a note above the table says where they are without
     JavaScript, with a button that loads them."""
-    a = r.a
+    a = renderer.atlas
     docs = a.docs()
     actions = ERRATA_ACTIONS
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="errata-summary" data-atlas-nofilter><thead><tr><th>Document</th>'
@@ -312,19 +312,19 @@ def errata_page(r) -> str:
             f'<p class="atlas-note atlas-more" data-atlas-for="errata">Reading, where and the text as printed (the last three '
             f'columns) are on the page each erratum links to, and in "CSV (as shown)" under the table. They are fetched '
             f'here when you first filter the table or download it. <button type="button" class="atlas-more-button" '
-            f'data-atlas-for="errata" hidden>Show them now ({_size(len(errata_details_bytes(r)))})</button></p>', "",
-            errata_table(r, details=False), view_links(r, ("views", "errata", "errata"), "../../")]
+            f'data-atlas-for="errata" hidden>Show them now ({_size(len(errata_details_bytes(renderer)))})</button></p>', "",
+            errata_table(renderer, details=False), view_links(renderer, ("views", "errata", "errata"), "../../")]
     return "\n".join(out)
 
 
-def coverage_page(r) -> str:
+def coverage_page(renderer) -> str:
     """The coverage page (``{{ coverage_page() }}``): every table id of every guide, its kind, rows and download.
     Its per-document tables (class ``atlas-coverage``) keep the seed lines, each data file's count and the downloads
     on one line by column (atlas.css), not by a class on each of their 1,160 cells (24 KB of the page); the data
     files are named within the folder their column's header names (``data/<doc>/``), not by their whole path."""
-    a = r.a
-    b = built(r)
-    recs = {(t["doc"], t["table_id"]): t for t in record_rows(r, "tables")}
+    a = renderer.atlas
+    b = built(renderer)
+    recs = {(t["doc"], t["table_id"]): t for t in record_rows(renderer, "tables")}
     out = ['<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="coverage-summary"><thead><tr>'
            "<th>Document</th><th>Tables found</th>" + "".join(f"<th>{esc(k)}</th>" for k in KINDS)
            + "<th>excluded</th><th>Curated tables without rows</th><th>Data rows</th><th>Errata</th></tr></thead><tbody>"]
@@ -345,7 +345,7 @@ def coverage_page(r) -> str:
                 f'<div class="atlas-table-wrap"><table class="atlas-data atlas-coverage" data-atlas-table="coverage-{esc(doc)}"><thead><tr>'
                 f"<th>Table</th><th>Title</th><th>Section</th><th>Seed lines</th><th>Source rows</th><th>Where in <code>data/{esc(doc)}/</code></th>"
                 "<th>Data rows</th><th>Shown on</th><th>Download</th></tr></thead><tbody>"]
-        loose = _loose(r, doc)
+        loose = _loose(renderer, doc)
         for t in ts:
             tid = t["table_id"]
             pages = ([f'<a href="../../products/{esc(doc)}/#{esc(anchor(tid))}">product page</a>'] if tid in loose else

@@ -1,6 +1,6 @@
 """The "generate pages" step: the Markdown tree MkDocs renders.
 
-``write(r, docs_dir, src)`` writes into ``docs_dir``:
+``write(renderer, docs_dir, src)`` writes into ``docs_dir``:
 
 * one page per product (``products/<doc>/index.md``), per scenario (``products/<doc>/<id>.md``),
   per set of infrastructure rules (``products/<doc>/guidance.md``) and per canonical service
@@ -120,20 +120,20 @@ def _template_line(e: BaseException) -> int | None:
     return line
 
 
-def macro_environment(r, config_extra: dict) -> jinja2.Environment:
+def macro_environment(renderer, config_extra: dict) -> jinja2.Environment:
     """The Jinja environment hand-written pages are expanded in: every name of MACROS (bound to ``r``)
     and ``config.extra`` (mkdocs.yml's ``extra``, e.g. the CSP the Hosting page quotes). Undefined
     names raise (StrictUndefined)."""
     env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
-    env.globals.update({name: (lambda fn: lambda *args: fn(r, *args))(fn) for name, fn in MACROS.items()})
+    env.globals.update({name: (lambda fn: lambda *args: fn(renderer, *args))(fn) for name, fn in MACROS.items()})
     env.globals["config"] = {"extra": config_extra}
     return env
 
 
-def hand_written(r, src: Path, out: Writer, config_extra: dict) -> None:
+def hand_written(renderer, src: Path, out: Writer, config_extra: dict) -> None:
     """Every file of ``src`` into ``out``: Markdown pages with their macros expanded, other files copied.
     Raises ValueError naming the page for a template error (an unknown macro, a Jinja syntax error)."""
-    env = macro_environment(r, config_extra)
+    env = macro_environment(renderer, config_extra)
     minified = []
     for f in sorted(src.rglob("*")):
         if not f.is_file():
@@ -179,42 +179,42 @@ def minify(files: list[Path]) -> dict[Path, str]:
     return {f: out[str(f)] for f in files}
 
 
-def generated(r, out: Writer) -> list[str]:
+def generated(renderer, out: Writer) -> list[str]:
     """The product, scenario, rules and service pages into ``out``; returns their nav lines."""
-    a = r.a
+    a = renderer.atlas
     nav = ["* [Home](index.md)", "* Products"]
     for doc in a.docs():
         src = a.source(doc)
         out.text(f"products/{doc}/index.md",
-                 f'---\ntitle: {front(src["short_name"] + " benchmarks")}\n---\n{spaced_cells(GENERATED["product"](r, doc))}\n')
+                 f'---\ntitle: {front(src["short_name"] + " benchmarks")}\n---\n{spaced_cells(GENERATED["product"](renderer, doc))}\n')
         nav.append(f"    * [{src['short_name']}](products/{doc}/index.md)")
         if a.extras.get(doc, {}).get("guidance"):
             out.text(f"products/{doc}/guidance.md",
-                     f'---\ntitle: {front(src["short_name"] + " infrastructure rules")}\n---\n{spaced_cells(GENERATED["guidance"](r, doc))}\n')
+                     f'---\ntitle: {front(src["short_name"] + " infrastructure rules")}\n---\n{spaced_cells(GENERATED["guidance"](renderer, doc))}\n')
             nav.append(f"        * [Infrastructure rules](products/{doc}/guidance.md)")
         for s in a.scenarios:
             if s["doc"] != doc:
                 continue
             out.text(f"products/{doc}/{s['id']}.md",
                      f'---\ntitle: {front(src["short_name"] + " " + s["section"])}\ncharts: true\n---\n'
-                     f'{spaced_cells(GENERATED["scenario"](r, s["id"]))}\n')
+                     f'{spaced_cells(GENERATED["scenario"](renderer, s["id"]))}\n')
             label = md_esc(s.get("short_title") or s["title"])  # data is text: no HTML or Markdown from it in the nav
             nav.append(f"        * [{s['section']} {label}](products/{doc}/{s['id']}.md)")
-    out.text("services/index.md", f'---\ntitle: "Services"\nhide:\n- toc\n---\n{GENERATED["services"](r)}\n')
-    for g in services.groups_of(r):
-        out.text(f"services/{g['slug']}.md", f'{services.front_matter(g)}{GENERATED["service"](r, g["slug"])}\n')
-    nav += services.nav(r)
+    out.text("services/index.md", f'---\ntitle: "Services"\nhide:\n- toc\n---\n{GENERATED["services"](renderer)}\n')
+    for g in services.groups_of(renderer):
+        out.text(f"services/{g['slug']}.md", f'{services.front_matter(g)}{GENERATED["service"](renderer, g["slug"])}\n')
+    nav += services.nav(renderer)
     return nav
 
 
-def write(r, docs_dir: Path, src: Path, config_extra: dict) -> Writer:
+def write(renderer, docs_dir: Path, src: Path, config_extra: dict) -> Writer:
     """Write the generated and hand-written pages and SUMMARY.md into ``docs_dir`` (see the module
     docstring). Returns the Writer (its ``written`` set), for the later steps to add their files to.
     Raises ValueError for a page whose macros do not render, KeyError for an unknown document."""
     out = Writer(docs_dir)
-    nav = generated(r, out)
-    hand_written(r, src, out, config_extra)
-    for rel, data in sorted(getattr(r, "files", {}).items()):  # files the pages made (calculator reports)
+    nav = generated(renderer, out)
+    hand_written(renderer, src, out, config_extra)
+    for rel, data in sorted(getattr(renderer, "files", {}).items()):  # files the pages made (calculator reports)
         out.bytes(rel, data)
     nav += static_nav(src)
     out.text("SUMMARY.md", "\n".join(nav) + "\n")

@@ -3,7 +3,7 @@ with resource data (Renderer.efficiency), coloured by product, shaped by ASM, ea
 point linking to its scenario page. The data is also rendered as a table, so the
 page says the same without JavaScript.
 
-``products_table(r)``: the products at a glance, above the chart.
+``products_table(renderer)``: the products at a glance, above the chart.
 """
 from __future__ import annotations
 
@@ -19,22 +19,22 @@ ASM_SHAPE = {"ASM on": "circle", "ASM off": "square", "ASM partial": "diamond", 
              "no ASM (not applicable)": "cross"}
 
 
-def efficiency_points(r) -> list[dict]:
+def efficiency_points(renderer) -> list[dict]:
     """One point per scenario with resource data: CPU cores requested per 1K of load at one traffic site
     (``Renderer.efficiency``, rounded to 2 decimals), load per site, product, ASM label, partial flag and page URL."""
-    names = {s["id"]: s["short_name"] for s in r.bundle["sources"]}
+    names = {s["id"]: s["short_name"] for s in renderer.bundle["sources"]}
     pts = []
-    for s in r.a.scenarios:
-        e = r.efficiency(s["id"])
+    for s in renderer.atlas.scenarios:
+        e = renderer.efficiency(s["id"])
         if e is None:
             continue
         load = s["load"]
         pts.append({"scenario": f'{names.get(s["doc"], s["doc"])} {s["section"]}: {s.get("short_title") or s["title"]}',
                     "id": s["id"], "product": names.get(s["doc"], s["doc"]), "asm": ASM_LABEL.get(s["asm"], s["asm"]),
                     "load": float(load["per_site"]), "unit": load["unit"], "efficiency": round(e, 2),
-                    "partial": r.completeness(s["id"])["partial"],
-                    "counted_as": COUNTED[1] if r.completeness(s["id"])["partial"] else COUNTED[0],
-                    "counted": "partial: at least this (services missing)" if r.completeness(s["id"])["partial"] else "complete",
+                    "partial": renderer.completeness(s["id"])["partial"],
+                    "counted_as": COUNTED[1] if renderer.completeness(s["id"])["partial"] else COUNTED[0],
+                    "counted": "partial: at least this (services missing)" if renderer.completeness(s["id"])["partial"] else "complete",
                     "url": f'products/{s["doc"]}/{s["id"]}/'})
     return pts
 
@@ -84,13 +84,13 @@ def spec(points: list[dict]) -> dict:
     }
 
 
-def efficiency_table(r) -> str:
+def efficiency_table(renderer) -> str:
     """The home chart's points as a table (scenario, product, ASM, load per site, cores per 1K), each row with its
     facets (product, ASM, mode, load range) and the chip bar above it; '' without points."""
-    pts = efficiency_points(r)
+    pts = efficiency_points(renderer)
     if not pts:
         return ""
-    modes = {s["id"]: s.get("deployment_mode") or "not stated" for s in r.a.scenarios}
+    modes = {s["id"]: s.get("deployment_mode") or "not stated" for s in renderer.atlas.scenarios}
     facets = [{"product": p["product"], "asm": p["asm"], "mode": modes[p["id"]], "load": load_bucket(p["load"])} for p in pts]
     rows = "".join(
         f'<tr{row_attrs(f)}><td><a href="{esc(p["url"])}">{esc(p["scenario"])}</a></td><td>{esc(p["product"])}</td><td>{esc(p["asm"])}</td>'
@@ -102,12 +102,12 @@ def efficiency_table(r) -> str:
             '<th>ASM</th><th>Load per site</th><th>CPU cores per 1K of load</th></tr></thead><tbody>' + rows + '</tbody></table></div>')
 
 
-def home_chart(r) -> str:
+def home_chart(renderer) -> str:
     """The home page chart (``{{ home_chart() }}``) and the same points as a table, for readers without JavaScript."""
-    pts = efficiency_points(r)
+    pts = efficiency_points(renderer)
     if not pts:
         return ""
-    without = sorted({r.a.source(s["doc"])["short_name"] for s in r.a.scenarios if r.efficiency(s["id"]) is None})
+    without = sorted({renderer.atlas.source(s["doc"])["short_name"] for s in renderer.atlas.scenarios if renderer.efficiency(s["id"]) is None})
     return "\n".join([
         '<figure class="atlas-figure" aria-labelledby="atlas-efficiency-caption">',
         '<div class="atlas-chart atlas-chart-home" data-chart-id="home-efficiency" role="img" '
@@ -121,23 +121,23 @@ def home_chart(r) -> str:
         + (f' Not plotted (no resource tables in the source): {esc(", ".join(without))}.' if without else "") + '</figcaption>',
         '</figure>',
         '<details class="atlas-chart-data"><summary>The chart as a table</summary>',
-        efficiency_table(r),
-        view_links(r, ("views", "home", "efficiency"), ""),
+        efficiency_table(renderer),
+        view_links(renderer, ("views", "home", "efficiency"), ""),
         '</details>',
     ])
 
 
-def products_table_html(r) -> str:
+def products_table_html(renderer) -> str:
     """Products at a glance as a table: scenario counts, load ranges, tables and errata per document."""
     rows = []
-    for doc in r.a.docs():
-        src = r.a.source(doc)
-        scen = [s for s in r.a.scenarios if s["doc"] == doc]
+    for doc in renderer.atlas.docs():
+        src = renderer.atlas.source(doc)
+        scen = [s for s in renderer.atlas.scenarios if s["doc"] == doc]
         loads = [s["load"]["per_site"] for s in scen if s["load"].get("per_site") is not None]
         rng = (f"{fmt(min(loads))} to {fmt(max(loads))} {src['load_unit']}" if loads and min(loads) != max(loads)
                else f"{fmt(loads[0])} {src['load_unit']}" if loads else "not stated")
-        ntab = sum(1 for t in r.a.tables if t["doc"] == doc)
-        nerr = sum(1 for e in r.a.errata if e["doc"] == doc)
+        ntab = sum(1 for t in renderer.atlas.tables if t["doc"] == doc)
+        nerr = sum(1 for e in renderer.atlas.errata if e["doc"] == doc)
         rows.append(f'<tr><td><a href="products/{esc(doc)}/">{esc(src["product"])}</a></td><td>{len(scen)}</td>'
                     f'<td>{esc(rng)}</td><td>{ntab}</td><td>{nerr}</td><td>{esc(src["release"])}</td></tr>')
     return ('<div class="atlas-table-wrap"><table class="atlas-data" data-atlas-table="products"><thead><tr><th>Product</th>'
@@ -145,6 +145,6 @@ def products_table_html(r) -> str:
             + "".join(rows) + "</tbody></table></div>")
 
 
-def products_table(r) -> str:
+def products_table(renderer) -> str:
     """Products at a glance (``{{ home_page() }}``): the table (``products_table_html``) and its download as shown."""
-    return products_table_html(r) + "\n" + view_links(r, ("views", "home", "products"), "")
+    return products_table_html(renderer) + "\n" + view_links(renderer, ("views", "home", "products"), "")

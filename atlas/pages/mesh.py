@@ -54,7 +54,7 @@ def _group(s: dict) -> tuple:
     return (s["doc"], s.get("call_model"), (s.get("deployment_mode") or "").strip().lower())
 
 
-def mesh_runs(r) -> dict:
+def mesh_runs(renderer) -> dict:
     """The page's model, computed once per Renderer: ``{"runs": [row per ASM-on run with sidecar rows, in data order],
     "unknown": [row per ASM-on run whose tables print no sidecar], "pairs": [like-for-like pair]}``.
 
@@ -63,10 +63,10 @@ def mesh_runs(r) -> dict:
     like-for-like ASM-off scenario ids: ``calculators.asm.asm_off_ids`` of the same call model and mode). A pair:
     ``on``, ``off`` (run rows; the off row's ``overhead`` too), ``diff_per_1k`` (CPU requested per 1K, on - off, cores;
     None when a side has none) and ``differences`` (``calculators.asm.differences``: call mix, sites, release, load...)."""
-    cached = getattr(r, "_mesh_model", None)
+    cached = getattr(renderer, "_mesh_model", None)
     if cached is not None:
         return cached
-    b = r.bundle
+    b = renderer.bundle
     names = {s["id"]: s["short_name"] for s in b["sources"]}
 
     def row(sid: str) -> dict:
@@ -94,8 +94,8 @@ def mesh_runs(r) -> dict:
             a, c = x["overhead"]["cpu_total_per_1k"], o["overhead"]["cpu_total_per_1k"]
             pairs.append({"on": x, "off": o, "diff_per_1k": None if a is None or c is None else a - c,
                           "differences": [d for d in asm.differences(b, x["scenario"], oid) if d["differs"] and d["what"] != "ASM"]})
-    r._mesh_model = {"runs": runs_, "unknown": unknown, "pairs": pairs}
-    return r._mesh_model
+    renderer._mesh_model = {"runs": runs_, "unknown": unknown, "pairs": pairs}
+    return renderer._mesh_model
 
 
 def _pct(v) -> str:
@@ -132,15 +132,15 @@ def _least(o: dict, sidecars: bool) -> str:
     return '<abbr class="atlas-flag atlas-at-least" title="at least: rows not used (last column)">≥&#8239;</abbr>'
 
 
-def table_html(r, root: str = "../../") -> str:
+def table_html(renderer, root: str = "../../") -> str:
     """The per-run table (``data-atlas-table`` TABLE, columns HEAD) with its chips: one row per ASM-on run, then one per
     ASM-on run with no sidecar printed (its cost unknown)."""
-    m = mesh_runs(r)
+    m = mesh_runs(renderer)
     body, facets = [], []
     for x in m["runs"]:
         o = x["overhead"]
         facets.append({"product": x["product"], "call_model": x["call_model_name"]})
-        offs = ", ".join(f'<a href="{esc(root)}products/{esc(x["doc"])}/{esc(s)}/">{esc(_scenario(r.bundle, s)["section"])}</a>'
+        offs = ", ".join(f'<a href="{esc(root)}products/{esc(x["doc"])}/{esc(s)}/">{esc(_scenario(renderer.bundle, s)["section"])}</a>'
                          for s in x["off"]) or '<span class="atlas-missing">none</span>'
         per1k_obs = _observed_per_1k(o)
         body.append(f'<tr data-scenario="{esc(x["scenario"])}"><td><a href="{esc(root)}products/{esc(x["doc"])}/{esc(x["scenario"])}/">'
@@ -181,10 +181,10 @@ def diff_text(p: dict) -> str:
     return f"at least {d}" if on else f"at most {d}" if off else d
 
 
-def pairs_html(r, root: str = "../../") -> str:
+def pairs_html(renderer, root: str = "../../") -> str:
     """The like-for-like table (``data-atlas-table`` PAIRS, columns PAIR_HEAD): one row per ASM-on run and ASM-off run of
     the same call model and deployment mode, CPU requested per 1K of load on each side and on - off; '' without pairs."""
-    m = mesh_runs(r)
+    m = mesh_runs(renderer)
     if not m["pairs"]:
         return ""
     body = []
@@ -220,9 +220,9 @@ def _plain(v) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def tidy_csv(r) -> bytes:
+def tidy_csv(renderer) -> bytes:
     """The per-run tidy download (TIDY), TIDY_COLUMNS, one line per ASM-on run then per run with no sidecar printed."""
-    m = mesh_runs(r)
+    m = mesh_runs(renderer)
     buf = io.StringIO()
     w = csv_writer(buf)
     w.writerow(TIDY_COLUMNS)
@@ -241,12 +241,12 @@ def tidy_csv(r) -> bytes:
     return buf.getvalue().encode("utf-8")
 
 
-def chart_spec(r, root: str = "../../") -> dict:
+def chart_spec(renderer, root: str = "../../") -> dict:
     """Vega-Lite spec: per ASM-on run, the sidecar share of requested CPU as a bar (a partial run's share over its
     complete services, drawn pale and named so) and the observed share as a tick where measured; coloured by call model;
     each bar links to its run."""
     values = []
-    for x in mesh_runs(r)["runs"]:
+    for x in mesh_runs(renderer)["runs"]:
         o = x["overhead"]
         share = o["cpu_share"] if not o["partial"] else o["cpu_share_complete"]
         if share is None:
@@ -283,14 +283,14 @@ def chart_spec(r, root: str = "../../") -> dict:
     }
 
 
-def mesh_page(r) -> str:
+def mesh_page(renderer) -> str:
     """The body of the mesh page (``{{ mesh_page() }}``): the chart, the per-run table and the like-for-like table, each
     with its downloads."""
-    m = mesh_runs(r)
+    m = mesh_runs(renderer)
     if not m["runs"] and not m["unknown"]:
         return '<p class="atlas-missing">No curated run has the service mesh (ASM) on.</p>'
-    b = built(r)
-    spec = chart_spec(r)
+    b = built(renderer)
+    spec = chart_spec(renderer)
     partial = sum(1 for x in m["runs"] if x["overhead"]["partial"])
     out = ['<figure class="atlas-figure">',
            '<div class="atlas-chart atlas-chart-mesh" data-chart-id="mesh-chart" role="img" aria-label="Bar chart: the sidecar share '
@@ -301,10 +301,10 @@ def mesh_page(r) -> str:
            f'model. A pale bar is a partial run ({partial} of {len(m["runs"])}): its share is over the services whose rows are all '
            'usable. Select a bar to open its run.</figcaption>', '</figure>', "",
            "## Every run with ASM", "",
-           table_html(r),
+           table_html(renderer),
            '<p class="atlas-download">Download: ' + shown_link(f"../../downloads/{b.shown[VIEW]}", TABLE)
            + f' · <a class="atlas-download-tidy" href="../../downloads/{TIDY}" download>CSV (tidy: figures unrounded)</a></p>', ""]
-    pairs = pairs_html(r)
+    pairs = pairs_html(renderer)
     out += ["## Like for like: ASM on against ASM off", ""]
     if pairs:
         groups = {(p["on"]["product"], p["on"]["call_model_name"], p["on"]["mode"]) for p in m["pairs"]}

@@ -105,7 +105,7 @@ class Renderer:
     """Page fragments for one Atlas; ``bundle`` is built once and reused."""
 
     def __init__(self, atlas: Atlas):
-        self.a = atlas
+        self.atlas = atlas
         self.bundle = build_bundle(atlas)
         self._baselines: dict[str, dict | None] = {}
         self._sidecars: dict[str, dict] = {}
@@ -117,7 +117,7 @@ class Renderer:
     # ------------------------------------------------------------ helpers
     def scenario_url(self, sid: str, frm: str = "product") -> str:
         """The link to scenario ``sid`` from its product page (``frm="product"``) or from a page two folders deep."""
-        s = self.a.scenario(sid)
+        s = self.atlas.scenario(sid)
         return f"{sid}/" if frm == "product" else f"../../products/{s['doc']}/{sid}/"
 
     def baseline(self, sid: str) -> dict | None:
@@ -182,8 +182,8 @@ class Renderer:
     def product_page(self, doc: str) -> str:
         """The product page of ``doc``: description, source, the scenarios table (totals, cores per 1K, partial marks),
         tables outside the scenarios and errata. Raises KeyError for an unknown document."""
-        src = self.a.source(doc)
-        scen = [s for s in self.a.scenarios if s["doc"] == doc]
+        src = self.atlas.source(doc)
+        scen = [s for s in self.atlas.scenarios if s["doc"] == doc]
         out = [f"# {md_esc(src['product'])}", "", esc(src.get("description", "")), ""]
         out.append(f'<p class="atlas-cite">Source: <em>{esc(src["title"])}</em>, {esc(src["publisher"])}, release {esc(src["release"])}'
                    + (f', {esc(src["document_id"])}' if src.get("document_id") else "") + (f', {esc(src["date"])}' if src.get("date") else "") + ".</p>")
@@ -195,16 +195,16 @@ class Renderer:
         if not guides.hook(doc, "scenarios_table"):
             out += self.requests_notes(doc, src, scen)
         listed = {tid for x in scen for tid in x["tables"]}
-        loose = [t for t in self.a.tables if t["doc"] == doc and t["id"] not in listed]
+        loose = [t for t in self.atlas.tables if t["doc"] == doc and t["id"] not in listed]
         if loose:
             out += ["", "## Tables outside the scenarios", "",
                     '<p class="atlas-note">Tables of the guide that belong to no single scenario (front matter, shared '
                     'parameters, alarm and configuration tables of sections with several runs).</p>', ""]
             out += [self.table_section(doc, t["id"], root="../../") for t in loose]
-        doc_errata = [e for e in self.a.errata if e["doc"] == doc and not e.get("scenario") and not e.get("table_id")]
+        doc_errata = [e for e in self.atlas.errata if e["doc"] == doc and not e.get("scenario") and not e.get("table_id")]
         if doc_errata:
             out += ["", "## Errata outside the scenarios", "", self.errata_list(doc_errata)]
-        guidance = self.a.extras.get(doc, {}).get("guidance")
+        guidance = self.atlas.extras.get(doc, {}).get("guidance")
         if guidance:
             out += ["", f'See also the [{esc(src["short_name"])} infrastructure rules](guidance/).']
         return "\n".join(out)
@@ -238,8 +238,8 @@ class Renderer:
         own = guides.hook(doc, "scenarios_table")  # a guide measured by its own metrics (its guide module)
         if own:
             return own(self, doc)
-        src = self.a.source(doc)
-        scen = [s for s in self.a.scenarios if s["doc"] == doc]
+        src = self.atlas.source(doc)
+        scen = [s for s in self.atlas.scenarios if s["doc"] == doc]
         unit = src["load_unit"]
         out = []
         facets = [{"mode": s.get("deployment_mode") or "not stated", "asm": ASM_LABEL.get(s["asm"], s["asm"]),
@@ -286,8 +286,8 @@ class Renderer:
     def scenario_page(self, sid: str) -> str:
         """The scenario page of ``sid``: facts, contradictions, errata, partial warning, observed-CPU chart and every
         table of the scenario with its citation and download. Raises KeyError for an unknown scenario."""
-        s = self.a.scenario(sid)
-        src = self.a.source(s["doc"])
+        s = self.atlas.scenario(sid)
+        src = self.atlas.source(s["doc"])
         out = [f"# {md_esc(s.get('short_title') or s['title'])}", ""]
         out.append(f'<p class="atlas-cite">{esc(src["short_name"])} guide, section {esc(s["section"])}: '
                    f'<q>{esc(s["title"])}</q>. Source: <em>{esc(src["title"])}</em>, release {esc(src["release"])}.</p>')
@@ -301,7 +301,7 @@ class Renderer:
                 vs = "; ".join(f'{esc(v.get("where") or "")}: <q>{esc(v["text"])}</q>' for v in c["versions"])
                 out.append(f'<li><strong>{esc(c["field"])}</strong>: {esc(c.get("summary", ""))} {vs}</li>')
             out.append("</ul></div>")
-        loose_errata = [e for e in self.a.errata if e.get("scenario") == sid and not e.get("table_id")]
+        loose_errata = [e for e in self.atlas.errata if e.get("scenario") == sid and not e.get("table_id")]
         if loose_errata:
             out.append('<details class="warning atlas-errata"><summary>Errata for this scenario outside its tables ('
                        + str(len(loose_errata)) + ")</summary>" + self.errata_list(loose_errata) + "</details>")
@@ -313,7 +313,7 @@ class Renderer:
             out.append("")
             out.append(f'<p><a class="md-button" id="atlas-scale-link" href="../../../calculators/footprint/?{esc(self.scale_query(sid))}">'
                        'Scale this footprint in the calculator</a></p>')
-        elif own_calculator := guides.hook(s["doc"], "calculator_button", lambda r, x: "")(self, sid):
+        elif own_calculator := guides.hook(s["doc"], "calculator_button", lambda renderer, x: "")(self, sid):
             out += ["", own_calculator]  # a guide measured by its own metrics links its calculator
         chart = self.utilization_chart(sid)
         if chart:
@@ -330,7 +330,7 @@ class Renderer:
     def facts(self, s: dict) -> str:
         """The facts table of scenario record ``s`` (section, mode, release, load, sites, ASM, duration, call model, call
         mix, replication, ...)."""
-        src = self.a.source(s["doc"])
+        src = self.atlas.source(s["doc"])
         rows = [("Document section", s["section"]), ("Deployment mode", s.get("deployment_mode")),
                 ("Release", release_of(s, src) or NOT_STATED)]
         load = s["load"]
@@ -366,8 +366,8 @@ class Renderer:
         rows. Each bar's HPA target is a tick; a bar at or over its target (``calculators.overtarget.classify``:
         observed >= target) is outlined in red with a marker at its end; both are named in the "Marks" legend and the
         tooltip says where each bar stands against its target. With several traffic sites each bar names its site."""
-        s = self.a.scenario(sid)
-        u = self.a.rows("utilization", scenario=sid, metric="cpu")
+        s = self.atlas.scenario(sid)
+        u = self.atlas.rows("utilization", scenario=sid, metric="cpu")
         u = u[u["status"].isin(["ok", "corrected"]) & u["site"].isin(s.get("sites_with_traffic") or [])]
         u = u[u["observed_percent"].notna()]
         if u.empty:
@@ -429,8 +429,8 @@ class Renderer:
         """One curated table as a page section: heading with its anchor, citation, note, errata, the table itself
         (resources as rows, other kinds pivoted) and its download links. With ``root`` (the relative path from the
         page to the site root, e.g. "../../../"), a resource table's service names link to their service pages."""
-        t = self.a.table(doc, tid)
-        src = self.a.source(doc)
+        t = self.atlas.table(doc, tid)
+        src = self.atlas.source(doc)
         title = t.get("title") or t.get("caption") or tid
         label = f"Table {tid}" if not tid.startswith("U-") else f"Uncaptioned table ({tid})"
         out = [f"### {md_esc(label)}: {md_esc(title)} {{ #{anchor(tid)} }}", ""]
@@ -441,7 +441,7 @@ class Renderer:
         out.append(cite)
         if t.get("note"):
             out.append(f'<p class="atlas-note">{esc(t["note"])}</p>')
-        errs = [e for e in self.a.errata if e["doc"] == doc and e.get("table_id") == tid]
+        errs = [e for e in self.atlas.errata if e["doc"] == doc and e.get("table_id") == tid]
         if errs:
             out.append('<details class="warning atlas-errata"><summary>Errata for this table (' + str(len(errs)) + ")</summary>"
                        + self.errata_list(errs) + "</details>")
@@ -476,7 +476,7 @@ class Renderer:
                     return html
         key = (doc, tid, root)
         if key not in self._tables:
-            t = self.a.table(doc, tid)
+            t = self.atlas.table(doc, tid)
             self._tables[key] = self.resources_table(doc, tid, root) if t["kind"] == "resources" else self.pivot_table(doc, t)
         return self._tables[key]
 
@@ -484,7 +484,7 @@ class Renderer:
         """Resource-allocation table ``tid`` of ``doc`` as HTML: each row as printed, normalised values (cores, GiB)
         with the raw text, flagged and corrected cells marked; with ``root`` (relative path to the site root) each
         service name links to its service page (atlas.pages.services)."""
-        df = self.a.rows("resources", doc=doc, table_id=tid)
+        df = self.atlas.rows("resources", doc=doc, table_id=tid)
         cols = [("row_label", "Row as printed"), ("site", "Site"), ("service", "Service"), ("container", "Container"),
                 ("replicas", "Replicas"), ("replicas_min", "Min replicas"), ("replicas_max", "Max replicas"),
                 ("cpu_request_cores", "CPU request (cores)"), ("cpu_limit_cores", "CPU limit (cores)"), ("cpu_cores", "CPU (cores, request/limit not stated)"),
@@ -524,7 +524,7 @@ class Renderer:
         # settings): all of them together give the table as printed.
         parts = []
         for kind in ("measurements", "latency", "db_operations", "utilization", "settings"):
-            part = self.a.rows(kind, doc=doc, table_id=t["id"])
+            part = self.atlas.rows(kind, doc=doc, table_id=t["id"])
             if len(part):
                 part = part.assign(raw=part["value"]) if kind == "settings" else part
                 part = part.assign(read=[read_value(kind, x) for x in part.itertuples()])
@@ -628,11 +628,11 @@ def topic_title(topic: str) -> str:
     return " ".join(words)[:1].upper() + " ".join(words)[1:]
 
 
-def guidance_page(r, doc: str) -> str:
+def guidance_page(renderer, doc: str) -> str:
     """Structured infrastructure rules (data/<doc>/guidance.yaml), each with its quote and the section it is printed in
     (its seed line stays in the data, as provenance)."""
-    src = r.a.source(doc)
-    rules = r.a.extras.get(doc, {}).get("guidance") or []
+    src = renderer.atlas.source(doc)
+    rules = renderer.atlas.extras.get(doc, {}).get("guidance") or []
     out = [f"# {md_esc(src['short_name'])} infrastructure rules", "",
            f'<p class="atlas-cite">From <em>{esc(src["title"])}</em>. Each rule quotes the guide.</p>', ""]
     topics: dict[str, list] = {}

@@ -186,14 +186,14 @@ def run_rows(bundle: dict, sid: str, names: dict[str, str], components: dict[tup
     return out
 
 
-def ranking_rows(r) -> list[dict]:
+def ranking_rows(renderer) -> list[dict]:
     """Every row of the ranking (``run_rows`` of each run with resource rows and a load per site), ranked: CPU requested
     per 1K of load, highest first, rows without a figure last (then by run and service, in data order). Computed once
     per Renderer."""
-    cached = getattr(r, "_ranking_rows", None)
+    cached = getattr(renderer, "_ranking_rows", None)
     if cached is not None:
         return cached
-    b = r.bundle
+    b = renderer.bundle
     names = {s["id"]: s["short_name"] for s in b["sources"]}
     components = {(x["doc"], x["service"]): x["component"] for x in b["services"]}
     have = runs.index(b)["resources"]
@@ -203,7 +203,7 @@ def ranking_rows(r) -> list[dict]:
             rows += run_rows(b, s["id"], names, components)
     order = {id(x): i for i, x in enumerate(rows)}
     rows.sort(key=lambda x: (x["cpu_request_per_1k"] is None, -(x["cpu_request_per_1k"] or 0), order[id(x)]))
-    r._ranking_rows = rows
+    renderer._ranking_rows = rows
     return rows
 
 
@@ -221,7 +221,7 @@ def _facets(x: dict) -> dict[str, str]:
     return {"product": x["product"], "call_model": x["call_model_name"], "asm": x["asm"], "mode": x["mode"], "component": x["component"]}
 
 
-def row_cells(r, x: dict, root: str = "../../") -> list[list[list[str]]]:
+def row_cells(renderer, x: dict, root: str = "../../") -> list[list[list[str]]]:
     """The cells of ranking row ``x`` (``ranking_rows``) in HEAD order, each a list of parts, the one model the page's
     HTML (``cells_html``) and the rows loaded on first use (ROWS_FILE, built the same way in the browser by
     docs/assets/js/tablerows.js) are made from: ``["", text]`` text; ``["a", text, href, title]`` a link (title '' for
@@ -231,8 +231,8 @@ def row_cells(r, x: dict, root: str = "../../") -> list[list[list[str]]]:
     links to the run's resource table and each used figure to the utilization table it was read from, the rows in the
     title of the CPU requested's and used's link (the cores; the per-1K figures link to the same tables)."""
     run = f'{root}products/{x["doc"]}/{x["scenario"]}/'
-    slug = _service_page(r, x["doc"], x["service"])
-    name = _display_name(r, x["doc"], x["service"])
+    slug = _service_page(renderer, x["doc"], x["service"])
+    name = _display_name(renderer, x["doc"], x["service"])
     req_least = [["mark", "≥", "at least: see the last column"]] if x["request_least"] else []
     used_least = [["mark", *USED_MARKS[x["used_bound"]]]] if x["used_bound"] else []
     reps = [] if x["replicas"] is None else [["", fmt(x["replicas"])]]
@@ -280,17 +280,17 @@ def cells_html(cells: list[list[list[str]]]) -> str:
     return "".join(out)
 
 
-def _display_name(r, doc: str, service: str) -> str:
+def _display_name(renderer, doc: str, service: str) -> str:
     """The service's name as its page titles it (services.yaml ``display_name``, else the canonical name)."""
-    if getattr(r, "_ranking_names", None) is None:
-        r._ranking_names = {(s["doc"], s["service"]): s.get("display_name") or s["service"] for s in r.a.services}
-    return r._ranking_names.get((doc, service), service)
+    if getattr(renderer, "_ranking_names", None) is None:
+        renderer._ranking_names = {(s["doc"], s["service"]): s.get("display_name") or s["service"] for s in renderer.atlas.services}
+    return renderer._ranking_names.get((doc, service), service)
 
 
-def _service_page(r, doc: str, service: str) -> str | None:
+def _service_page(renderer, doc: str, service: str) -> str | None:
     """The slug of the service page of ``service`` of ``doc`` (``atlas.pages.services.page_of``), or None."""
     from .services import page_of
-    return page_of(r, doc, service)
+    return page_of(renderer, doc, service)
 
 
 FIRST_ROWS = 100
@@ -299,17 +299,17 @@ sort, filter, "CSV (as shown)", the button, scrolling to the table's end: docs/a
 stays under the 400 KB a page may move before use (all 818 rows in the page took it to 690 KB)."""
 
 
-def table_html(r, root: str = "../../", first: int | None = None) -> str:
+def table_html(renderer, root: str = "../../", first: int | None = None) -> str:
     """The ranking as an HTML table (``data-atlas-table`` TABLE, columns HEAD) with its chip bar (counts of every row):
     every row (the "as shown" download), or with ``first`` the first ``first`` rows and ``data-atlas-rows`` naming the
-    file of the others (``rows_file``: ROWS_FILE, written into ``r.files``) with ``data-atlas-rows-total``. ``root``: the relative path
+    file of the others (``rows_file``: ROWS_FILE, written into ``renderer.files``) with ``data-atlas-rows-total``. ``root``: the relative path
     from the page to the site root."""
-    rows = ranking_rows(r)
+    rows = ranking_rows(renderer)
     shown = rows if first is None else rows[:first]
     lazy = ""
     if first is not None and len(rows) > first:
-        lazy = f' data-atlas-rows="{esc(root)}{rows_file(r, root)}" data-atlas-rows-total="{len(rows)}"'
-    body = "".join("<tr>" + cells_html(row_cells(r, x, root)) + "</tr>" for x in shown)
+        lazy = f' data-atlas-rows="{esc(root)}{rows_file(renderer, root)}" data-atlas-rows-total="{len(rows)}"'
+    body = "".join("<tr>" + cells_html(row_cells(renderer, x, root)) + "</tr>" for x in shown)
     bar = facet_bar(TABLE, list(FACETS), [_facets(x) for x in rows], {"asm": list(ASM_LABEL.values())}, cols=FACET_COLS)
     # data-search-exclude: a service's name in 818 rows would rank this page above the service's own page in search
     return (bar + f'<div class="atlas-table-wrap" data-search-exclude><table class="atlas-data atlas-ranking" data-atlas-table="{TABLE}"{lazy}><thead><tr>'
@@ -321,17 +321,17 @@ ROWS_FILE = "assets/data/ranking-rows.json"
 in the address (``?v=``), as it does the site's scripts, so a cache may keep it for good (Hosting page)."""
 
 
-def rows_file(r, root: str = "../../") -> str:
+def rows_file(renderer, root: str = "../../") -> str:
     """The address of the rows after FIRST_ROWS relative to the site root, ``ROWS_FILE?v=<content hash>``: the file,
-    ``{"columns": HEAD, "first": FIRST_ROWS, "rows": [row_cells of each]}``, is written into ``r.files`` for the page
+    ``{"columns": HEAD, "first": FIRST_ROWS, "rows": [row_cells of each]}``, is written into ``renderer.files`` for the page
     writer. Its links are relative to a page ``root`` below the site root, as the page's."""
     import json
     from ..assets import content_hash
     data = json.dumps({"columns": HEAD, "first": FIRST_ROWS,
-                       "rows": [row_cells(r, x, root) for x in ranking_rows(r)[FIRST_ROWS:]]},
+                       "rows": [row_cells(renderer, x, root) for x in ranking_rows(renderer)[FIRST_ROWS:]]},
                       ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    if hasattr(r, "files"):
-        r.files[ROWS_FILE] = data
+    if hasattr(renderer, "files"):
+        renderer.files[ROWS_FILE] = data
     return f"{ROWS_FILE}?v={content_hash(data)}"
 
 
@@ -351,13 +351,13 @@ def _plain(v) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def tidy_csv(r) -> bytes:
+def tidy_csv(renderer) -> bytes:
     """The ranking's tidy download (TIDY): one line per row of ``ranking_rows`` in rank order, TIDY_COLUMNS, written with
     the site's CSV writer (UTF-8)."""
     buf = io.StringIO()
     w = csv_writer(buf)
     w.writerow(TIDY_COLUMNS)
-    for i, x in enumerate(ranking_rows(r), 1):
+    for i, x in enumerate(ranking_rows(renderer), 1):
         w.writerow([i, x["doc"], x["scenario"], x["section"], x["product"], x["call_model"] or "", x["call_model_name"], x["asm"],
                     x["mode"], x["component"], x["service"], _plain(x["load"]), x["unit"], "" if x["replicas"] is None else x["replicas"],
                     x["replica_range"], _plain(x["cpu_request"]), _plain(x["cpu_request_per_1k"]), _plain(x["cpu_used"]),
@@ -404,18 +404,18 @@ def chart_spec(rows: list[dict], root: str = "../../", names: dict[tuple, str] |
     }
 
 
-def ranking_page(r) -> str:
+def ranking_page(renderer) -> str:
     """The body of the ranking page (``{{ ranking_page() }}``): counts, the chart of the top of the ranking, the table
     with its chips and its downloads (as shown, tidy)."""
-    rows = ranking_rows(r)
+    rows = ranking_rows(renderer)
     if not rows:
         return '<p class="atlas-missing">No run of the curated guides prints resource tables per service.</p>'
     runs_n = len({x["scenario"] for x in rows})
     products = ", ".join(dict.fromkeys(x["product"] for x in rows))
     least = sum(1 for x in rows if x["request_least"] or x["used_least"])
     none = sum(1 for x in rows if x["cpu_request"] is None)
-    _display_name(r, "", "")  # the names, once
-    spec = chart_spec(rows, names=r._ranking_names)
+    _display_name(renderer, "", "")  # the names, once
+    spec = chart_spec(rows, names=renderer._ranking_names)
     out = [f'<p class="atlas-note">{len(rows)} rows: every production service of the {runs_n} runs with resource tables '
            f'({esc(products)}), ranked by CPU requested per 1K of load. {least} rows have a figure that is not exact (≥ at '
            f'least, ≤ at most, ~ neither) and {none} services have no usable row (shown, not counted): the last column says '
@@ -430,12 +430,12 @@ def ranking_page(r) -> str:
            'colour is the product; a pale bar is a lower bound (a row of the service is not counted). Select a bar to open its '
            'run. The chart shows every product; the chips filter the table.</figcaption>',
            '</figure>', "",
-           table_html(r, first=FIRST_ROWS),
+           table_html(renderer, first=FIRST_ROWS),
            f'<p class="atlas-note atlas-rows-more" data-atlas-for="{TABLE}">The table holds the first {min(FIRST_ROWS, len(rows))} '
            f'rows of {len(rows)}; the others load when you first filter, sort or download it, or scroll to its end. '
            f'<button type="button" class="atlas-more-button atlas-rows-button" data-atlas-for="{TABLE}" hidden>Show all {len(rows)} '
            'rows now</button> Without JavaScript, the CSV below holds every row.</p>',
-           '<p class="atlas-download">Download: ' + shown_link(f"../../downloads/{built(r).shown[VIEW]}", TABLE)
+           '<p class="atlas-download">Download: ' + shown_link(f"../../downloads/{built(renderer).shown[VIEW]}", TABLE)
            + f' · <a class="atlas-download-tidy" href="../../downloads/{TIDY}" download>CSV (tidy: every row, figures '
            'unrounded, units, sources)</a></p>']
     return "\n".join(out)

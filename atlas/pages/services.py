@@ -108,25 +108,25 @@ def groups(a) -> list[dict]:
 
 
 _GROUPS: WeakKeyDictionary = WeakKeyDictionary()
-"""``groups(r.a)`` per Renderer ``r`` (a build has one Renderer; the entry goes with it)."""
+"""``groups(renderer.atlas)`` per Renderer ``renderer`` (a build has one Renderer; the entry goes with it)."""
 _SLUGS: WeakKeyDictionary = WeakKeyDictionary()
 """Per Renderer, the service page's slug of each (doc, canonical service) of ``_GROUPS``."""
 _ROWS: WeakKeyDictionary = WeakKeyDictionary()
 """Per Renderer, the resource and CPU utilization rows by (doc, service) (``_rows_by_service``)."""
 
 
-def groups_of(r) -> list[dict]:
-    """``groups(r.a)`` for Renderer ``r``, computed once per Renderer."""
-    if r not in _GROUPS:
-        _GROUPS[r] = groups(r.a)
-    return _GROUPS[r]
+def groups_of(renderer) -> list[dict]:
+    """``groups(renderer.atlas)`` for Renderer ``renderer``, computed once per Renderer."""
+    if renderer not in _GROUPS:
+        _GROUPS[renderer] = groups(renderer.atlas)
+    return _GROUPS[renderer]
 
 
-def page_of(r, doc: str, service: str) -> str | None:
+def page_of(renderer, doc: str, service: str) -> str | None:
     """The slug of the service page of canonical service ``service`` of ``doc``, or None if services.yaml lacks it."""
-    if r not in _SLUGS:
-        _SLUGS[r] = {(m["doc"], m["service"]): g["slug"] for g in groups_of(r) for m in g["members"]}
-    return _SLUGS[r].get((doc, service))
+    if renderer not in _SLUGS:
+        _SLUGS[renderer] = {(m["doc"], m["service"]): g["slug"] for g in groups_of(renderer) for m in g["members"]}
+    return _SLUGS[renderer].get((doc, service))
 
 
 def _num(v) -> float | None:
@@ -170,19 +170,19 @@ def _observed(scenario: dict, res: dict | None, utils: list[dict]) -> dict:
     return {"best": best, "cores": best_cores, "left_out": left_out}
 
 
-def _rows_by_service(r) -> dict:
+def _rows_by_service(renderer) -> dict:
     """Every resources.csv row and CPU utilization row as dicts, by (doc, service); computed once per Renderer."""
-    if r not in _ROWS:
-        res, util = r.a.frames["resources"], r.a.frames["utilization"]
+    if renderer not in _ROWS:
+        res, util = renderer.atlas.frames["resources"], renderer.atlas.frames["utilization"]
         out: dict[str, dict] = {"resources": {}, "utilization": {}}
         for kind, recs in (("resources", records(res, RES_COLS)), ("utilization", records(util[util["metric"] == "cpu"], UTIL_COLS))):
             for x in recs:
                 out[kind].setdefault((x["doc"], x["service"]), []).append(x)
-        _ROWS[r] = out
-    return _ROWS[r]
+        _ROWS[renderer] = out
+    return _ROWS[renderer]
 
 
-def service_rows(r, g: dict) -> list[dict]:
+def service_rows(renderer, g: dict) -> list[dict]:
     """Every row of service page ``g`` (``groups``), in scenario order: one per resource row as printed, then one per
     container of a scenario with CPU utilization rows but no resource row.
 
@@ -192,8 +192,8 @@ def service_rows(r, g: dict) -> list[dict]:
     ('ok', 'corrected', 'partial' for plotted values; 'flagged', 'missing' for a resource row not counted; 'none'
     without a usable observation), ``why`` (a sentence for unplotted rows), ``errata`` (ids cited by the rows used
     or left out), ``left_out`` (utilization rows at the sites looked at that are not usable)."""
-    a = r.a
-    index = _rows_by_service(r)
+    a = renderer.atlas
+    index = _rows_by_service(renderer)
     res_rows = [x for m in g["members"] for x in index["resources"].get((m["doc"], m["service"]), [])]
     util_rows = [x for m in g["members"] for x in index["utilization"].get((m["doc"], m["service"]), [])]
     names = {s["id"]: s["short_name"] for s in a.sources}
@@ -314,9 +314,9 @@ def chart_spec(title: str, pts: list[dict]) -> dict:
     }
 
 
-def _errata_links(r, ids: list[str], root: str) -> str:
-    byid = {e["id"]: e for e in r.a.errata}
-    return ", ".join(f'<a href="{esc(root + erratum_url(r, byid[i]))}">{esc(i)}</a>' if i in byid else esc(i) for i in ids)
+def _errata_links(renderer, ids: list[str], root: str) -> str:
+    byid = {e["id"]: e for e in renderer.atlas.errata}
+    return ", ".join(f'<a href="{esc(root + erratum_url(renderer, byid[i]))}">{esc(i)}</a>' if i in byid else esc(i) for i in ids)
 
 
 def _cell(v, raw=None) -> str:
@@ -326,7 +326,7 @@ def _cell(v, raw=None) -> str:
     return f"<td>{shown}{extra}</td>"
 
 
-def table(r, rows: list[dict], root: str = "../../") -> str:
+def table(renderer, rows: list[dict], root: str = "../../") -> str:
     """The service page's table: one line per row of ``service_rows`` with its scenario (link), load, table and row
     (link to the table on the scenario page), site, container, replicas, CPU and memory request and limit, observed
     CPU and HPA target at the busiest traffic site, cores used, cores per 1K and the status with its errata."""
@@ -382,7 +382,7 @@ def table(r, rows: list[dict], root: str = "../../") -> str:
             cells += [f'<td><span class="atlas-missing">{esc(x["why"])}</span></td>', "<td></td>"]
         st = (res or {}).get("status") or (u or {}).get("status") or (x["left_out"][0]["status"] if x["left_out"] else "")
         text = {"partial": f"ok; at least: {', '.join(v['site'] + ' ' + v['status'] for v in x['left_out'])}"}.get(x["mark"], st)
-        errs = _errata_links(r, x["errata"], root)
+        errs = _errata_links(renderer, x["errata"], root)
         cells.append(f'<td>{esc(text)}{" (" + errs + ")" if errs else ""}</td>')
         cls = x["mark"] if x["mark"] in ("flagged", "missing") else "corrected" if x["mark"] == "corrected" else x["mark"]
         body.append(f'<tr class="atlas-status-{esc(cls)}" data-scenario="{esc(s["id"])}" data-mark="{esc(x["mark"])}">' + "".join(cells) + "</tr>")
@@ -392,14 +392,14 @@ def table(r, rows: list[dict], root: str = "../../") -> str:
             + "".join(f"<th>{esc(h)}</th>" for h in head) + "</tr></thead><tbody>" + "".join(body) + "</tbody></table></div>")
 
 
-def service_page(r, sl: str) -> str:
+def service_page(renderer, sl: str) -> str:
     """The body of service page ``sl`` (a slug of ``groups``): who it is in each product, the chart of cores used
     against load, and every row in a table. Raises KeyError for an unknown slug."""
-    g = next((x for x in groups_of(r) if x["slug"] == sl), None)
+    g = next((x for x in groups_of(renderer) if x["slug"] == sl), None)
     if g is None:
         raise KeyError(f"unknown service page {sl!r}")
-    rows = service_rows(r, g)
-    names = {s["id"]: s["short_name"] for s in r.a.sources}
+    rows = service_rows(renderer, g)
+    names = {s["id"]: s["short_name"] for s in renderer.atlas.sources}
     out = [f"# {md_esc(g['title'])}", ""]
     facts = []
     for m in g["members"]:
@@ -433,7 +433,7 @@ def service_page(r, sl: str) -> str:
                 + (f" Not plotted: {len(unplotted)} {'row' if len(unplotted) == 1 else 'rows'} without a usable value "
                    "(flagged, missing or no observed CPU; named in the table)." if unplotted else "")
                 + "</figcaption>", "</figure>", ""]
-    out += ["## Every scenario", "", table(r, rows), "",
+    out += ["## Every scenario", "", table(renderer, rows), "",
             '<p class="atlas-note">One line per resource-allocation row as printed (and per container with observed CPU but no '
             'resource row). Observed CPU and the HPA target are at the busiest site carrying traffic; CPU used is that '
             'percentage of the per-pod request (of the limit where the table says so) times the replicas, or the cores as '
@@ -450,11 +450,11 @@ def front_matter(g: dict) -> str:
     return (f"---\ntitle: {json.dumps(esc(g['title']))}\ncharts: true\nhide:\n- toc\nsearch:\n  boost: 2\n---\n")
 
 
-def index_page(r) -> str:
+def index_page(renderer) -> str:
     """The index of services (``services/``): one line per page, by title, with products, component, roles, scenarios
     counted and the names as printed, filterable (tables.js)."""
-    names = {s["id"]: s["short_name"] for s in r.a.sources}
-    res, util = r.a.frames["resources"], r.a.frames["utilization"]
+    names = {s["id"]: s["short_name"] for s in renderer.atlas.sources}
+    res, util = renderer.atlas.frames["resources"], renderer.atlas.frames["utilization"]
     appear: dict[tuple, set] = {}
     for df in (res, util):
         for d, sv, sc in zip(df["doc"], df["service"], df["scenario"]):
@@ -465,7 +465,7 @@ def index_page(r) -> str:
            'different products share a page when their names match (case, spaces and hyphens aside). Type in the filter to '
            'find a service by any name it is printed as.</p>', ""]
     body = []
-    for g in sorted(groups_of(r), key=lambda g: g["title"].lower()):
+    for g in sorted(groups_of(renderer), key=lambda g: g["title"].lower()):
         scen = set().union(*(appear.get((m["doc"], m["service"]), set()) for m in g["members"]))
         body.append(f'<tr data-slug="{esc(g["slug"])}"><td><a href="{esc(g["slug"])}/">{esc(g["title"])}</a></td>'
                     f'<td>{esc(", ".join(dict.fromkeys(names.get(m["doc"], m["doc"]) for m in g["members"])))}</td>'
@@ -477,7 +477,7 @@ def index_page(r) -> str:
     return "\n".join(out)
 
 
-def nav(r) -> list[str]:
+def nav(renderer) -> list[str]:
     """Nav lines of the services section (literate-nav): the index only. The hundred-odd service pages are reached
     from the index, from the scenario tables and by search; listed in the nav they would add about 40 KB to every
     page of the site."""
