@@ -18,7 +18,7 @@ What is compared, and how (every definition reused, none new):
   ``ocpcf-occnp-ingress-gateway`` is printed as is; ``myrel-occnp-ingress-gateway`` matches at ``ingress-gateway``.
   Names are folded as the service pages fold them (lower case, letters and digits only). A workload matched nowhere is
   listed and can be mapped by hand (``mapping``).
-* **The vendor's runs** are the comparable runs of issue 27: same product and call model (``calculators.evidence``),
+* **The vendor's runs** are the comparable runs the footprint calculator uses: same product and call model (``calculators.evidence``),
   read with ``calculators.runs`` (requested CPU as the home chart counts it, ``runs.requested_cpu``; cores used as the
   footprint and the service pages count them, ``runs.cores_used``). Per 1K = per 1,000 of the load per site.
 * **Over target** (``over_target``): each HPA's CPU reading as the controller computes it (usage and requests summed
@@ -342,7 +342,7 @@ def vendor_services(bundle: dict, sid: str) -> dict[str, dict]:
 
 
 def comparable_runs(bundle: dict, doc: str, call_model: str, load) -> list[dict]:
-    """The vendor's comparable runs (same product and call model, issue 27), nearest your load per site first:
+    """The vendor's comparable runs (same product and call model), nearest your load per site first:
     ``[{"id", "short_title", "load_per_site", "unit", "asm", "mode", "services": vendor_services, "cpu_request"
     (``runs.requested_cpu``, the home chart's count), "cpu_used" (cores used summed over services with a reading),
     "partial": services without a reading, "section": the run's section in its guide, "tables": the tables read}]``."""

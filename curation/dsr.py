@@ -570,7 +570,7 @@ def prose_parameters(c: Curated, lines: list[str]) -> None:
 
 
 def audit_errata(c: Curated, lines: list[str], tables: dict) -> None:
-    """Defects the second reading found with no erratum (issue 15); appended so earlier ids keep their numbers."""
+    """Defects the second reading found with no erratum; appended so earlier ids keep their numbers."""
     E = c.erratum
     # Table 3-10: the call-flow parts against the MPS per MP, with the L485 weights
     weights = find_line(lines, "MNP processing is equivalent to two messages")
@@ -945,7 +945,7 @@ GUIDANCE = [
     ("pdra-sbr-sizing", "Assume bindings = subscribers supported by the PCRFs.",
      "A good starting place for engineering.",
      "The number of bindings is equal to the number of subscribers supported by the PCRFs."),
-    # added after the first curation (issue 15): appended so earlier ids keep their numbers
+    # added after the first curation: appended so earlier ids keep their numbers
     ("pdra-sbr-sizing", "Count sessions as subscribers x IPCAN sessions per subscriber on average.",
      "A subscriber might have one IPCAN session for LTE and one for VoLTE.",
      "The number of sessions is equal to number of subscribers times the number of IPCAN sessions required on average "

@@ -155,7 +155,7 @@ def _variant_seeds(folder: Path) -> Path:
 
 
 def _variant_data(folder: Path) -> Path:
-    """data/ plus the sixth guide (SIXTH_GUIDE), with PAYLOAD planted in BSF's data: "Egress Gateway" renamed
+    """Data/ plus the sixth guide (SIXTH_GUIDE), with PAYLOAD planted in BSF's data: "Egress Gateway" renamed
     SERVICE in every data/bsf file, and bsf-3-3's title, short title and notes ending in it; and the notes of the
     first three rows of data/bsf/resources.csv the formulas HYPERLINK, DDE and AT_SUM. The seeds they quote are
     written beside it (``_variant_seeds``)."""
@@ -438,7 +438,7 @@ def wait_calc(page, selector: str, timeout: int = BOOT_LIMIT_MS, until: str | No
 
 def status_points_at_the_message(page) -> str:
     """Asserts that the calculator's status line, where it points the reader to the message ("see the message below"
-    or "above"), points where the message box is on the page (issue 30 defect 5: it said "above" of a message shown
+    or "above"), points where the message box is on the page (it said "above" of a message shown
     below it), and that the message is shown; returns the status text."""
     where = page.evaluate("""() => { const s = document.getElementById('atlas-calc-status').getBoundingClientRect();
         const m = document.getElementById('atlas-calc-message');
@@ -486,7 +486,7 @@ def wait_for_chart(page, selector: str = CHART_DONE) -> None:
 
 
 def data_file(doc: str, name: str) -> Path:
-    """data/<doc>/<name>, the committed data a value test reads. Fails the test, naming the file, when it
+    """Data/<doc>/<name>, the committed data a value test reads. Fails the test, naming the file, when it
     is missing: a value test never skips, nor reads anything else in its place."""
     p = ROOT / "data" / doc / name
     if not p.is_file():

@@ -1,4 +1,4 @@
-"""Content versions (issue 16 item 9): the code packs and data bundles carry their content hash in
+"""Content versions: the code packs and data bundles carry their content hash in
 their names, which the manifest gives; every page names the site's own scripts and stylesheets, the
 worker and the manifest with their content hash (``?v=``). So a site replaced by a new build never
 mixes a cached old manifest, worker or script with the new files."""

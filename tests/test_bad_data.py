@@ -275,7 +275,7 @@ CASES = [
      "document id 'bsf' is already used by item 1"),
     ("source-id-not-lowercase", records("sources.yaml", set_field(1, "id", "Policy")), "sources.yaml", "item 2", "field id",
      "does not match"),
-    # citations against the seed (issue 29 item 5): the line and file exist, the line prints what the row quotes
+    # citations against the seed: the line and file exist, the line prints what the row quotes
     ("seed-line-9999999", cell(R, 0, "line", "9999999"), R, "row 2", "column line",
      "line 9999999 is outside table 3-5's lines 263 to 283"),
     ("erratum-line-999999", records("bsf/errata.yaml", set_field(0, "lines", [999999])), "bsf/errata.yaml", "erratum bsf-E001",

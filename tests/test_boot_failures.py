@@ -108,7 +108,7 @@ def test_a_mis_served_core_file_is_named_within_5_s(page, built_site, case):
 
 
 class _CorruptPack(PackEditor):
-    """calculators/catalogue.py's bytecode overwritten with zeros after its 16-byte header (the pack and
+    """Calculators/catalogue.py's bytecode overwritten with zeros after its 16-byte header (the pack and
     its manifest stay consistent in length): the code pack is damaged."""
 
     @staticmethod
@@ -155,7 +155,7 @@ def test_a_damaged_code_pack_or_data_bundle_is_named_with_the_traceback_behind_d
 # --- runs have a time limit ---------------------------------------------------------------------
 
 class _EndlessPython(PackEditor):
-    """calculators/catalogue.py with run() looping for ever when the load is 777, recursing without end when it is
+    """Calculators/catalogue.py with run() looping for ever when the load is 777, recursing without end when it is
     778, failing as the runtime does when it cannot go on (an error naming a fatal error, after 0.3 s) when it is
     779, and failing after taking Python's heap past 1 GiB (a 1.2 GB buffer it keeps) when it is 780 (no bytecode,
     so that the edited source is what Pyodide imports)."""
@@ -272,7 +272,7 @@ def test_an_error_that_leaves_python_past_1_gib_restarts_it(page, built_site):
 
 @pytest.mark.browser
 def test_inputs_that_blew_up_python_are_not_run_again_by_themselves_and_the_status_says_one_thing(page, built_site):
-    """Issue 29 item 6: the same inputs waiting (typed, then pressed: here both presses in one task) when they blow
+    """The same inputs waiting (typed, then pressed: here both presses in one task) when they blow
     Python's memory up (load 780 keeps a 1.2 GB buffer) ran again after the restart, and blew it up again (two
     restarts), while "Python is restarting." stayed in the message beside the status line's "Python was restarted".
     Now Python restarts once, the inputs are not run again by themselves, the message and the status line both say it
@@ -319,7 +319,7 @@ def test_a_refused_permalink_says_why_in_the_status_line(page, site_url):
     assert "computing" not in status and "refused" in status and "default inputs" in status, status
     msg = page.inner_text("#atlas-calc-message")
     assert "This link's inputs were not valid" in msg and "-5" in msg, msg
-    # the status line is above the message box and says so (issue 30 defect 5: it said "see the message above")
+    # the status line is above the message box and says so (it said "see the message above")
     assert "(see the message below)" in status_points_at_the_message(page)
     assert result_cell(page, "BSF Management Service") == "14"  # the prerendered default
     assert page.js_errors == []
@@ -369,7 +369,7 @@ def test_a_link_cannot_remove_a_limit(page, site_url, param, raw, used):
 # --- a large CSV of your own; a burst of input ----------------------------------------------------
 
 def _own_csv(n: int) -> str:
-    """n rows; observed (i x 7 mod 100) + 1 % runs through 1..100 % once every 100 rows (7 and 100
+    """N rows; observed (i x 7 mod 100) + 1 % runs through 1..100 % once every 100 rows (7 and 100
     are coprime), against a 70 % target."""
     return "\n".join(["name,replicas,cpu_request,observed,target"] +
                      [f"svc{i},{i % 50 + 1},2,{(i * 7) % 100 + 1}%,70" for i in range(n)])

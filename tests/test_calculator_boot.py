@@ -226,7 +226,7 @@ def test_search_palette_and_input_work_while_python_boots_and_newest_run_wins(pa
         page.goto(url + "/calculators/footprint/", wait_until="load")
         # the page's script has started Python, which cannot finish while the server holds the wasm
         page.wait_for_selector('#atlas-calculator[data-state="booting"]', state="attached")
-        # Material works as on any page (issue 17 item 1): "/" reaches the search box, which finds a BSF service,
+        # Material works as on any page: "/" reaches the search box, which finds a BSF service,
         # and the palette toggle switches the scheme, all while Python cannot have finished loading.
         page.keyboard.press("/")
         page.wait_for_function("() => document.activeElement && document.activeElement.matches('input.md-search__input')")

@@ -1,7 +1,7 @@
 """What the calculators promise their users line by line: every row of a result's CSV (section, key,
 item, value, unit, source: users copy these into sheets), the tables' labels, the summaries and
 messages, each written out here by hand from the guides' tables (table and row named) and hand
-arithmetic, never read back from the code under test. Issue 12's mutation testing found these
+arithmetic, never read back from the code under test. Mutation testing found these
 promises unasserted (tools/mutation_sample.py). No browser: the whole file runs in seconds."""
 from __future__ import annotations
 
@@ -305,7 +305,7 @@ def relay_case(bundle):
 
 
 def test_dsr_csv_every_line_relay_mated_pair_at_40_percent(bundle):
-    """Issue 12's DSR case with a spare: every CSV line (inputs, the run's call model and settings, each measured figure
+    """The reported DSR case with a spare: every CSV line (inputs, the run's call model and settings, each measured figure
     with table, row, column and printed text, both methods, the totals and the expected CPU), then the warnings."""
     res = relay_case(dict(bundle, sizing_bands={}))
     text = dsr.result_csv(res)
@@ -1267,7 +1267,7 @@ def test_cli_help_formats_and_units_are_checked(cli_run, capsys):
 
 
 def test_completeness_of_an_unknown_scenario_and_of_policy_3_2_7(bundle):
-    """partial.completeness: an unknown scenario is complete with nothing missing (its documented answer); policy 3.2.7
+    """Partial.completeness: an unknown scenario is complete with nothing missing (its documented answer); policy 3.2.7
     misses 14 rows of Table 3-140 flagged by policy-E031, e.g. row 4, Config Service at Site1."""
     from calculators import partial
     assert partial.completeness(bundle, "nope") == {"partial": False, "missing": []}

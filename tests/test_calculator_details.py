@@ -1,5 +1,5 @@
 """Details a reader sees in the calculators' output, each pinned to a named table row or computed by hand here:
-the mutation sample of issue 12 (tools/mutation_samples/seed-20261125.txt) found each of them unchecked."""
+a mutation sample (tools/mutation_samples/seed-20261125.txt) found each of them unchecked."""
 from __future__ import annotations
 
 import subprocess
@@ -11,7 +11,7 @@ from conftest import ROOT
 
 
 def test_asm_observed_share_is_marked_partial_only_when_it_is(bundle):
-    """BSF 3.2's observed sidecar CPU share at Site1: 32.765 of 100.04 cores (the guide's utilization tables; issue 12
+    """BSF 3.2's observed sidecar CPU share at Site1: 32.765 of 100.04 cores (the guide's utilization tables; the report
     names it, 32.75 %), shown to one decimal; "(partial)" only for a share missing some services' rows."""
     from calculators import asm, asm_report
     o = next(x for x in asm.overview(bundle) if x["scenario"] == "bsf-3-2")
@@ -37,7 +37,7 @@ def test_backtest_leaves_out_a_service_whose_role_is_test():
 
 
 def test_footprint_baseline_names_its_document_title_and_unit(bundle):
-    """data/bsf/scenarios.yaml, bsf-3-3: the guide's scenario heading, 63,000 TPS on one site."""
+    """Data/bsf/scenarios.yaml, bsf-3-3: the guide's scenario heading, 63,000 TPS on one site."""
     from calculators import footprint
     res = footprint.compute(bundle, "bsf-3-3", 63000)
     base = res["baseline"]
@@ -171,7 +171,7 @@ def test_footprint_result_row_shows_the_printed_row_and_its_totals(bundle):
 
 
 def test_footprint_summary_says_how_many_sites_were_provisioned(bundle):
-    """data/bsf/scenarios.yaml, bsf-3-1: 4 sites provisioned, traffic on one."""
+    """Data/bsf/scenarios.yaml, bsf-3-1: 4 sites provisioned, traffic on one."""
     from calculators import footprint, footprint_report
     html = footprint_report.result_html(footprint.compute(bundle, "bsf-3-1", 22000))
     assert "on 1 site(s) carrying traffic of 4 provisioned; redundancy none." in html
@@ -233,7 +233,7 @@ def test_headroom_note_says_when_the_benchmark_count_was_scaled(bundle):
 
 
 def test_a_baseline_without_a_stated_site_count_says_so(bundle):
-    """data/bsf/scenarios.yaml, bsf-3-3: sites_provisioned is empty (the title says three sites, Tables 3-26 to 3-31 report
+    """Data/bsf/scenarios.yaml, bsf-3-3: sites_provisioned is empty (the title says three sites, Tables 3-26 to 3-31 report
     four): the result warns and names the count it used; BSF 3.1 (4 stated) and a given count do not warn."""
     from calculators import footprint, footprint_report
     res = footprint.compute(bundle, "bsf-3-3", 63000)

@@ -100,7 +100,7 @@ def test_istio_reference_is_labelled_by_version(bundle):
 
 
 def test_compare_normalised_per_1k_with_differences(bundle):
-    """bsf-3-3 (ASM on) requests 763.8 cores for 63K TPS = 12.124 per 1K; bsf-3-1 (ASM off) 251 for 22K = 11.409.
+    """Bsf-3-3 (ASM on) requests 763.8 cores for 63K TPS = 12.124 per 1K; bsf-3-1 (ASM off) 251 for 22K = 11.409.
     Both runs are release 25.2.200 and ~72 hours, but the call mix differs (8.43K nbsf + 54.7K Rx against
     14.4K nBSF + 7.8K Rx), so no on - off difference is given: not comparable."""
     c = asm.compare(bundle, "bsf-3-3", "bsf-3-1")
@@ -113,7 +113,7 @@ def test_compare_normalised_per_1k_with_differences(bundle):
 
 
 def test_issue_case_bsf_rx_heavy_against_nbsf_heavy_is_not_comparable(bundle):
-    """Issue 12: bsf-3-2 (4.5k nbsf + 50k Rx, 54K TPS: 469.7 / 54 = 8.698 cores per 1K) against bsf-3-1 (14.4K nBSF
+    """Bsf-3-2 (4.5k nbsf + 50k Rx, 54K TPS: 469.7 / 54 = 8.698 cores per 1K) against bsf-3-1 (14.4K nBSF
     + 7.8K Rx, 22K TPS: 251 / 22 = 11.409) was reported as ASM 2.71 cores per 1K *cheaper*. Now: not comparable."""
     c = asm.compare(bundle, "bsf-3-2", "bsf-3-1")
     assert c["on"]["cpu_total_per_1k"] - c["off"]["cpu_total_per_1k"] == pytest.approx(469.7 / 54 - 251 / 22)
@@ -174,7 +174,7 @@ def test_asm_web_and_csv(bundle):
 # ------------------------------------------------------------------ footprint: add ASM, NEF
 
 def test_footprint_add_asm_per_service_from_chosen_scenario(bundle):
-    """bsf-3-1 has no sidecars. Adding them from bsf-3-3: Diameter Gateway keeps 2 replicas at 22K TPS and gets a
+    """Bsf-3-1 has no sidecars. Adding them from bsf-3-3: Diameter Gateway keeps 2 replicas at 22K TPS and gets a
     sidecar of 2 cores request (bsf-3-3's Diameter Gateway istio-proxy row in Table 3-25), 4 cores in total."""
     res = footprint.compute(bundle, "bsf-3-1", 22000, asm="add", asm_from="bsf-3-3")
     sc = result_row(res, "Diameter Gateway", "istio-proxy")
@@ -393,7 +393,7 @@ def test_overtarget_marks_partial_scenarios(bundle):
     ("1" + "0" * 400 + " cores", "too long to be a number"),
 ])
 def test_own_csv_overlong_number_is_that_lines_problem(cell, message):
-    """Issue 16 item 7: an overlong number was 'internal error: OverflowError' or 'Exceeds the limit (4300 digits)'."""
+    """An overlong number was 'internal error: OverflowError' or 'Exceeds the limit (4300 digits)'."""
     own, problems = ot.parse_own(f"name,replicas,cpu_request,observed,target\nok,5,4,50%,80\nbad,5,4,{cell},80\n")
     assert [o["name"] for o in own] == ["ok"]
     assert problems[0]["line"] == 3 and message in problems[0]["message"] and len(problems[0]["message"]) < 160
@@ -467,7 +467,7 @@ def test_just_inside_the_tolerance_both_controllers_hold_still(bundle, controlle
 
 
 def test_the_controllers_float64_ceiling_below_and_above_the_target():
-    """ceil(ratio x current) as the controller computes it, in float64, against the exact count:
+    """Ceil(ratio x current) as the controller computes it, in float64, against the exact count:
     - below the target: 42 replicas at 45 % of 70 %: 45.0 / 70.0 = 0.6428571428571429, x 42 = 27.000000000000004,
       ceil 28 (exact 45 x 42 / 70 = 27); 50 replicas at 7 % of 50 %: 0.14 x 50 = 7.000000000000001, ceil 8 (exact 7);
     - above it: 21 replicas at 90 % of 70 %: 1.2857142857142858 x 21 = 27.000000000000004, ceil 28 (exact 27).
@@ -510,7 +510,7 @@ def test_per_direction_tolerances_kep_4951():
 
 
 def test_the_controllers_own_bounds_before_any_metric():
-    """horizontal.go reconcileAutoscaler: a current count of 0 is not scaled (ScalingDisabled); above maxReplicas the
+    """Horizontal.go reconcileAutoscaler: a current count of 0 is not scaled (ScalingDisabled); above maxReplicas the
     count goes to the max, below minReplicas to the min, without reading the metric. 14 replicas at 40 % of 80 %
     (metric: ceil(14 x 0.5) = 7) with max 12: 12. 1 replica at 300 % of 50 % (metric: 6) with min 2: 2. 0 replicas
     at 300 %: 0."""

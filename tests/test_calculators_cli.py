@@ -1,4 +1,4 @@
-"""CLI parity (issue 12 item 9): every calculator on the command line, --list with titles (also in the
+"""CLI parity: every calculator on the command line, --list with titles (also in the
 unknown-id error), help for every option, complete table output, the same number reader as the pages."""
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_every_option_has_help(calc, capsys):
 
 
 def test_dsr_table_is_complete(bfile, capsys):
-    """Issue 12's DSR case on the command line: inputs, both methods, totals, warnings."""
+    """The reported DSR case on the command line: inputs, both methods, totals, warnings."""
     assert cli(["--bundle", bfile, "dsr", "--target", "240000", "--ceiling", "40", "--redundancy", "mated-pair"]) == 0
     out = capsys.readouterr().out
     assert "warning: " in out and "never given more than its profile's rated MPS" in out

@@ -1,4 +1,4 @@
-"""Issue 30 defect 2: every download link of a calculator shows what it will give. After Compute the XLSX link kept
+"""Every download link of a calculator shows what it will give. After Compute the XLSX link kept
 the default example's file (../../assets/reports/footprint-default.<hash>.xlsx) with the computed result's name: a
 click built the right workbook, but copying the link or a middle click gave the default report. What a copy or a
 middle click gives is the link's href (and its download name): these tests read them.

@@ -28,7 +28,7 @@ def test_bad_data_stops_the_build_naming_file_row_column(tmp_path, file, index, 
 UNTRACEABLE = ["seed-line-9999999", "erratum-line-999999", "seed-file-missing", "row-label-changed",
                "cell-and-raw-changed-3-to-30", "memory-250-percent", "cpu-limit-below-request", "sites-with-traffic-site9",
                "table-rows-one-more", "table-rows-one-fewer"]
-"""The defects issue 29 (item 5) planted in a copy of data/ that built with no error: a seed line 9,999,999, an
+"""The defects an audit planted in a copy of data/ that built with no error: a seed line 9,999,999, an
 erratum citing line 999999, a seed_file that does not exist, a row label changed ('Appinfx'), a cell and its raw text
 changed together (3 -> 30 cores), memory 250 %, a CPU limit below its request, sites_with_traffic: site9 in a 4-site
 scenario, a table's row count off by one (either way). Each is a case of tests/test_bad_data.py (CASES): its

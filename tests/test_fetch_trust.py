@@ -1,4 +1,4 @@
-"""Issue 29 items 1 and 2: the calculator's worker trusts no byte by its name, and names a file that stops arriving.
+"""The calculator's worker trusts no byte by its name, and names a file that stops arriving.
 
 Every file the worker fetches (each page's code pack, its data bundle as .marshal and its .json fallback, the memory
 snapshot, the report pack, and Pyodide's lock file, WebAssembly and standard library) is checked against the size and
@@ -159,7 +159,7 @@ CHANGED = {
 @pytest.mark.browser
 @pytest.mark.parametrize("case", sorted(CHANGED))
 def test_changed_bytes_under_an_unchanged_name_are_named_at_once_and_never_computed_from(page, built_site, case):
-    """Issue 29 item 1's case and its kin: the status names the file, the start of the SHA-256 the build wrote
+    """The reported case (one byte changed under an unchanged name) and its kin: the status names the file, the start of the SHA-256 the build wrote
     (manifest.json) and of the one its bytes have (hashlib of the bytes the test server sent), within 1 s of the
     file's last byte; the full hashes are behind "Details"; the prerendered default stays (14 replicas, not 17) and
     nothing was computed (no result, no run)."""

@@ -1,4 +1,4 @@
-"""Offline after one visit (issue 29 item 3): the site's service worker (sw/service-worker.mjs, written by the build
+"""Offline after one visit: the site's service worker (sw/service-worker.mjs, written by the build
 step "service worker", atlas/offline.py) keeps the pages, calculators and downloads a reader used, and never mixes
 two builds.
 
@@ -29,7 +29,7 @@ PREFIX = "/atlas/"
 """The sub-path the site is served under."""
 CSP = "; ".join(config_extra()["csp"])
 KEPT = 'html[data-atlas-offline="{}"]'
-"""offline.js marks the page once the worker has kept its files ("page"), and a calculator's ("calculator")."""
+"""Offline.js marks the page once the worker has kept its files ("page"), and a calculator's ("calculator")."""
 NEWER = "A newer version of the atlas is available: reload"
 B_MARK = "Second build of the atlas (test_offline)"
 CALC = "calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"

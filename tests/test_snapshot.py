@@ -1,4 +1,4 @@
-"""Issue 17 item 4: calculator pages boot Python from the build's memory snapshot (Pyodide's heap with
+"""Calculator pages boot Python from the build's memory snapshot (Pyodide's heap with
 every calculator imported and its data loaded, made in Node by tools/make_snapshot.mjs), and fall back
 to Python's own start-up, the code pack and the data bundle on any failure of the snapshot: missing,
 truncated, made by another Pyodide, or not a snapshot at all. Why and how much sooner:

@@ -1,4 +1,4 @@
-"""Tables that download what they show, shareable table views and facet chips (issue 14 items 2 and 4),
+"""Tables that download what they show, shareable table views and facet chips,
 and the table defects of item 7: key columns on screen at 1366 px, a row note once per table, Policy
 Table 3-152's cells read through their erratum, one filter box on the errata page with a scenario column.
 

@@ -156,7 +156,7 @@ class Precompressed(Quiet):
 LINKS = [("localhost", None), ("100 Mbit/s, 5 ms", (100, 5)), ("20 Mbit/s, 30 ms", (20, 30)),
          ("10 Mbit/s, 50 ms", (10, 50)), ("4 Mbit/s, 100 ms", (4, 100))]
 """The links first visits are measured on: name, (Mbit/s each way, round-trip latency ms) or None for no emulation.
-The first four are issue 29's; the last a slow office or field link."""
+The first four are the links a field engineer reported; the last a slow office or field link."""
 
 
 class Link:
@@ -251,7 +251,7 @@ def build(out: Path) -> float:
 
 
 def page_types(site: Path) -> dict[str, tuple[str, str]]:
-    """name -> (path, selector that says the page is ready)."""
+    """Name -> (path, selector that says the page is ready)."""
     # a chart the build drew is ready as "static" (drawn live only when the reader uses it: docs/assets/js/charts.js)
     chart = '.atlas-chart[data-rendered="true"], .atlas-chart[data-rendered="static"], .atlas-chart[data-rendered="failed"]'
     calc = '#atlas-calculator[data-state="ready"], #atlas-calculator[data-state="failed"]'
@@ -299,7 +299,7 @@ BURST = """async (from) => {
 
 
 def burst_and_paste(b, url: str, context) -> dict:
-    """Issue 16 items 11 and 7: a burst of 100 input changes, and a 5,000-row CSV pasted."""
+    """A burst of 100 input changes, and a 5,000-row CSV pasted."""
     ctx = context(b)
     pg = ctx.new_page()
     pg.goto(url + CALC_URL)
@@ -378,7 +378,7 @@ def deployment_pods(n: int = 500) -> tuple[str, str]:
 
 
 def deployment_paste(b, url: str, context, n: int = 5) -> dict:
-    """Issue 28's goal: 500 pods pasted into the "Your deployment" page, from the paste to the first answer after
+    """The goal: 500 pods pasted into the "Your deployment" page, from the paste to the first answer after
     Python is ready (goal within 2 s); ``n`` pastes, each in a fresh page, timed by the page's own clock (the paste
     stamped with performance.now(), the answer by calculator.js's data-result-ms)."""
     objects, top = deployment_pods(500)
@@ -410,7 +410,7 @@ nodes with one spare node."""
 
 
 def warm_revisits(p, url: str, n: int) -> tuple[list[float], list[int]]:
-    """Issue 17 item 5: the footprint page opened a second time in the same browser profile, timed to its first result
+    """The footprint page opened a second time in the same browser profile, timed to its first result
     as the cold runs are; ``n`` times, each in a new profile on disk (Playwright's ordinary contexts keep an in-memory
     cache that stores no file as large as pyodide.asm.wasm, which a reader's browser keeps on disk). Returns the times
     (ms) and the body bytes the server sent for each revisit (200 responses; a 304 sends none)."""
@@ -435,7 +435,7 @@ def warm_revisits(p, url: str, n: int) -> tuple[list[float], list[int]]:
 
 
 def recompute(b, url: str, context, n: int = 11) -> dict:
-    """Issue 12's speed goal: one recompute of the largest scenario with packing on, in Pyodide (goal <= 16 ms):
+    """The speed goal of a recompute: one recompute of the largest scenario with packing on, in Pyodide (goal <= 16 ms):
     the Python time the worker reports for each of ``n`` presses of Compute, the first pressed as soon as the first
     result is shown (so the presses meet the worker's warm-up runs after a snapshot boot, which are reported too:
     ``warm_up_runs_ms``, each run's ms at the time of the last press, None for one skipped)."""
@@ -603,7 +603,7 @@ def main() -> None:
         "prerendered_result_in_html": prerendered_in_html,
         "prerendered_result_visible_at_first_paint": prerendered_in_html and all(x and x < med_bare for x in first_paint),
         "bytes_per_page": sizes,
-        # issue 17 item 2: every page without a calculator moves at most 400 KB (uncompressed, headers included) before use
+        # every page without a calculator moves at most 400 KB (uncompressed, headers included) before use
         "pages_over_400_kb_before_use": {n: v["bytes"] for n, v in sizes.items() if not v["pyodide"] and v["bytes"] > 400_000},
         "tables": tables, **under_load, "requests_outside_127_0_0_1": outside,
         "backtest": backtest_headline(),
@@ -615,7 +615,7 @@ def main() -> None:
 
 
 def test_suite() -> dict:
-    """Issue 17's test goal (at most 6 minutes on 2 cores): the wall time of the whole suite as `make test` runs it
+    """The test-suite goal (at most 6 minutes on 2 cores): the wall time of the whole suite as `make test` runs it
     (``python -m pytest``, with pytest.ini's options; the set-up `make test` does first is not timed), its summary
     line, the lines naming each test that failed (pytest's -ra summary, 300 characters each) and the load average
     before and after (other work on the machine slows it)."""

@@ -560,7 +560,7 @@
    * for a result computed here, the first click asks the worker (which loads the report pack then) for
    * the XLSX of the inputs that gave the shown result, and the link then downloads it.
    *
-   * The link shows what it gives (issue 30 defect 2: after Compute it kept the default's file and name, so copying
+   * The link shows what it gives (after Compute it kept the default's file and name, so copying
    * it or a middle click gave the default report). Its states, in data-link-state: "build" (the prerendered
    * result's file, its href and name as built), "held" (a link's own result is being computed: no href, disabled,
    * as the CSV and Helm links are held), "on-click" (a result computed here whose workbook is not made yet: no href,

@@ -1,5 +1,5 @@
 /* Rows on first use (the ranking page: atlas/pages/ranking.py), so a page with a long table stays within the
- * 400 KB a page may move before use (issue 17).
+ * 400 KB a page may move before use.
  *
  * A table with data-atlas-rows="<url>" is built with its first rows; the build writes the others to <url> as
  * {"columns": [header labels], "first": n, "rows": [[cell, ...], ...]}, each cell a list of parts: ["", text],
