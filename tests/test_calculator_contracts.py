@@ -213,7 +213,9 @@ def test_shcm_page_summary_steps_table_and_chart(bundle):
     assert line["encoding"] == {
         "x": {"field": "nodes", "type": "quantitative", "title": "Rhino nodes", "axis": {"tickMinStep": 1}},
         "y": {"field": "capacity", "type": "quantitative", "title": "Capacity (RPS)"},
-        "color": {"field": "series", "type": "nominal", "title": None, "legend": {"orient": "bottom"}}}
+        "color": {"field": "series", "type": "nominal", "title": None,
+                  # one label per line, none cut on a phone (the DSR legend's "at the measured CPU peak (…" was)
+                  "legend": {"orient": "bottom", "direction": "vertical", "labelLimit": 320}}}
     assert rule["mark"] == {"type": "rule", "strokeDash": [4, 4], "tooltip": True}
     assert rule["encoding"] == {"y": {"field": "target", "type": "quantitative"}, "tooltip": {"field": "label"}}
     assert chart["description"] == "RPS capacity against the number of Rhino nodes, with the target"
@@ -1035,7 +1037,7 @@ def test_cli_listings(cli_run):
     rc, out, err = cli_run("footprint", "--list")
     assert "  bsf-3-1" in out and "22K TPS, 4-site setup, traffic on Site1" in out
     rc, out, err = cli_run("--list")
-    assert rc == 2 and "--list needs a calculator: footprint, asm, overtarget, dsr or shcm" in err
+    assert rc == 2 and "--list needs a calculator: footprint, asm, overtarget, dsr, shcm or deployment" in err
 
 
 # ------------------------------------------------------------------ footprint: load states and refusals, word for word

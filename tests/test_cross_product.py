@@ -140,7 +140,7 @@ def test_table_cells_hold_the_facets_and_the_first_rows_plus_the_rows_file_are_t
         for facet, col in ranking.FACET_COLS.items():
             assert cells[col] == ranking._facets(x)[facet]
     page = ranking.table_html(r, first=ranking.FIRST_ROWS)
-    m = re.search(r'data-atlas-rows="\.\./\.\./(assets/data/ranking-rows\.json)\?v=([0-9a-f]{12})" data-atlas-rows-total="(\d+)"', page)
+    m = re.search(r'data-atlas-rows="\.\./\.\./(assets/views/ranking-rows\.json)\?v=([0-9a-f]{12})" data-atlas-rows-total="(\d+)"', page)
     assert m and int(m.group(3)) == len(ranking_rows)
     from atlas.assets import content_hash
     assert content_hash(r.files[m.group(1)]) == m.group(2)  # the address changes with the content

@@ -69,7 +69,7 @@ def _resolve(page_dir: str, href: str) -> tuple[str, str]:
 def test_csv_download_is_the_data(built_site, atlas, kind):
     """csv/<kind>.csv parses (pandas, the schema's types) to the same rows and values as data/<doc>/<kind>.csv."""
     from atlas.datastore import _validate_csv
-    got = _validate_csv(built_site / "downloads" / "csv" / f"{kind}.csv", kind, [s["id"] for s in atlas.sources])
+    got, _ = _validate_csv(built_site / "downloads" / "csv" / f"{kind}.csv", kind, [s["id"] for s in atlas.sources])
     want = atlas.frames[kind]
     assert list(got.columns) == _schema_fields(kind)
     assert len(got) == len(want) > 0
@@ -555,7 +555,7 @@ def test_workbook_writes_text_as_text_and_numbers_as_numbers(tmp_path):
     recs = [{"text": "=1+1", "n": 2.5, "ok": True}, {"text": "http://example.org/x", "n": None, "ok": False},
             {"text": "0123", "n": 7.0, "ok": None}, {"text": "", "n": 0.0, "ok": True}]
     path = tmp_path / "w.xlsx"
-    path.write_bytes(_workbook(SimpleNamespace(a=a), {"x": (fields, recs)}))
+    path.write_bytes(_workbook(SimpleNamespace(atlas=a), {"x": (fields, recs)}))
     ws = load_workbook(path)["x"]
     assert [c.value for c in ws[1]] == ["text", "n [cores]", "ok"]
     rows = [[(c.value, c.data_type) for c in row] for row in ws.iter_rows(min_row=2)]

@@ -45,8 +45,11 @@ def test_the_manifest_gives_the_size_and_sha256_of_every_file_the_worker_fetches
     full SHA-256 as served (hashlib here); nothing else. The manifest itself is named by the page (data-manifest)."""
     manifest = site_manifest(built_site)
     wanted = {f"assets/py/{e['pack']}" for e in manifest["packs"].values()} | {f"assets/py/{manifest['report']['pack']}"}
-    wanted |= {f"assets/data/{e[ext]}" for e in manifest["bundles"].values() for ext in ("marshal", "json")}
-    wanted |= {f"assets/py/{manifest['snapshot']['file']}"}
+    wanted |= {f"assets/data/{e[ext]}" for e in manifest["bundles"].values() for ext in ("marshal", "json") if ext in e}
+    # the query page's data is one file of the site (catalogue.FILE_BUNDLES: the SQLite database), checked the same way
+    files = {f"assets/data/{e['file']}" for e in manifest["bundles"].values() if "file" in e}
+    assert len(files) == 1 and next(iter(files)).endswith(".sqlite")
+    wanted |= files | {f"assets/py/{manifest['snapshot']['file']}"}
     wanted |= {f"assets/vendor/pyodide/{n}" for n in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")}
     assert set(manifest["digests"]) == wanted
     for rel, d in manifest["digests"].items():

@@ -138,3 +138,19 @@ def test_method_page_examples_are_computed_from_the_guides(atlas):
     assert "(280 % to 380 %)" in calc_shcm.cpu_reading(r) and "= 2.8 cores = 35 % of the node's 8 vCPUs" in calc_shcm.cpu_reading(r)
     assert "35-47.5 % of the node" in calc_shcm.extrapolation(r)
     assert "(test 3: p50 156 ms, max 3,889 ms) at only 330 % CPU" in calc_shcm.latency_limit(r)
+
+
+def test_a_page_file_in_the_bundle_steps_folders_is_refused(tmp_path, monkeypatch):
+    """Step 2 replaces assets/py/ and assets/data/ in a thread while the pages are written, so a page's file there
+    survived a cold build and vanished from a warm one (the ranking page's rows did): generate.write refuses it,
+    naming the file, and writes one elsewhere."""
+    from types import SimpleNamespace
+
+    from atlas.pages import generate
+    monkeypatch.setattr(generate, "generated", lambda renderer, out: [])
+    monkeypatch.setattr(generate, "hand_written", lambda renderer, src, out, extra: None)
+    monkeypatch.setattr(generate, "static_nav", lambda src: [])
+    with pytest.raises(ValueError, match="assets/data/rows.json"):
+        generate.write(SimpleNamespace(files={"assets/data/rows.json": b"[]"}), tmp_path, tmp_path, {})
+    generate.write(SimpleNamespace(files={"assets/views/rows.json": b"[]"}), tmp_path, tmp_path, {})
+    assert (tmp_path / "assets" / "views" / "rows.json").read_bytes() == b"[]"

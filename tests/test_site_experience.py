@@ -39,7 +39,8 @@ def test_home_chart_draws_points_that_link_to_scenarios(page, site_url):
     points = page.locator(".atlas-chart-home g.mark-symbol.role-mark path")
     assert rows > 10 and points.count() == rows
     spec = page.evaluate("document.querySelector('.atlas-chart-home').__atlasSpec")  # as drawn: fetched from assets/charts/
-    assert spec["encoding"]["href"]["field"] == "url" and {"shape", "color"} <= set(spec["encoding"])
+    # product by fill and outline (a partial scenario hollow), ASM by shape
+    assert spec["encoding"]["href"]["field"] == "url" and {"shape", "fill", "stroke"} <= set(spec["encoding"])
     assert all(not v["url"].startswith(("/", "http")) for v in spec["data"]["values"])
     with page.expect_navigation():
         points.first.click(force=True)

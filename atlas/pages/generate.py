@@ -207,14 +207,23 @@ def generated(renderer, out: Writer) -> list[str]:
     return nav
 
 
+BUNDLING_FOLDERS = ("assets/py/", "assets/data/")
+"""The folders step 2 (atlas.assets.calculators_and_bundles) replaces as a whole, in a thread, while the pages are
+written: a file a page writes there is deleted or not depending on which finishes first."""
+
+
 def write(renderer, docs_dir: Path, src: Path, config_extra: dict) -> Writer:
     """Write the generated and hand-written pages and SUMMARY.md into ``docs_dir`` (see the module
     docstring). Returns the Writer (its ``written`` set), for the later steps to add their files to.
-    Raises ValueError for a page whose macros do not render, KeyError for an unknown document."""
+    Raises ValueError for a page whose macros do not render or a page file under BUNDLING_FOLDERS, KeyError for an
+    unknown document."""
     out = Writer(docs_dir)
     nav = generated(renderer, out)
     hand_written(renderer, src, out, config_extra)
     for rel, data in sorted(getattr(renderer, "files", {}).items()):  # files the pages made (calculator reports)
+        if rel.startswith(BUNDLING_FOLDERS):
+            raise ValueError(f"page file {rel}: assets/py/ and assets/data/ belong to the calculator bundle step, which "
+                             "replaces them while the pages are written; write it elsewhere (e.g. assets/views/)")
         out.bytes(rel, data)
     nav += static_nav(src)
     out.text("SUMMARY.md", "\n".join(nav) + "\n")

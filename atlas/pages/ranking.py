@@ -316,7 +316,7 @@ def table_html(renderer, root: str = "../../", first: int | None = None) -> str:
             + "".join(f"<th>{esc(h)}</th>" for h in HEAD) + "</tr></thead><tbody>" + body + "</tbody></table></div>")
 
 
-ROWS_FILE = "assets/data/ranking-rows.json"
+ROWS_FILE = "assets/views/ranking-rows.json"
 """Where the build writes the rows after FIRST_ROWS (path in the docs tree); the page asks for it with its content hash
 in the address (``?v=``), as it does the site's scripts, so a cache may keep it for good (Hosting page)."""
 
