@@ -52,6 +52,15 @@ def fmt(v, places: int = 3) -> str:
     return f"{f:,.{places}f}".rstrip("0").rstrip(".")
 
 
+def tidy_number(v) -> str:
+    """A number (int, float or Fraction) as a tidy CSV cell writes it: up to 9 decimals, trailing zeros dropped, no
+    thousands separators, '' for None, '0' for a negative zero (``Fraction(1, 3)`` -> ``0.333333333``)."""
+    if v is None:
+        return ""
+    s = f"{float(v):.9f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
 def table_anchor(table_id) -> str:
     """The HTML id of table ``table_id`` on its page (``3-29`` -> ``table-3-29``), for the pages and the results' links."""
     return "table-" + re.sub(r"[^a-z0-9]+", "-", str(table_id).lower()).strip("-")

@@ -244,3 +244,15 @@ def test_a_baseline_without_a_stated_site_count_says_so(bundle):
     assert "how many sites bsf-3-3 provisioned" in footprint_report.result_html(res)
     assert not [w for w in footprint.compute(bundle, "bsf-3-3", 63000, sites_provisioned=3)["warnings"] if "provisioned" in w]
     assert not [w for w in footprint.compute(bundle, "bsf-3-1", 22000)["warnings"] if "provisioned" in w]
+
+
+def test_tidy_numbers_are_written_plain():
+    """The tidy downloads' number cells (the ranking's and the mesh's): 9 decimals at most, no separators, by hand:
+    1/3 -> 0.333333333; 684/21.5 = 31.8139534883... -> 31.813953488; 12000 -> 12000; -0.0 -> 0; None -> ''."""
+    from fractions import Fraction
+
+    from calculators.formatting import tidy_number
+    assert tidy_number(Fraction(1, 3)) == "0.333333333"
+    assert tidy_number(Fraction(684) / Fraction("21.5")) == "31.813953488"
+    assert tidy_number(12000) == "12000" and tidy_number(2.5) == "2.5"
+    assert tidy_number(-0.0) == "0" and tidy_number(None) == ""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 
 from calculators import asm
-from calculators.formatting import csv_writer, fmt
+from calculators.formatting import csv_writer, fmt, tidy_number
 
 from ..html import esc, json_for_html
 from ..downloads import built
@@ -213,13 +213,6 @@ TIDY_COLUMNS = ["doc", "scenario", "section", "product", "call_model_id", "call_
 """Columns of the tidy download: one line per ASM-on run, figures unrounded."""
 
 
-def _plain(v) -> str:
-    if v is None:
-        return ""
-    s = f"{float(v):.9f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
 def tidy_csv(renderer) -> bytes:
     """The per-run tidy download (TIDY), TIDY_COLUMNS, one line per ASM-on run then per run with no sidecar printed."""
     m = mesh_runs(renderer)
@@ -230,13 +223,13 @@ def tidy_csv(renderer) -> bytes:
         o = x["overhead"]
         c = o["observed"].get("cpu") or {}
         w.writerow([x["doc"], x["scenario"], x["section"], x["product"], x["call_model"] or "", x["call_model_name"], x["mode"],
-                    _plain(x["load"]), x["unit"], "true", _plain(o["cpu_sidecar"]), _plain(o["cpu_total"]), _plain(o["cpu_share"]),
-                    _plain(o["cpu_share_complete"]), o["complete_services"], o["services_total"], _plain(o["cpu_sidecar_per_1k"]),
-                    _plain(o["cpu_total_per_1k"]), _plain(c.get("share")), c.get("site", ""), _plain(_observed_per_1k(o)),
+                    tidy_number(x["load"]), x["unit"], "true", tidy_number(o["cpu_sidecar"]), tidy_number(o["cpu_total"]), tidy_number(o["cpu_share"]),
+                    tidy_number(o["cpu_share_complete"]), o["complete_services"], o["services_total"], tidy_number(o["cpu_sidecar_per_1k"]),
+                    tidy_number(o["cpu_total_per_1k"]), tidy_number(c.get("share")), c.get("site", ""), tidy_number(_observed_per_1k(o)),
                     "true" if o["partial"] else "false", o["partial"]["text"] if o["partial"] else "", " ".join(x["off"])])
     for x in m["unknown"]:
         w.writerow([x["doc"], x["scenario"], x["section"], x["product"], x["call_model"] or "", x["call_model_name"], x["mode"],
-                    _plain(x["load"]), x["unit"], "false"] + [""] * 11 + ["", "ASM enabled, but no sidecar rows are printed: "
+                    tidy_number(x["load"]), x["unit"], "false"] + [""] * 11 + ["", "ASM enabled, but no sidecar rows are printed: "
                                                                           "sidecar cost unknown (not 0)", " ".join(x["off"])])
     return buf.getvalue().encode("utf-8")
 

@@ -34,7 +34,7 @@ import io
 from fractions import Fraction
 
 from calculators import runs
-from calculators.formatting import csv_writer, fmt
+from calculators.formatting import csv_writer, fmt, tidy_number
 from calculators.inputs import exact
 from calculators.partial import TEST_COMPONENTS, exclusions
 from calculators.sidecars import sidecar_requests
@@ -343,14 +343,6 @@ TIDY_COLUMNS = ["rank", "doc", "scenario", "section", "product", "call_model_id"
 """Columns of the tidy download: figures unrounded (at most 9 decimals), units in the names, booleans as true/false."""
 
 
-def _plain(v) -> str:
-    """A Fraction or number as the tidy CSV writes it: up to 9 decimals, no thousands separators, '' for None."""
-    if v is None:
-        return ""
-    s = f"{float(v):.9f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
-
-
 def tidy_csv(renderer) -> bytes:
     """The ranking's tidy download (TIDY): one line per row of ``ranking_rows`` in rank order, TIDY_COLUMNS, written with
     the site's CSV writer (UTF-8)."""
@@ -359,9 +351,9 @@ def tidy_csv(renderer) -> bytes:
     w.writerow(TIDY_COLUMNS)
     for i, x in enumerate(ranking_rows(renderer), 1):
         w.writerow([i, x["doc"], x["scenario"], x["section"], x["product"], x["call_model"] or "", x["call_model_name"], x["asm"],
-                    x["mode"], x["component"], x["service"], _plain(x["load"]), x["unit"], "" if x["replicas"] is None else x["replicas"],
-                    x["replica_range"], _plain(x["cpu_request"]), _plain(x["cpu_request_per_1k"]), _plain(x["cpu_used"]),
-                    _plain(x["cpu_used_per_1k"]), _plain(x["mem_request"]), _plain(x["mem_request_per_1k"]),
+                    x["mode"], x["component"], x["service"], tidy_number(x["load"]), x["unit"], "" if x["replicas"] is None else x["replicas"],
+                    x["replica_range"], tidy_number(x["cpu_request"]), tidy_number(x["cpu_request_per_1k"]), tidy_number(x["cpu_used"]),
+                    tidy_number(x["cpu_used_per_1k"]), tidy_number(x["mem_request"]), tidy_number(x["mem_request_per_1k"]),
                     "true" if x["request_least"] else "false", x["used_bound"], x["request_sources"],
                     x["used_sources"], x["used_site"], " ".join(x["containers_used"]), x["not_counted"], " ".join(x["errata"])])
     return buf.getvalue().encode("utf-8")
