@@ -1,6 +1,6 @@
 """Offline use after one visit: the site's service worker and the page script that registers it (``sw/``).
 
-* "browser assets" (``page_script``): ``sw/register.mjs`` bundled with workbox-window into the docs tree as
+* "browser assets" (``page_script``): ``sw/register.mjs`` (the browser's own service worker API) bundled into the docs tree as
   ``assets/js/offline.js``, which every page loads (overrides/main.html); it registers the worker only in a build
   (``mkdocs_extra`` sets ``service_worker``), and under ``make serve`` removes one an earlier build left;
 * "service worker" (``write_service_worker``), after the pages are final and before they are compressed:
@@ -45,7 +45,7 @@ def _bundle(*args: str) -> None:
 
 
 def page_script(docs_dir: Path) -> str:
-    """Bundle sw/register.mjs with workbox-window into ``docs_dir``/PAGE_SCRIPT. Returns that path (relative to
+    """Bundle sw/register.mjs into ``docs_dir``/PAGE_SCRIPT. Returns that path (relative to
     ``docs_dir``). Raises BuildError with esbuild's message."""
     out = Path(docs_dir) / PAGE_SCRIPT
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,15 +1,17 @@
 // Every page of a production build (overrides/main.html, data-service-worker="on"): registers the site's service
-// worker (sw.js at the site's root, sw/service-worker.mjs) with workbox-window, and
+// worker (sw.js at the site's root, sw/service-worker.mjs) with the browser's own API, and
 // * on the first visit, once the worker is active, hands it the files this page used (and, on a calculator page, the
 //   files its calculator used once Python is ready), so that they work offline from then on;
 // * when a newer build's worker is waiting, says so ("A newer version of the atlas is available: reload") and
-//   switches only when the reader asks: the waiting worker is told to take over (messageSkipWaiting), then the page
-//   reloads under it.
+//   switches only when the reader asks: the waiting worker is told to take over ({type: "SKIP_WAITING"}, the message
+//   Workbox's own page library sends), then the page reloads under it.
+// The few calls this needs are the platform's (ServiceWorkerContainer, ServiceWorkerRegistration): workbox-window
+// made this script 9.0 KB on every page, which put the errata and coverage pages over the 400 KB a page may move
+// before use; this one is about 2 KB.
 // Nothing here is needed for the page to work: no service worker (a browser that refuses one, a file:// page, a
 // test context that blocks them) leaves the page as it was. With data-service-worker="off" (`make serve`) any
 // worker an earlier build registered at this address is unregistered, so that the development server's pages are
 // never answered from a build's cache.
-import { Workbox } from "workbox-window";
 
 const script = document.currentScript;
 const root = script ? new URL("../../", script.src) : null;  // assets/js/offline.js -> the site's root
@@ -48,7 +50,8 @@ async function calculatorFiles(calc) {
     const pack = manifest.packs && manifest.packs[name];
     const data = manifest.bundles && manifest.bundles[name];
     if (pack) urls.push(new URL("py/" + pack.pack, assets).href);
-    if (data) urls.push(new URL("data/" + data.marshal, assets).href, new URL("data/" + data.json, assets).href);
+    if (data && data.file) urls.push(new URL("data/" + data.file, assets).href);  // the query page's database
+    else if (data) urls.push(new URL("data/" + data.marshal, assets).href, new URL("data/" + data.json, assets).href);
   }
   return urls;
 }
@@ -65,7 +68,7 @@ function whenCalculatorIdle(calc) {
   });
 }
 
-function announce(wb) {
+function announce(reg) {
   if (document.getElementById("atlas-update")) return;
   const box = document.createElement("div");
   box.id = "atlas-update";
@@ -79,8 +82,8 @@ function announce(wb) {
   button.textContent = "reload";
   button.addEventListener("click", () => {
     button.disabled = true;
-    wb.addEventListener("controlling", () => location.reload());
-    wb.messageSkipWaiting();
+    navigator.serviceWorker.addEventListener("controllerchange", () => location.reload());
+    if (reg.waiting) reg.waiting.postMessage({ type: "SKIP_WAITING" });
   });
   box.append(text, button);
   document.body.append(box);
@@ -95,14 +98,20 @@ async function start() {
     if (reg && reg.scope === root.href) await reg.unregister();
     return;
   }
-  const wb = new Workbox(new URL("sw.js", root).href, { scope: root.pathname });
-  wb.addEventListener("waiting", () => announce(wb));
-  const reg = await wb.register();  // after the load event (workbox-window's default): the page loads first
-  if (!reg) return;
-  const sw = await wb.getSW();
+  // after the load event, as Workbox's page library does: the page loads first
+  if (document.readyState !== "complete") await new Promise((resolve) => window.addEventListener("load", resolve, { once: true }));
+  const reg = await navigator.serviceWorker.register(new URL("sw.js", root).href, { scope: root.pathname });
+  // a newer build's worker installed while this page's worker is in charge waits: say so (also one found waiting now)
+  const waiting = () => { if (reg.waiting && navigator.serviceWorker.controller) announce(reg); };
+  reg.addEventListener("updatefound", () => {
+    const w = reg.installing;
+    if (w) w.addEventListener("statechange", () => { if (w.state === "installed") waiting(); });
+  });
+  waiting();
   const active = reg.active || await new Promise((resolve) => {
+    const sw = reg.installing || reg.waiting;
     const check = () => { if (reg.active) resolve(reg.active); };
-    sw.addEventListener("statechange", check);
+    if (sw) sw.addEventListener("statechange", check);
     check();
   });
   const send = (urls) => new Promise((resolve) => {

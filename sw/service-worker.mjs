@@ -16,7 +16,7 @@
 //   and every request of that page then goes to the network only (never to this build's cache).
 // * Installed while a page already ran (the first visit): the page sends the files it used ("cache-urls") and they
 //   are kept the same way; the browser's HTTP cache usually has them, so little is fetched again.
-// * A newer worker waits until the page asks it to take over ("SKIP_WAITING", workbox-window's messageSkipWaiting);
+// * A newer worker waits until the page asks it to take over ("SKIP_WAITING", the message sw/register.mjs sends when the reader clicks reload);
 //   it then deletes every older "atlas-" cache.
 import { clientsClaim } from "workbox-core";
 import { registerRoute, setCatchHandler } from "workbox-routing";

@@ -1,6 +1,6 @@
 // Build steps "browser assets" and "service worker" (atlas/offline.py): bundles, with esbuild and the Workbox
 // packages of package-lock.json (served from this site, never a CDN),
-//   node tools/bundle_sw.mjs page OUT           sw/register.mjs (workbox-window) as one classic script, OUT
+//   node tools/bundle_sw.mjs page OUT           sw/register.mjs as one classic script, OUT
 //   node tools/bundle_sw.mjs worker OUT BUILD   sw/service-worker.mjs (workbox-routing, -strategies, -core) as OUT,
 //                                               with BUILD (a JSON file: {id, files}) written in as ATLAS_BUILD
 // Minified, no source map, the same bytes for the same input. Exit status 1 with esbuild's message on failure.
