@@ -298,8 +298,10 @@ def _beyond_the_range(rules: dict, names: dict) -> list[str]:
             out.append(f'<tr><td>{esc(names.get(doc, doc))}</td><td>{_power_text(sc["power"])}</td><td>{sc["whole"]}</td>'
                        f'<td>{_pct(sc["median_ape"])}</td><td>{_pct(sc["p90_ape"])}</td>'
                        f'<td>{rule["held_out_choices"].get(key, 0)} run(s)</td>'
-                       f'<td>{"yes: " + esc(rule["why"]) if used else ""}</td></tr>')
-    out.append("</tbody></table></div>")
+                       f'<td>{"yes" if used else ""}</td></tr>')
+    out.append("</tbody></table></div><ul>")
+    out += [f'<li><strong>{esc(names.get(doc, doc))}</strong>: {esc(rule["why"])}.</li>' for doc, rule in rules.items()]
+    out.append("</ul>")
     return out
 
 
