@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import sqlite3
 
 import pytest
@@ -58,9 +59,26 @@ order, which is not alphabetical (the page keeps it, and so must its download)."
 
 
 @pytest.fixture(scope="module")
-def files(atlas):
+def built_once(atlas):
     from atlas.pages.products import Renderer
     from atlas.pages.shown import build_downloads
+    return build_downloads(Renderer(atlas))
+
+
+@pytest.fixture
+def files(request, atlas):
+    """Every download's bytes (``atlas.pages.shown.build_downloads``), built once per test module; but rebuilt from
+    nothing for every test during mutmut's statistics run (MUTANT_UNDER_TEST=stats, tools/mutation_sample.py). mutmut
+    credits a function to the tests during which it was called and later runs only those against the function's
+    mutants: a build shared by the module would be credited to the first test alone, so a mutant of the workbook or
+    the data package would only meet the scenarios test and survive tests that check it. A mutant's own run starts
+    with an empty atlas.downloads._CACHE in a fresh process, so there its tests share one build again."""
+    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
+        return request.getfixturevalue("built_once")
+    from atlas import downloads
+    from atlas.pages.products import Renderer
+    from atlas.pages.shown import build_downloads
+    downloads._CACHE.clear()
     return build_downloads(Renderer(atlas))
 
 
@@ -285,3 +303,75 @@ def test_write_puts_every_file_and_its_checksum(files, tmp_path):
         digest, name = line.split("  ", 1)
         assert hashlib.sha256((tmp_path / "downloads" / name).read_bytes()).hexdigest() == digest, name
     assert "  csv/scenarios.csv" in (tmp_path / "downloads" / "SHA256SUMS").read_text(encoding="utf-8")
+
+
+def test_scenarios_download_keeps_notes_and_non_ascii_text(files):
+    """BSF section 3.1's note (data/bsf/scenarios.yaml, bsf-3-1: Table 3-7 lists 'Congestion' twice) in the notes
+    column; Policy Table 3-33's Traffic Ratio row as printed, with its en dashes ('AARI –1', 'STR –1'), kept as the
+    characters themselves in the CSV's parameters JSON and in the JSON download, not as \\u2013 escapes."""
+    rows = {r["scenario"]: r for r in _csv(files.files["csv/scenarios.csv"])}
+    assert rows["bsf-3-1"]["notes"] == "Table 3-7 lists 'Congestion' twice."
+    ratio = "CCRI-I, AARI \u20131, CCRU-2, AARU - 1, RAR-Gx-1, RAR-Rx-1, STR \u20131, CCRT-1"
+    assert rows["policy-3-1-4"]["call_mix_raw"] == ratio
+    params = rows["policy-3-1-4"]["parameters_json"]
+    assert ratio in params and "\\u2013" not in params
+    assert {"key": "Traffic Ratio", "value": ratio} in json.loads(params)["Table 3-33"]["values"]
+    text = files.files["json/scenarios.json"].decode("utf-8")
+    assert f'"call_mix_raw": "{ratio}"' in text and "\\u2013" not in text
+
+
+def test_tables_download_carries_each_tables_title(files):
+    """BSF Table 3-21 (section 3.3.1, data/bsf/tables.yaml): caption and title both 'Test Case Parameters', kind
+    settings, listed by scenario bsf-3-3."""
+    tables = {(r["doc"], r["table_id"]): r for r in _csv(files.files["csv/tables.csv"])}
+    t = tables["bsf", "3-21"]
+    assert (t["section"], t["caption"], t["title"], t["kind"], t["scenarios"]) == \
+        ("3.3.1", "Test Case Parameters", "Test Case Parameters", "settings", "bsf-3-3")
+
+
+def test_datapackage_sqlite_resource_says_its_type_and_missing_values(files):
+    """The SQLite file's resource: media type application/vnd.sqlite3 (IANA's), and the missing-value rule the
+    database keeps (NULL in numeric columns, '' in text: test_sqlite_holds_the_same_rows_with_types_keys_and_views
+    reads sites_provisioned NULL) stated as SQLITE_ABOUT states it."""
+    from atlas.downloads import SQLITE_ABOUT
+    res = json.loads(files.files["datapackage.json"])["resources"][-1]
+    assert (res["name"], res["path"], res["mediatype"]) == ("sqlite", "benchmark-atlas.sqlite", "application/vnd.sqlite3")
+    assert res["description"].startswith("The resources above as tables of one SQLite database, same columns and rows")
+    assert res["description"].endswith("Missing values: NULL in numeric columns, '' in text columns.")
+    assert dict(SQLITE_ABOUT)["missing_values"].startswith("A value the source does not give is NULL in a numeric")
+
+
+def test_numeric_header_without_unit_suffix_gets_its_unit():
+    """A number column whose name does not end with its unit gets it in brackets, as an integer one does
+    ('value' in ms -> 'value [ms]'); a string column never does, whatever its schema says."""
+    from atlas.downloads import header_label
+    assert header_label("value", {"type": "number", "unit": "ms"}) == "value [ms]"
+    assert header_label("value", {"type": "string", "unit": "ms"}) == "value"
+
+
+def test_pages_refuse_to_read_downloads_not_built():
+    """downloads.built on a renderer whose downloads step has not run: RuntimeError naming the step, not
+    AttributeError."""
+    from atlas.downloads import built
+
+    class NoDownloads:
+        pass
+    with pytest.raises(RuntimeError, match="run atlas.pages.shown.build_downloads"):
+        built(NoDownloads())
+
+
+def test_build_refuses_typed_rows_that_differ_from_csv_rows(atlas, monkeypatch):
+    """A download whose typed rows (JSON, workbook, SQLite) are fewer than its CSV rows is refused with the table
+    and both counts: errata's typed rows made one fewer here, so 'N - 1 typed rows for N CSV rows'."""
+    from atlas import downloads
+    from atlas.pages.products import Renderer
+    typed = downloads.typed_records
+
+    def one_errata_row_short(renderer, name):
+        fields, recs = typed(renderer, name)
+        return (fields, recs[:-1]) if name == "errata" else (fields, recs)
+    monkeypatch.setattr(downloads, "typed_records", one_errata_row_short)
+    monkeypatch.setattr(downloads, "_CACHE", {})
+    n = len(atlas.errata)
+    with pytest.raises(ValueError, match=f"^datasets: errata: {n - 1} typed rows for {n} CSV rows$"):
+        downloads.build(Renderer(atlas), {}, {})
