@@ -1278,3 +1278,78 @@ def test_completeness_of_an_unknown_scenario_and_of_policy_3_2_7(bundle):
     assert res["missing"][0] == {"service": "config-server", "container": "app", "component": "app", "table_id": "3-140", "row": 4,
                                  "row_label": "Config Service", "site": "site1", "status": "flagged", "errata": ["policy-E031"],
                                  "reason": "excluded by erratum"}
+
+
+# ------------------------------------------------------------------ calculators.sizing's shared output, by hand
+
+def test_sizing_ceil_and_cite():
+    """ceil is exact on Fractions (7/2 -> 4, -7/2 -> -3, 4 -> 4, an int each); cite names table, row and column as
+    the steps' Source column does ('Table 3-1, row 2, column 'MPS''), the column left out on request or when the
+    figure has none."""
+    from calculators.sizing import ceil, cite
+    assert [ceil(Fraction(7, 2)), ceil(Fraction(-7, 2)), ceil(Fraction(4))] == [4, -3, 4]
+    assert all(type(ceil(x)) is int for x in (Fraction(7, 2), Fraction(4)))
+    m = {"table_id": "3-1", "row": 2, "column_label": "MPS"}
+    assert cite(m) == "Table 3-1, row 2, column 'MPS'"
+    assert cite(m, column=False) == "Table 3-1, row 2"
+    assert cite({"table_id": "3-10", "row": 13}) == "Table 3-10, row 13"
+
+
+def test_sizing_steps_table_csv_and_lists():
+    """Two steps by hand: the target (input, 21600 RPS) and a computed figure the source does not give (None), a
+    text result; one warning. The table escapes every text and writes 21600 as '21,600'; the CSV keeps the kind as
+    its section, writes 21600 without a thousands separator and None as an empty cell, then the warning."""
+    from calculators.sizing import list_html, steps_csv, steps_html
+    steps = [("input", "target", "Target <RPS>", 21600, "RPS", "you"),
+             ("computed", "rate", "Rate per node", None, "RPS", "Table 3-1, row 2"),
+             ("result", "nodes", "Nodes", "6 nodes", "", "ceil(target / rate)")]
+    assert steps_html(steps[:1], "shcm-steps") == (
+        '<div class="atlas-table-wrap"><table class="atlas-rows shcm-steps"><thead><tr><th>Kind</th><th>Item</th>'
+        '<th>Value</th><th>Unit</th><th>Source / how</th></tr></thead><tbody>'
+        '<tr data-key="target"><td>Input</td><td>Target &lt;RPS&gt;</td><td class="atlas-num">21,600</td>'
+        '<td>RPS</td><td>you</td></tr></tbody></table></div>')
+    assert steps_csv("shcm-test-5", steps, ["Beyond the measured load."]) == (
+        "scenario,section,key,item,value,unit,source\n"
+        "shcm-test-5,input,target,Target <RPS>,21600,RPS,you\n"
+        "shcm-test-5,computed,rate,Rate per node,,RPS,\"Table 3-1, row 2\"\n"
+        "shcm-test-5,result,nodes,Nodes,6 nodes,,ceil(target / rate)\n"
+        "shcm-test-5,warning,,Beyond the measured load.,,,\n")
+    assert list_html([], "atlas-warnings", intro="Read this:") == ""
+    assert list_html(["a < b"], "atlas-warnings", intro="Read this:") == \
+        '<p>Read this:</p><ul class="atlas-warnings"><li>a &lt; b</li></ul>'
+    assert list_html(["x"], "notes") == '<ul class="notes"><li>x</li></ul>'
+
+
+def test_sizing_held_out_band_and_its_words():
+    """A band by hand (ratios printed / predicted 0.9 to 1.25 over 12 comparisons, 9 of 12 covered = 75 %): found
+    under sizing_bands -> doc -> one-run -> whole; a document without one gets the reason. Its sentence rounds the
+    ratios to 2 places and the coverage to a whole percent, and says when each comparison was held out."""
+    from calculators.sizing import band_words, held_out_band
+    band = {"lo": 0.9, "hi": 1.25, "comparisons": 12, "coverage": 75.0, "covered": 9, "checked": 12, "basis": "run"}
+    bundle = {"sizing_bands": {"dsr": {"one-run": {"whole": band}}}}
+    assert held_out_band(bundle, "dsr") == band
+    assert held_out_band(bundle, "shcm") == {"none": "no held-out backtest for shcm: see How accurate is this?"}
+    assert held_out_band({}, "dsr") == {"none": "no held-out backtest for dsr: see How accurate is this?"}
+    lead = "Likely: where the MPS per MP fell in 12 held-out comparisons of one run predicted from another "
+    tail = "; the counts at the band's two ends, same rules."
+    assert band_words(band, "the MPS per MP") == \
+        lead + "(printed / predicted 0.90 to 1.25; held out it covered 9 of 12 (75 %))" + tail
+    assert band_words(dict(band, basis="comparison"), "the MPS per MP") == \
+        lead + "(printed / predicted 0.90 to 1.25; held out it covered 9 of 12 (75 %, each comparison held out))" + tail
+    assert band_words(dict(band, coverage=None), "the MPS per MP") == lead + "(printed / predicted 0.90 to 1.25)" + tail
+    assert band_words({"none": "no held-out backtest for shcm"}, "x") == "No likely range: no held-out backtest for shcm."
+
+
+def test_sizing_likely_text():
+    """The likely count: '104–128' at the band's two ends, one figure with separators when they agree (1,200), 'no
+    band' without a band, and the calculator's limit when either end could not be sized or is missing."""
+    from calculators.sizing import likely_text
+    band = {"lo": 0.9, "hi": 1.25}
+    assert likely_text({"band": band, "low": {"total": 104}, "high": {"total": 128}}) == "104–128"
+    assert likely_text({"band": band, "low": {"total": 1200}, "high": {"total": 1200}}) == "1,200"
+    assert likely_text(None) == "no band"
+    assert likely_text({"band": {"none": "x"}, "low": {"total": 4}}) == "no band"
+    limit = "beyond this calculator's limit at the band's end"
+    assert likely_text({"band": band, "low": {"error": "over 16 MPs"}, "high": {"total": 5}}) == limit
+    assert likely_text({"band": band, "low": {"total": 4}, "high": {"error": "over 16 MPs"}}) == limit
+    assert likely_text({"band": band, "low": {"total": 4}}) == limit
