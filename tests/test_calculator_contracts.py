@@ -1353,3 +1353,158 @@ def test_sizing_likely_text():
     assert likely_text({"band": band, "low": {"error": "over 16 MPs"}, "high": {"total": 5}}) == limit
     assert likely_text({"band": band, "low": {"total": 4}, "high": {"error": "over 16 MPs"}}) == limit
     assert likely_text({"band": band, "low": {"total": 4}}) == limit
+
+
+# ------------------------------------------------------------------ calculators.runs on a run written by hand
+
+def _res(component, service, container, site="", replicas=None, request=None, cores=None, sidecar=False, **more):
+    """One resource row of a hand-made run (scenario 'hand-run'), as the bundle carries data/<doc>/resources.csv."""
+    return {"scenario": "hand-run", "component": component, "service": service, "container": container, "site": site,
+            "replicas": replicas, "cpu_request_cores": request, "cpu_cores": cores, "cpu_limit_cores": None,
+            "is_sidecar": sidecar, "table_id": "T-1", "row": 1, **more}
+
+
+def _use(service, container, percent, site="site1", **more):
+    """One CPU utilization row of the hand-made run, a percentage of the per-pod request."""
+    return {"scenario": "hand-run", "metric": "cpu", "service": service, "container": container, "site": site,
+            "observed_percent": percent, "table_id": "T-2", "row": 1, **more}
+
+
+def _hand_bundle(resources, utilization, sites=("site1",)):
+    return {"scenarios": [{"id": "hand-run", "sites_with_traffic": list(sites)}], "resources": resources,
+            "utilization": utilization}
+
+
+def test_runs_amount_used_by_hand():
+    """Peak use of one container: an absolute figure in the unit as printed (3 cores, not the row's 10 % of 2 x 1 =
+    0.2); a percentage of the limit where the row says so (50 % x 2 replicas x 4-core limit = 4), else of the request
+    (50 % x 2 x 1 = 1); of two equal peaks the first row printed; None when no row gives a figure."""
+    from calculators.runs import amount_used
+    absolute = {"observed_abs": 3, "abs_unit": "cores", "observed_percent": 10}
+    assert amount_used([absolute], 2, 1, 4, "cores") == (3, absolute)
+    of_limit = {"observed_percent": 50, "percent_basis": "limit"}
+    assert amount_used([of_limit], 2, 1, 4, "cores") == (4, of_limit)
+    of_request = {"observed_percent": 50}
+    assert amount_used([of_request], 2, 1, 4, "cores") == (1, of_request)
+    first, second = {"observed_percent": 50, "site": "site1"}, {"observed_percent": 50, "site": "site2"}
+    assert amount_used([first, second], 2, 1, 4, "cores")[1] is first
+    assert amount_used([{"observed_percent": None}], 2, 1, 4, "cores") is None
+
+
+def test_runs_main_container_and_replicas_by_hand():
+    """Without an app or mysqlndbcluster container a pod is sized by its largest CPU request (b: 3 cores over a: 1),
+    or its largest single CPU figure where no request is printed; printed replicas win over a range, and a range
+    2-5 is read at its max end, 5, with a note naming the table and row."""
+    from calculators.runs import base_replicas, main_container
+    a = {"container": "a", "is_sidecar": False, "cpu_request_cores": 1}
+    b = {"container": "b", "is_sidecar": False, "cpu_request_cores": 3}
+    assert main_container([a, b]) is b
+    a1 = {"container": "a", "is_sidecar": False, "cpu_cores": 1}
+    b3 = {"container": "b", "is_sidecar": False, "cpu_cores": 3}
+    assert main_container([a1, b3]) is b3
+    assert base_replicas({"replicas": 3, "replicas_min": 2, "replicas_max": 5}, []) == (3, "")
+    ranged = {"replicas": None, "replicas_min": 2, "replicas_max": 5, "table_id": "3-5", "row": 4}
+    assert base_replicas(ranged, [ranged]) == (5, "replicas printed as a range 2-5 (Table 3-5 row 4); sized from the "
+                                                  "max end, 5, the most pods the benchmark's autoscaler could run at its "
+                                                  "load (conservative)")
+
+
+def test_runs_pod_request_by_hand():
+    """CPU requested by a pod: 2 cores x its own 3 replicas = 6 (not x the pod's 5); the one CPU figure 1.5 x the
+    pod's 2 replicas = 3 where no request is printed; a container with neither counts 0. 6 + 3 = 9."""
+    from calculators.runs import pod_request
+    assert pod_request([{"cpu_request_cores": 2, "replicas": 3}], 5) == 6
+    assert pod_request([{"cpu_request_cores": None, "cpu_cores": 1.5, "replicas": None}], 2) == 3
+    assert pod_request([{"cpu_request_cores": 2, "replicas": 3}, {"cpu_request_cores": None, "cpu_cores": 1.5},
+                        {"cpu_request_cores": None, "cpu_cores": None}], 2) == 9
+
+
+def test_runs_rows_pods_readings_and_cores_by_hand():
+    """A run carrying traffic at site2 only: each container's row is site2's (the gateway printed for site1 with 9
+    cores, for site2 with 2); a usable reading has status ok, corrected or none, at a site carrying traffic. The
+    istio-proxy sidecar used 50 % of 1 core x its own 2 replicas = 1 core (not x the pod's 4); the requested CPU
+    leaves the stub out: app 4 x 2 + istio-proxy 2 x 1 = 10 cores (the stub's 8 x 8 left out)."""
+    from calculators import runs
+    resources = [
+        _res("nf", "Gateway", "app", site="site1", replicas=4, request=9),
+        _res("nf", "Gateway", "app", site="site2", replicas=4, request=2),
+        _res("nf", "Gateway", "istio-proxy", site="site2", replicas=2, request=1, sidecar=True),
+        _res("stub", "Load stub", "app", site="site2", replicas=8, request=8),
+    ]
+    utilization = [_use("Gateway", "istio-proxy", 50, site="site2"),
+                   _use("Gateway", "app", 10, site="site2", status="impossible"),
+                   _use("Gateway", "app", 70, site="site1")]
+    bundle = _hand_bundle(resources, utilization, sites=("site2",))
+    rows = runs.baseline_rows(resources, ["site2"])
+    assert [(r["container"], r["site"], r["cpu_request_cores"]) for r in rows] == \
+        [("app", "site2", 2), ("istio-proxy", "site2", 1), ("app", "site2", 8)]
+    assert [[c["site"] for c in cs] for cs in runs.pods(bundle, "hand-run").values()] == [["site2", "site2"], ["site2"]]
+    no_status = _use("Gateway", "app", 20, site="site2")
+    assert runs.readings(_hand_bundle(resources, utilization + [no_status], sites=("site2",)), "hand-run") == \
+        [utilization[0], no_status]
+    used = runs.cores_used(bundle, "hand-run")
+    assert list(used) == [("nf", "Gateway", "istio-proxy")]
+    assert (used["nf", "Gateway", "istio-proxy"]["cores"], used["nf", "Gateway", "istio-proxy"]["replicas"]) == (1, 2)
+    assert runs.requested_cpu(bundle, "hand-run") == 10
+
+
+# ------------------------------------------------------------------ calculators.packing and calculators.inputs by hand
+
+def test_packing_reservations_room_and_spare_nodes_by_hand():
+    """GKE tiers on a 16-core, 64 GiB node (calculators.packing's docstring): CPU 0.06 + 0.01 + 2 x 0.005 + 12 x
+    0.0025 = 0.11 cores; memory 25 % of 4 + 20 % of 4 + 10 % of 8 + 6 % of 48 = 1 + 0.8 + 0.8 + 2.88 = 5.48 GiB plus
+    the 100 MiB eviction threshold (100/1024 = 0.09765625) = 5.57765625 GiB. A custom reservation of 1 core and 4
+    GiB leaves 15 cores and 60 GiB; DaemonSets of 0.5 core and 2 GiB leave a room of 14.5 cores and 58 GiB. A spare
+    node is an empty one. A 100 GiB pod is refused naming its size and the room."""
+    from calculators.packing import PackingError, pack
+    pod = [{"name": "app", "cpu": 2, "mem": 4, "count": 1}]
+    assert pack(pod, 16, 64)["reserved"] == {"cpu": 0.11, "mem": 5.57765625}
+    custom = pack(pod, 16, 64, reserve="custom", reserve_cpu=1, reserve_mem_gib=4, daemonset_cpu=0.5,
+                  daemonset_mem_gib=2, spare=1)
+    assert custom["allocatable"] == {"cpu": 15.0, "mem": 60.0} and custom["room"] == {"cpu": 14.5, "mem": 58.0}
+    assert (custom["nodes"], custom["spare"]) == (2, 1)
+    assert custom["fill"][-1] == {"cpu": 0.0, "mem": 0.0, "pods": 0, "anti": []}
+    with pytest.raises(PackingError) as e:
+        pack([{"name": "Big", "cpu": 1, "mem": 100, "count": 1}], 16, 64, reserve="custom", reserve_cpu=1,
+             reserve_mem_gib=4, daemonset_cpu=0.5, daemonset_mem_gib=2)
+    assert str(e.value) == ("Pod Big requests 1 cores and 100 GiB, more than a node's room for pods (14.5 cores, 58 GiB "
+                            "after reservations and DaemonSets): choose a larger node shape.")
+
+
+def test_inputs_messages_name_the_field_and_unit():
+    """A percentage or CPU ceiling that is no number is refused naming the field and 'percent'; a figure below a
+    field's own minimum names the range (10 to 10^12 TPS); one inside it is returned exactly."""
+    from calculators.inputs import optional_ceiling, percent, positive
+    with pytest.raises(ValueError) as e:
+        percent("abc", "Target CPU")
+    assert str(e.value) == "Target CPU must be a number in percent, not 'abc'."
+    with pytest.raises(ValueError) as e:
+        optional_ceiling("x", ValueError)
+    assert str(e.value) == "CPU ceiling must be a number in percent, not 'x'."
+    with pytest.raises(ValueError) as e:
+        positive("5", "Load", "TPS", minimum=10)
+    assert str(e.value) == "Load must be from 10 to 1,000,000,000,000 TPS; got 5."
+    assert positive("20", "Load", "TPS", minimum=10) == 20
+
+
+def test_inputs_parse_limits_by_hand():
+    """parse's limits: text of 100 characters is read (a hundred 1s), 101 refused naming the count and echoing 39
+    characters and '…'; '-inf' is no finite number; an exponent up to 400 is read exactly (1e400 = 10^400), beyond
+    it (1e401, 1e500) the plausible range is named; positive's own maximum narrows the range (150 percent over 100)."""
+    from calculators.inputs import parse, positive
+    assert parse("1" * 100, "Load", "TPS") == int("1" * 100)
+    with pytest.raises(ValueError) as e:
+        parse("1" * 101, "Load", "TPS")
+    assert str(e.value) == f"Load is too long to be a number in TPS (101 characters: {'1' * 39}…)."
+    with pytest.raises(ValueError) as e:
+        parse("-inf", "Load", "TPS")
+    assert str(e.value) == "Load must be a finite number in TPS, not -inf."
+    assert parse("1e400", "Load", "TPS") == 10 ** 400
+    for text in ("1e401", "1e500"):
+        with pytest.raises(ValueError) as e:
+            parse(text, "Load", "TPS")
+        assert str(e.value) == f"Load must be a number between 0.000001 and 1,000,000,000,000 TPS; got {text}."
+    with pytest.raises(ValueError) as e:
+        positive("150", "Ceiling", "percent", maximum=100)
+    assert str(e.value) == "Ceiling must be from 0.000001 to 100 percent; got 150."
+    assert positive("100", "Ceiling", "percent", maximum=100) == 100
