@@ -121,6 +121,20 @@ def test_exported_points_drawn_on_the_home_and_a_service_chart(page, site_url, t
     assert page.js_errors == []
 
 
+def test_export_leaves_out_points_of_other_inputs(page, site_url, tmp_path):
+    """The points exported are those of the inputs exported: once the form's inputs are not the shown result's (here a
+    load that is refused, so the shown result stays that of 10,000 TPS), the file carries no points and says why."""
+    _export(page, site_url, tmp_path)
+    page.fill("#calc-load", "ten thousand")
+    page.wait_for_selector("#atlas-calc-message:not([hidden])", timeout=BOOT_LIMIT_MS)
+    with page.expect_download() as d:
+        page.click("#deployment-export")
+    saved = json.loads(Path(d.value.path()).read_text(encoding="utf-8"))
+    assert saved["points"] is None and saved["inputs"]["load"] == "ten thousand"
+    assert "without points for the charts: the result of your newest inputs is not shown" in page.inner_text("#deployment-io-status")
+    assert page.js_errors == []
+
+
 def test_wrong_files_are_named(page, site_url, tmp_path):
     page.goto(site_url + "/", wait_until="load")
     build = page.get_attribute('.atlas-yours[data-yours-for="home-efficiency"]', "data-build")
