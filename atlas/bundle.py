@@ -220,7 +220,16 @@ BUILDERS: tuple[tuple[tuple[str, ...], Callable[[Atlas], object]], ...] = (
 ) + tuple(guides.bundle_builders())
 """Every bundle key and the function that builds it from the validated data: one key (its value) or several
 (a dict of exactly those keys). The keys of a guide's own metrics come from its guide module (``BUNDLE_KEYS`` and
-``bundle``, ``atlas.guides``). ``sizing_bands`` comes last: it reads the finished bundle."""
+``bundle``, ``atlas.guides``). ``sizing_bands`` and ``extrapolation`` come last (DERIVED): they read the finished
+bundle."""
+def extrapolation(bundle: dict) -> dict:
+    """``extrapolation``: per product sized from comparable runs, the power its curves scale by beyond the measured
+    range, chosen held out from its own runs (``calculators.backtest.select_power``): ``{doc: {"power", "why", "scores",
+    "held_out_choices"}}``; the footprint calculator reads it through ``calculators.evidence.extrapolation_power``."""
+    from calculators import backtest
+    return backtest.run(bundle)["extrapolation"]
+
+
 BUILD_ID_DIGITS = 16
 """Hex digits of SHA-256 in ``build_id`` (as in the content-hashed file names, ``atlas.assets.HASH_DIGITS``)."""
 
@@ -240,7 +249,7 @@ def build_id(bundle: dict) -> str:
     return h.hexdigest()[:BUILD_ID_DIGITS]
 
 
-DERIVED = (("sizing_bands", sizing_bands), ("build_id", build_id))
+DERIVED = (("sizing_bands", sizing_bands), ("extrapolation", extrapolation), ("build_id", build_id))
 """Keys computed from the bundle itself, after every key of BUILDERS (``build_id`` last: it digests the others)."""
 
 

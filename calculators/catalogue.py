@@ -25,7 +25,7 @@ import importlib
 # name -> (module that calls register(name, ...), bundle keys the calculator reads)
 CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "footprint": ("calculators.footprint_report", ("sources", "scenarios", "services", "resources", "resources_excluded", "utilization",
-                                          "scenario_cpu", "scenario_facts", "excluded_rows", "sizing_bands")),
+                                          "scenario_cpu", "scenario_facts", "excluded_rows", "sizing_bands", "extrapolation")),
     "asm": ("calculators.asm_report", ("sources", "scenarios", "services", "resources", "utilization", "scenario_cpu", "util_rows",
                                        "scenario_facts", "resources_excluded", "excluded_rows", "examples")),
     "overtarget": ("calculators.overtarget_report", ("sources", "scenarios", "resources", "resources_excluded", "scenario_cpu",
@@ -34,7 +34,7 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info", "sizing_bands", "examples")),
     "deployment": ("calculators.deployment_report", ("sources", "scenarios", "services", "resources", "resources_excluded",
                                                      "utilization", "scenario_cpu", "scenario_facts", "excluded_rows",
-                                                     "sizing_bands", "deployment_names", "build_id")),
+                                                     "sizing_bands", "extrapolation", "deployment_names", "build_id")),
     "query": ("calculators.query", ()),
 }
 FILE_BUNDLES: dict[str, str] = {"query": "sqlite"}

@@ -20,8 +20,7 @@ runs that measured them (``runs.cores_used``; a reading whose replicas were prin
 pods that ran are unknown), taken from the best tier of those runs (same deployment mode and ASM as asked, else
 the next): at a load a run measured, the mean of the runs measured there; between two measured loads, linear
 interpolation between the nearest below and the nearest above; beyond the measured range, the nearest measured
-point scaled in proportion to load (its cores per unit of load kept: the calculators' single-run rule), and the
-result says by how much it extrapolates; and never below what a smaller load gives (where a run at a higher load
+point scaled by (load / its load) ** power, and the result says by how much it extrapolates; and never below what a smaller load gives (where a run at a higher load
 printed less than one below it, the higher reading is kept: conservative, and the answer never falls as the load
 rises). Why interpolation: held out, the cores a run used are predicted better
 from the runs that bracket its load than by scaling one run (the "How accurate is this?" page gives the figures;
@@ -29,6 +28,13 @@ from the runs that bracket its load than by scaling one run (the "How accurate i
 printed) are those of the *anchor*: of the comparable runs in the best tier, the one measured at the highest load (the
 deployment the vendor ran for the most traffic; a complete run before a partial one at the same load). It does not
 depend on the load asked for, so the answer never falls as the load rises.
+
+The power beyond the measured range (``extrapolation_power``) is 1, proportional (the calculators' single-run rule:
+a run's cores per unit of load kept), unless the product's own runs show held out that another power of
+``calculators.backtest.POWERS`` predicts their whole footprints better: the backtest chooses it (``select_power``) and
+the bundle carries it (key ``extrapolation``). A power below 1 is *not* conservative above the measured range (at 4 x
+the load, power 1/2 gives 2 x the cores, not 4 x): the result then also states what proportional scaling gives, and the
+held-out band, calibrated on the same rule, is the range to plan with.
 
 Errors: ``EvidenceError`` (a ValueError) names what is missing: an unknown product or call model, or no run of
 the call model with resource data.
@@ -170,7 +176,10 @@ class Curve:
     [scenario ids used], "factor": load / the nearest measured load (scaled only), "text": one line}``. Amounts are
     exact Fractions (cores or GiB); loads in the product's unit per site."""
 
-    def __init__(self, points: list[tuple], unit: str = "", what: str = "cores"):
+    def __init__(self, points: list[tuple], unit: str = "", what: str = "cores", power=1):
+        if not 0 < exact(power) <= 1:
+            raise ValueError(f"the extrapolation power must be in (0, 1]; got {power!r}")
+        self.power = exact(power)
         by: dict[Fraction, list[tuple]] = {}
         for load, amount, src in points:
             by.setdefault(exact(load), []).append((exact(amount), src))
@@ -232,9 +241,29 @@ class Curve:
                                f"{self._label(hi)}: {_num(self._mean(hi))})"}
         near = self.loads[-1] if below else self.loads[0]
         f = load / near
-        v = self._mean(near) * f
+        grow = scale_factor(f, self.power)
+        v = self._mean(near) * grow
+        times = f"{float(f):.3g}" if self.power == 1 else f"{float(f):.3g}^{float(self.power):g} = {float(grow):.3g}"
         return v, {"kind": "scaled", "runs": self._ids(near), "factor": float(f), "side": "largest" if below else "smallest",
-                   "text": f"{_num(v)} {self.what} ({self._label(near)}: {_num(self._mean(near))} x {float(f):.3g})"}
+                   "power": float(self.power), "proportional": float(self._mean(near) * f),
+                   "text": f"{_num(v)} {self.what} ({self._label(near)}: {_num(self._mean(near))} x {times})"}
+
+
+def scale_factor(ratio, power) -> Fraction:
+    """How much a pod's cores grow when its load is ``ratio`` times the nearest measured load: ``ratio ** power``
+    (both > 0; ``power`` 1 is proportional and exact; otherwise the float power as a Fraction). Dimensionless."""
+    ratio, power = exact(ratio), exact(power)
+    if power == 1:
+        return ratio
+    return Fraction(math.pow(float(ratio), float(power)))
+
+
+def extrapolation_power(bundle: dict, doc: str) -> Fraction:
+    """The power beyond the measured range for ``doc`` (bundle key ``extrapolation``, chosen by
+    ``calculators.backtest.select_power`` from the product's own runs, held out); 1 (proportional) when the bundle
+    carries none for ``doc``."""
+    rule = (bundle.get("extrapolation") or {}).get(doc) or {}
+    return exact(rule.get("power", 1))
 
 
 def _k(load) -> str:
@@ -247,12 +276,14 @@ def _num(v) -> str:
 
 
 def plan(bundle: dict, doc: str, call_model: str, mode: str | None, asm: bool | None, sizing_load,
-         exclude: tuple[str, ...] = ()) -> dict:
+         exclude: tuple[str, ...] = (), power=None) -> dict:
     """The evidence for sizing ``doc``'s ``call_model`` at ``sizing_load`` per site (the busiest load state).
 
     ``mode`` (None: any) and ``asm`` (None: either) rank the runs (``candidates``); ``exclude``: run ids left out
-    (the backtest leaves out the run it predicts). Returns ``{"anchor": scenario id, "candidates": [...],
-    "comparable": [ids of the call model's runs used], "curves": {(component, service): Curve}, "tiers":
+    (the backtest leaves out the run it predicts); ``power``: the curves' power beyond the measured range (None: the
+    product's, ``extrapolation_power``). Returns ``{"anchor": scenario id, "candidates": [...],
+    "comparable": [ids of the call model's runs used], "power": the power beyond the measured range (``Curve``),
+    "curves": {(component, service): Curve}, "tiers":
     {(component, service): tier used}, "targets": {(component, service): the HPA CPU target printed for the pod's main
     container by the first ranked run that prints one (percent)}}``. Raises EvidenceError when no run of the call model
     has resource data."""
@@ -285,12 +316,13 @@ def plan(bundle: dict, doc: str, call_model: str, mode: str | None, asm: bool | 
             points.setdefault((component, service), {}).setdefault(tier[sid], []).append((c["load_per_site"], r["cores"], src))
     curves, tiers, targets = {}, {}, {}
     unit = anchor["unit"]
+    power = extrapolation_power(bundle, doc) if power is None else power
     for key, by_tier in points.items():
         best = min(by_tier)
-        curves[key] = Curve(by_tier[best], unit)
+        curves[key] = Curve(by_tier[best], unit, power=power)
         tiers[key] = best
         t = printed_target.get(key)
         if t is not None:
             targets[key] = t
     return {"anchor": anchor["id"], "candidates": cands, "comparable": [c["id"] for c in comparable],
-            "curves": curves, "tiers": tiers, "targets": targets}
+            "curves": curves, "tiers": tiers, "targets": targets, "power": float(power)}

@@ -431,7 +431,8 @@ def _extrapolation(ext: list[tuple], sizing: dict, unit: str, evidence: dict | N
     """How far the result reaches beyond what was measured: with evidence, the largest factor by which a pod's curve was
     scaled above the largest load its runs measured and below the smallest (``Curve.at``), with the pods and load
     states; from one run, the load ratio itself when it is not 1. ``{"factor" (the farthest), "up", "down", "services",
-    "text"}`` or None when the result stays within what was measured."""
+    "power" (evidence only: the curves' power beyond the measured range, ``evidence.extrapolation_power``), "text"}`` or
+    None when the result stays within what was measured."""
     if evidence is None:
         f = float(sizing["factor"])
         if f == 1:
@@ -451,9 +452,16 @@ def _extrapolation(ext: list[tuple], sizing: dict, unit: str, evidence: dict | N
             parts.append(f"{f:.3g} x the {word} load measured ({', '.join(states)} state; {len(pods)} pod(s): "
                          f"{', '.join(pods[:5])}{', ...' if len(pods) > 5 else ''})")
     far = max(ext, key=lambda x: abs(math.log(x[1])))[1]
+    power = float(evidence.get("power", 1))
+    sides = [f for f in (max((x[1] for x in up), default=None), min((x[1] for x in down), default=None)) if f]
+    how = "in proportion to load" if power == 1 else (
+        f"by (load / its load)^{power:g}, the power that predicted this product's own runs best held out (How "
+        f"accurate is this?): " + "; ".join(
+            f"at {f:.3g} x the load, {f ** power:.3g} x the cores (proportional: {f:.3g} x"
+            + (", more)" if f > 1 else ", fewer)") for f in sides))
     return {"factor": far, "up": max((x[1] for x in up), default=None), "down": min((x[1] for x in down), default=None),
-            "services": sorted({x[0] for x in ext}),
-            "text": "; ".join(parts) + ": beyond the comparable runs each of these is scaled from the nearest run"}
+            "services": sorted({x[0] for x in ext}), "power": power,
+            "text": "; ".join(parts) + f": beyond the comparable runs each of these is scaled from the nearest run {how}"}
 
 
 def _k(load) -> str:

@@ -23,15 +23,17 @@ def test_policy_pre_service_3_4_2_from_3_4_1_held_out(result):
     """Policy data (Gx/Rx) has two runs, 3.4.1 (7.5K TPS per site) and 3.4.2 (15K). PRE Service: Tables 3-202 and 3-211
     row 14 give 15 replicas x 5-core request; Table 3-204 row 11 prints 6 %/80 % at 3.4.1's traffic sites, Table 3-213
     row 11 37 %/80 % at 3.4.2's. Used: 0.06 x 15 x 5 = 4.5 cores and 0.37 x 15 x 5 = 27.75 cores.
-    3.4.2 held out, its only comparable run is 3.4.1, below its load: 4.5 x 15000/7500 = 9 cores (the comparable-runs
-    method scales the nearest run beyond the measured range); error |9 - 27.75| / 27.75 = 67.57 %, ratio 27.75/9 =
-    3.083. In sample (3.4.2 among its own evidence) the prediction would be 27.75 itself: this test would fail."""
+    3.4.2 held out, its only comparable run is 3.4.1, below its load: the comparable-runs method scales the nearest run
+    beyond the measured range by (load ratio) ** power, the power chosen without 3.4.2 (Policy's other runs: 1/2):
+    4.5 x (15000/7500) ** 0.5 = 4.5 x 1.41421 = 6.36396 cores; error |6.36396 - 27.75| / 27.75 = 77.067 %, ratio
+    27.75 / 6.36396 = 4.3605. Proportional it would be 4.5 x 2 = 9 cores. In sample (3.4.2 among its own evidence) the
+    prediction would be 27.75 itself: this test would fail."""
     p = point(result, "evidence", "policy-3-4-2", "pre / app")
-    assert p["from"] == "policy-3-4-1" and p["how"] == "scaled"
+    assert p["from"] == "policy-3-4-1" and p["how"] == "scaled" and p["power"] == 0.5
     assert p["observed_to"] == pytest.approx(27.75)
-    assert p["predicted_to"] == pytest.approx(9.0)
-    assert p["ape"] == pytest.approx(67.5676, abs=1e-3)
-    assert p["ratio"] == pytest.approx(27.75 / 9)
+    assert p["predicted_to"] == pytest.approx(6.36396, abs=1e-5)
+    assert p["ape"] == pytest.approx(77.067, abs=1e-3)
+    assert p["ratio"] == pytest.approx(4.3605, abs=1e-4)
     assert p["source_to"] == "Table 3-213 row 11"
     one = point(result, "one-run", "policy-3-4-1", "pre / app", frm="policy-3-4-2")
     assert one["predicted_to"] == pytest.approx(13.875)  # 27.75 x 7500/15000
@@ -166,6 +168,40 @@ def test_held_out_band_and_its_coverage_by_hand():
         assert b["coverage"] == 80.0 and b["expected_coverage"] == pytest.approx(900 / 11)
 
 
+def test_power_beyond_the_range_is_chosen_held_out_by_hand():
+    """Ten made-up runs at 1,000 ... 10,000 TPS using 10 x sqrt(load in K) cores (10, 14.142, ..., 31.623): sub-linear.
+    Held out, an end run is scaled from its neighbour. Proportional: run 1 from run 2, 14.142 x 1/2 = 7.071 (error
+    29.3 %); run 10 from run 9, 30 x 10/9 = 33.333 (5.4 %). Power 1/2: 14.142 x (1/2) ** 0.5 = 10 and 30 x (10/9) ** 0.5
+    = 31.623, both exact. The interior runs are interpolated alike under every power, so 1/2 has the lowest median + p90
+    and is chosen, for the product and for each run held out; run 1 is then predicted at 10 cores."""
+    cores = [10 * n ** 0.5 for n in range(1, 11)]
+    res = backtest.run(_made_up(cores))
+    assert res["extrapolation"]["syn"]["power"] == 0.5
+    assert res["extrapolation"]["syn"]["held_out_choices"] == {"1": 0, "0.75": 0, "0.5": 10}
+    ev = {p["to"]: p for p in res["points"] if p["method"] == "evidence" and p["level"] == "service"}
+    assert ev["syn-1"]["predicted_to"] == pytest.approx(10) and ev["syn-1"]["power"] == 0.5
+    assert ev["syn-10"]["predicted_to"] == pytest.approx(10 * 10 ** 0.5)
+    one = {p["from"]: p for p in res["points"] if p["method"] == "one-run" and p["to"] == "syn-1" and p["level"] == "service"}
+    assert one["syn-2"]["predicted_to"] == pytest.approx(10 * 2 ** 0.5 / 2)  # one run stays proportional
+
+
+def test_power_choice_never_sees_the_run_it_predicts(monkeypatch):
+    """Every choice of power made for a run B is made on comparisons that neither predict B nor read it; and a product
+    with fewer than 9 whole-footprint comparisons keeps proportional scaling."""
+    seen = []
+    real = backtest.select_power
+    monkeypatch.setattr(backtest, "select_power", lambda by_power: seen.append(by_power) or real(by_power))
+    b = _made_up([10 * n ** 0.5 for n in range(1, 11)])
+    backtest.run(b)
+    per_run = seen[:10]  # one choice per run held out, then the product's own
+    assert len(seen) == 11
+    for n, by_power in enumerate(per_run, 1):
+        for pts in by_power.values():
+            assert pts and all(p["to"] != f"syn-{n}" and f"syn-{n}" not in p["from"].split(" + ") for p in pts), n
+    few = backtest.run(_made_up([10 * n ** 0.5 for n in range(1, 9)]))
+    assert few["extrapolation"]["syn"]["power"] == 1.0 and "only 8" in few["extrapolation"]["syn"]["why"]
+
+
 def test_whole_footprint_needs_half_the_cpu_read():
     """The made-up product with the 5,000 TPS run's reading gone: no comparison predicts it, and none reads it."""
     b = _made_up([10, 20, 30, 40, 60, 60, 70, 80, 90, 100])
@@ -205,7 +241,8 @@ def test_cpu_rule_per_component(component, service, role, sidecar, rule):
 def test_every_comparison_has_its_own_page(built_site, result):
     """The comparisons table is on "Every backtest comparison", one row per comparison of both methods (a product with
     one figure per run listed once); the download "as shown" holds the same rows. The row for Policy 3.4.2's PRE
-    Service from the comparable runs is the hand-computed one above (9 cores predicted, 27.75 printed)."""
+    Service from the comparable runs is the hand-computed one above (4.5 x 2 ** 0.5 = 6.363961 cores predicted, 27.75
+    printed, ratio 27.75 / 6.363961 = 4.360492)."""
     import csv
     import io
     from atlas.tableview import shown_rows
@@ -223,11 +260,11 @@ def test_every_comparison_has_its_own_page(built_site, result):
     every = list(csv.reader(io.StringIO((built_site / "downloads/views/accuracy/backtest-all.csv").read_text(encoding="utf-8"))))
     assert len(every) == len(result["points"]) + 1 > len(rows) + 1000
     row = next(dict(zip(every[0], x)) for x in every[1:] if x[1] == "evidence" and x[5] == "policy-3-4-2" and x[7] == "pre / app")
-    assert (row["predicted"], row["printed"], row["printed_over_predicted"], row["how"]) == ("9.0", "27.75", "3.083333", "scaled")
+    assert (row["predicted"], row["printed"], row["printed_over_predicted"], row["how"]) == ("6.363961", "27.75", "4.360492", "scaled")
     pre = [dict(zip(head, r)) for r in rows if r[3] == "policy-3-4-2" and r[5] == "pre / app" and r[1] == "comparable runs"]
     assert pre == [{"Product": "Policy", "Method": "comparable runs", "Level": "per service", "Predicted": "policy-3-4-2",
-                    "From": "policy-3-4-1", "Service or figure": "pre / app", "Load": "15,000 TPS", "Predicted value": "9",
-                    "Printed": "27.75", "Unit": "cores", "Error": "67.6 %", "Source of the printed value": "Table 3-213 row 11"}]
+                    "From": "policy-3-4-1", "Service or figure": "pre / app", "Load": "15,000 TPS", "Predicted value": "6.364",
+                    "Printed": "27.75", "Unit": "cores", "Error": "77.1 %", "Source of the printed value": "Table 3-213 row 11"}]
     shown = list(csv.reader(io.StringIO((built_site / "downloads/views/accuracy/backtest-points.csv").read_text(encoding="utf-8"))))
     assert shown[0] == head and len(shown) == len(rows) + 1 and shown[1] == rows[0]
     assert 'href="../../downloads/views/accuracy/backtest-points.csv"' in page
@@ -239,8 +276,12 @@ def test_the_accuracy_page_lists_its_sections_and_what_it_left_out(built_site, r
     import re
     html = (built_site / "calculators/accuracy/index.html").read_text(encoding="utf-8")
     toc = html[html.index('<nav class="md-nav md-nav--secondary"'):html.index('<div class="md-content"')]
-    want = ["headline", "by-call-model", "band", "whole-footprint", "left-out", "every-comparison", "method"]
+    want = ["headline", "by-call-model", "band", "beyond-the-range", "whole-footprint", "left-out", "every-comparison", "method"]
     assert list(dict.fromkeys(re.findall(r'href="#([^"]+)"', toc))) == want
+    powers = html[html.index('id="beyond-the-range"'):html.index('id="whole-footprint"')]
+    rows = re.findall(r"<tr><td>([^<]+)</td>\s*<td>([^<]+)</td>.*?<td>([^<]*)</td>\s*</tr>", powers)
+    used = {(product, power) for product, power, why in rows if why.startswith("yes")}
+    assert used == {("Policy", "0.5"), ("BSF", "1 (proportional)")}, rows
     left = html[html.index('id="left-out"'):html.index('id="every-comparison"')]
     assert "policy-3-2-2" in left and "min-max range" in left
     assert "policy-3-1-4, Table 3-40" in left and "policy-E309" in left

@@ -29,6 +29,22 @@ def test_curve_measured_interpolated_and_scaled():
     assert v == Fraction("2.25") and how["side"] == "smallest"
 
 
+def test_curve_scales_beyond_the_measured_range_by_a_power():
+    """The same two points with power 1/2 beyond the range: at 30,000 (2 x 15,000) 27.75 x 2 ** 0.5 = 39.2444 cores
+    (proportional: 55.5); at 3,750 (0.5 x 7,500) 4.5 x 0.5 ** 0.5 = 3.18198 (proportional: 2.25); inside the range
+    nothing changes (11,250: 16.125). A power outside (0, 1] is refused."""
+    c = Curve([_pt(7500, "4.5", "a"), _pt(15000, "27.75", "b")], "TPS", power=Fraction(1, 2))
+    v, how = c.at(30000)
+    assert float(v) == pytest.approx(39.24442, abs=1e-5) and how["power"] == 0.5 and how["proportional"] == 55.5
+    assert "2^0.5 = 1.41" in how["text"]
+    v, how = c.at(3750)
+    assert float(v) == pytest.approx(3.18198, abs=1e-5) and how["proportional"] == 2.25
+    assert c.at(11250)[0] == Fraction("16.125")
+    for bad in (0, Fraction(3, 2), -1):
+        with pytest.raises(ValueError, match="power"):
+            Curve([_pt(7500, "4.5", "a")], "TPS", power=bad)
+
+
 def test_curve_means_runs_at_one_load_and_never_falls():
     """Two runs at 30,000 (113.2 and 127.0: their mean 120.1) and one at 43,000 printing less (100): at 43,000 the
     higher 120.1 is kept, and at 50,000 too (100 x 50/43 = 116.3 < 120.1); between them, 36,500 interpolates to

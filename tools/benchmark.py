@@ -663,7 +663,8 @@ def backtest_headline() -> dict:
     """The backtest's headline figures (calculators.backtest over data/), as the "How accurate is this?" page gives
     them: per product and sizing method (the comparable runs, one run), the held-out comparisons with their median and
     90th-percentile absolute percentage errors, per service and for whole footprints, and the band on totals with its
-    held-out coverage; then the PCF SM request of the sizing issue (50,000 TPS on two sites, N+1, 64-core / 256 GiB
+    held-out coverage; the power each product's comparable runs are scaled by beyond their measured range
+    (``calculators.backtest.select_power``) with each power's whole-footprint median and p90; then the PCF SM request of the sizing issue (50,000 TPS on two sites, N+1, 64-core / 256 GiB
     nodes) as the footprint answers it."""
     sys.path.insert(0, str(ROOT))
     from calculators import backtest, footprint
@@ -690,7 +691,11 @@ def backtest_headline() -> dict:
                "cpu_request_per_site": ex["totals"]["site"]["after"]["cpu_request"],
                "each_comparable_run_alone": {x["id"]: {"cpu_request_per_site": x.get("cpu_request_site"), "nodes_per_site": x.get("nodes_per_site")}
                                              for x in ex["evidence"]["spread"]}}
-    return {"by_product_and_method": out, "pcf_sm_50k_tps_two_sites_n_plus_1": example}
+    powers = {doc: {"power": r["power"], "why": r["why"], "held_out_choices": r["held_out_choices"],
+                    "whole_footprint_by_power": {f'{sc["power"]:g}': [r1(sc["median_ape"]), r1(sc["p90_ape"])] for sc in r["scores"]}}
+              for doc, r in res["extrapolation"].items()}
+    return {"by_product_and_method": out, "power_beyond_the_measured_range": powers,
+            "pcf_sm_50k_tps_two_sites_n_plus_1": example}
 
 if __name__ == "__main__":
     main()
