@@ -164,7 +164,8 @@ def test_wrong_files_are_named(page, site_url, tmp_path):
             f"this page's build is “{build}”)") in msg
     msg = _add(page, "home-efficiency", write("no-home.json", {**good, "points": {**good["points"], "home": None}}))
     assert "“no-home.json” has no point for the home chart" in msg
-    assert page.get_attribute(box, "data-yours-shown") is None  # nothing refused was drawn
+    assert page.get_attribute(box, "data-yours-shown") is None  # nothing refused was drawn, so nothing to remove
+    assert not page.is_visible(box + " .atlas-yours-remove")
     msg = _add(page, "home-efficiency", write("good.json", good))
     assert "1.5 cores requested per 1K at 10,000 TPS" in msg and page.get_attribute(box, "data-yours-error") is None
 
