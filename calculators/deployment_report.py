@@ -393,6 +393,22 @@ def run_web(bundle: dict, params: dict) -> dict:
             "downloads": {"csv": {"text": lambda: result_csv(out), "mime": "text/csv", "filename": "your-deployment.csv"}}}
 
 
+EXPORT_FORMAT = "benchmark-atlas-deployment-inputs"
+"""The ``format`` of the file the page's "Export inputs" writes (docs/assets/js/deployment.js) and ``export_file``."""
+
+
+def export_file(bundle: dict, params: dict, objects_text: str) -> dict:
+    """The file the page's "Export inputs" writes, for the command line: ``{"format": EXPORT_FORMAT, "version": 1,
+    "inputs": the form's fields (the workloads as given, ``objects_text``, YAML staying YAML), "points":
+    deployment.own_points of the result, or None when nothing is pasted}``. The page's "Import inputs" reads it, and
+    "Add my deployment..." beside the home and service charts draws its points. Raises DeploymentError."""
+    out = compute_web(bundle, params)
+    inputs = {k: str(v) for k, v in params.items() if k not in ("objects", "calc") and v is not None}
+    inputs["objects_text"] = objects_text
+    return {"format": EXPORT_FORMAT, "version": 1, "inputs": inputs,
+            "points": dp.own_points(bundle, out["res"]) if out["res"] is not None else None}
+
+
 def report_web(bundle: dict, params: dict) -> dict:
     """The report (``calculators.report``) of the result ``run_web`` gives: the inputs (not the pasted text), the CSV's
     rows, your totals beside each run's, the problems as warnings, the method, the runs' sources. Raises

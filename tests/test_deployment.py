@@ -357,3 +357,22 @@ def test_build_id_names_the_data_and_the_rules(bundle):
     changed = dict(rest, resources=[dict(rest["resources"][0], replicas=(rest["resources"][0]["replicas"] or 0) + 1)]
                    + rest["resources"][1:])
     assert bmod.build_id(changed) != bundle["build_id"]
+
+
+def test_command_line_writes_the_file_export_inputs_writes(bundle, tmp_path):
+    """``--points`` writes what the page's Export inputs writes: the same format the page's scripts read (deployment.js
+    imports it, charts.js draws its points) and the points the page computes (1.88 for the small fixture: worked by
+    hand in test_own_points_worked_by_hand)."""
+    out = tmp_path / "mine.json"
+    cli = subprocess.run([sys.executable, "-m", "calculators", "deployment", "--product", "policy", "--call-model", "pcf-sm",
+                          "--load", "10000", "--get", str(FIX / "get-small.json"), "--top", str(FIX / "top-small.txt"),
+                          "--points", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0, cli.stderr
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    for js in ("deployment.js", "charts.js"):
+        text = (ROOT / "docs" / "assets" / "js" / js).read_text(encoding="utf-8")
+        assert f'"{saved["format"]}"' in text and (js == "deployment.js" or f'"{saved["points"]["format"]}"' in text), js
+    assert saved["inputs"]["objects_text"] == (FIX / "get-small.json").read_text() and saved["inputs"]["load"] == "10000"
+    page = catalogue.run(bundle, {"calc": "deployment", "product": "policy", "call_model": "pcf-sm", "load": "10000",
+                                  "objects": (FIX / "get-small.json").read_text(), "top": (FIX / "top-small.txt").read_text()})
+    assert saved["points"] == json.loads(json.dumps(page["points"])) and saved["points"]["home"]["efficiency"] == 1.88
