@@ -230,8 +230,27 @@ def extrapolation(bundle: dict) -> dict:
     return backtest.run(bundle)["extrapolation"]
 
 
-DERIVED = (("sizing_bands", sizing_bands), ("extrapolation", extrapolation))
-"""Keys computed from the bundle itself, after every key of BUILDERS."""
+BUILD_ID_DIGITS = 16
+"""Hex digits of SHA-256 in ``build_id`` (as in the content-hashed file names, ``atlas.assets.HASH_DIGITS``)."""
+
+
+def build_id(bundle: dict) -> str:
+    """``build_id``: this build of the atlas as the calculators and pages know it, the first 16 hex digits of the
+    SHA-256 of the bundle's data (every key before this one, as JSON with sorted keys) and of the calculators' Python
+    sources (``calculators/*.py``, by name): two builds get the same id exactly when every figure a calculator
+    computes from the same inputs is the same. The Your deployment page writes it into the points it exports, and
+    the home and service pages refuse points of another build (their vendor runs and rules may differ)."""
+    import hashlib
+    import json
+    from pathlib import Path
+    h = hashlib.sha256(json.dumps(bundle, sort_keys=True, separators=(",", ":"), default=str).encode("utf-8"))
+    for f in sorted((Path(__file__).resolve().parents[1] / "calculators").glob("*.py")):
+        h.update(b"\0" + f.name.encode("utf-8") + b"\0" + f.read_bytes())
+    return h.hexdigest()[:BUILD_ID_DIGITS]
+
+
+DERIVED = (("sizing_bands", sizing_bands), ("extrapolation", extrapolation), ("build_id", build_id))
+"""Keys computed from the bundle itself, after every key of BUILDERS (``build_id`` last: it digests the others)."""
 
 
 def keys() -> list[str]:

@@ -9,7 +9,7 @@
     python -m calculators shcm --scenario shcm-test-5 --target 21600 [--unit RPS] [--ceiling 80]
     python -m calculators deployment --product policy --call-model pcf-sm --load 43000 --get objects.json|.yaml
                                      [--top top.txt] [--mapping mapping.json] [--target-load 86000 --sites 2]
-                                     [--format table|csv|json]
+                                     [--format table|csv|json] [--points mine.json]
     python -m calculators <calculator> --list      (the scenario ids, or products, with their titles)
 
 Numbers are read by calculators.inputs, as on the pages: '63,500' is sixty-three thousand five hundred,
@@ -310,6 +310,9 @@ def main(argv=None) -> int:
     y.add_argument("--node-cores", help="with --target-load: worker node CPU, cores (with --node-mem: pack onto nodes)")
     y.add_argument("--node-mem", help="with --target-load: worker node memory, GiB")
     y.add_argument("--format", default="table", choices=("table", "csv", "json"), help="output: table (default), csv or json")
+    y.add_argument("--points", help="also write to this file what the page's Export inputs writes: your inputs and this "
+                                    "result's points, for Add my deployment... beside the home and service pages' charts "
+                                    "(of the build whose bundle computed them)")
     for name, sp in sub.choices.items():
         sp.add_argument("--list", action="store_true", help="list the scenario ids (products for overtarget) with their titles, then exit")
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -380,6 +383,10 @@ def main(argv=None) -> int:
             else:
                 out = deployment_report.summary(bundle, params)
                 print(json.dumps(out, indent=1) if args.format == "json" else deployment_report.summary_text(out))
+            if args.points:
+                Path(args.points).write_text(json.dumps(deployment_report.export_file(bundle, params, _read_text(args.get, "Workloads")
+                                                                                      if args.get else ""), indent=2),
+                                             encoding="utf-8")
         else:
             res = overtarget.compute(bundle, args.product, args.mem_threshold, args.kubernetes)
             own = problems = None

@@ -34,7 +34,7 @@ CATALOGUE: dict[str, tuple[str, tuple[str, ...]]] = {
     "shcm": ("calculators.shcm", ("sources", "shcm_tests", "shcm_info", "sizing_bands", "examples")),
     "deployment": ("calculators.deployment_report", ("sources", "scenarios", "services", "resources", "resources_excluded",
                                                      "utilization", "scenario_cpu", "scenario_facts", "excluded_rows",
-                                                     "sizing_bands", "extrapolation", "deployment_names")),
+                                                     "sizing_bands", "extrapolation", "deployment_names", "build_id")),
     "query": ("calculators.query", ()),
 }
 FILE_BUNDLES: dict[str, str] = {"query": "sqlite"}

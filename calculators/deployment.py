@@ -689,3 +689,83 @@ def service_points(bundle: dict, res: dict) -> list[dict]:
             pts.append({"service": r["service"], "run": "yours", "load": float(res["request"]["load"]),
                         "per_1k": round(float(r["per_1k"]["cpu_used"]), 4), "who": "yours"})
     return pts
+
+
+# ------------------------------------------------------------------ your points on the site's own charts
+POINTS_FORMAT = "benchmark-atlas-deployment-points"
+"""The ``format`` of ``own_points``: what the home and service pages' "Add my deployment..." control reads from an
+exported inputs file (docs/assets/js/charts.js)."""
+
+
+def _service_kinds(w: dict) -> dict[str, str]:
+    """Each container name of workload ``w`` that runs or has readings: 'sidecar' (Istio's proxy, a native sidecar)
+    or 'service' (every other running container: the service's own)."""
+    kinds = {c["name"]: ("sidecar" if c["sidecar"] else "service") for c in _running(w)}
+    for p in w["pods"].values():
+        for c in p:
+            kinds.setdefault(c, "sidecar" if c in di.SIDECAR_NAMES else "service")
+    return kinds
+
+
+def own_points(bundle: dict, res: dict) -> dict:
+    """Your deployment as points of the site's own charts, computed by the rules those charts use, for the home and
+    service pages to draw beside the vendor's runs (they plot these values; they compute nothing).
+
+    * ``home``: the home chart's point (``atlas.pages.home``): x ``load`` = your load per site (your paste is one
+      site), y ``efficiency`` = CPU cores requested per 1K of that load, summed over the workloads matched to a
+      service (``totals.yours.per_1k.cpu_request``), rounded to 2 decimals as the home chart rounds; ``counted``
+      'complete', or 'partial: at least' when a matched running container sets no CPU request (the figure is then
+      a lower bound, as the home chart marks a partial run). None when no matched workload sets a CPU request.
+    * ``services``: the service page chart's points (``atlas.pages.services.chart_points``), one per matched service
+      and container kind: x ``load`` = your load per site, y ``cores`` = CPU cores used by all its pods' containers of
+      that kind ('service': every running container but the sidecars; 'sidecar': Istio's proxy and native sidecars),
+      summed over ``kubectl top``, rounded to 3 decimals, and ``per_1k`` (cores per 1K of load, 3 decimals). A service
+      with no ``kubectl top`` reading has no point: it is named in ``without_reading``.
+
+    Returns ``{"format": POINTS_FORMAT, "build": bundle's build_id, "product", "doc", "call_model", "call_model_name",
+    "unit", "load" (float), "home": {...} or None, "services": [{"page" (service page slug), "service",
+    "display_name", "kind", "label", "load", "cores", "per_1k", "workloads"}], "without_reading": [display names]}``.
+    """
+    req = res["request"]
+    load = float(req["load"])
+    cm = req["call_model_name"]
+    home = None
+    t = res["totals"]["yours"]
+    if t["cpu_request"]:
+        missing = [m for s in res["services"] for m in s["missing_requests"]]
+        home = {"load": load, "unit": req["unit"], "efficiency": round(float(t["per_1k"]["cpu_request"]), 2),
+                "counted": "partial: at least" if missing else "complete",
+                "label": "yours", "scenario": f"Your deployment ({req['product']}, {cm})",
+                "note": (f"at least: {len(missing)} matched container(s) set no CPU request" if missing else
+                         "the workloads matched to a service; unmatched ones are not counted")}
+    by_service: dict[str, dict] = {}
+    for w in res["workloads"]:
+        if w["service"] is None:
+            continue
+        kinds = _service_kinds(w)
+        acc = by_service.setdefault(w["service"]["service"], {"record": w["service"], "cores": {}, "workloads": []})
+        acc["workloads"].append(w["key"])
+        for p in w["pods"].values():
+            for c, v in p.items():
+                k = kinds.get(c, "service")
+                acc["cores"][k] = acc["cores"].get(k, Fraction(0)) + v["cpu"]
+    services, without = [], []
+    for row in res["services"]:
+        acc = by_service.get(row["service"])
+        shown = row["display_name"]
+        if not acc or not acc["cores"]:
+            without.append(shown)
+            continue
+        for kind in ("service", "sidecar"):
+            if kind not in acc["cores"]:
+                continue
+            cores = acc["cores"][kind]
+            services.append({"page": row.get("page"), "service": row["service"], "display_name": shown, "kind": kind,
+                             "label": "yours" if kind == "service" else "yours: sidecar",
+                             "scenario": f"Your deployment ({req['product']}, {cm}): {shown}"
+                                         + (" sidecars" if kind == "sidecar" else ""),
+                             "load": load, "unit": req["unit"], "cores": round(float(cores), 3),
+                             "per_1k": round(float(per_1k(cores, req["load"])), 3), "workloads": acc["workloads"]})
+    return {"format": POINTS_FORMAT, "build": bundle.get("build_id"), "product": req["product"], "doc": req["doc"],
+            "call_model": req["call_model"], "call_model_name": cm, "unit": req["unit"], "load": load, "home": home,
+            "services": services, "without_reading": without}

@@ -273,12 +273,20 @@ def result_html(out: dict) -> str:
              f'{crit} HPA(s) critical; {far} service(s) using far less than they request.</p>')
     return "".join([
         head, _problems(res),
-        "<h3>Where you stand</h3>", _runs_table(out), _services_table(out, res),
+        "<h3>Where you stand</h3>", _runs_table(out), _services_table(out, res), _points_note(res),
         "<h3>Over their HPA target</h3>", _over_table(res),
         "<h3>Using far less than requested</h3>", _under_table(out, res),
         '<h3 id="deployment-unmatched-heading">Unmatched workloads</h3>', _unmatched(res),
         "<h3>Scale your own</h3>", _scale_html(out),
         f'<p class="atlas-note">{escape(METHOD)}</p>'])
+
+
+def _points_note(res: dict) -> str:
+    """How to see this result on the home and service pages' charts: the exported file carries its points."""
+    return ('<p class="atlas-note" id="deployment-points-note">On the site\'s own charts: <strong>Export inputs</strong> '
+            "writes this result's points into the file with your inputs (the home chart's CPU requested per 1K, each "
+            "matched service's cores used); <strong>Add my deployment…</strong> beside the chart on the home page or a "
+            "service page reads that file in your browser and draws them, marked “yours”. Nothing is uploaded.</p>")
 
 
 # ------------------------------------------------------------------ chart
@@ -376,11 +384,29 @@ def result_csv(out: dict) -> str:
 
 
 def run_web(bundle: dict, params: dict) -> dict:
-    """The calculator for ``catalogue.run``: form strings in, result out (HTML, chart, inputs, CSV). Raises
-    DeploymentError."""
+    """The calculator for ``catalogue.run``: form strings in, result out (HTML, chart, inputs, CSV, and ``points``:
+    your deployment as points of the home and service pages' charts, ``deployment.own_points``, or None when nothing
+    is pasted; "Export inputs" writes them into its file). Raises DeploymentError."""
     out = compute_web(bundle, params)
     return {"html": result_html(out), "chart": result_chart(bundle, out), "inputs": inputs_of(out, params),
+            "points": dp.own_points(bundle, out["res"]) if out["res"] is not None else None,
             "downloads": {"csv": {"text": lambda: result_csv(out), "mime": "text/csv", "filename": "your-deployment.csv"}}}
+
+
+EXPORT_FORMAT = "benchmark-atlas-deployment-inputs"
+"""The ``format`` of the file the page's "Export inputs" writes (docs/assets/js/deployment.js) and ``export_file``."""
+
+
+def export_file(bundle: dict, params: dict, objects_text: str) -> dict:
+    """The file the page's "Export inputs" writes, for the command line: ``{"format": EXPORT_FORMAT, "version": 1,
+    "inputs": the form's fields (the workloads as given, ``objects_text``, YAML staying YAML), "points":
+    deployment.own_points of the result, or None when nothing is pasted}``. The page's "Import inputs" reads it, and
+    "Add my deployment..." beside the home and service charts draws its points. Raises DeploymentError."""
+    out = compute_web(bundle, params)
+    inputs = {k: str(v) for k, v in params.items() if k not in ("objects", "calc") and v is not None}
+    inputs["objects_text"] = objects_text
+    return {"format": EXPORT_FORMAT, "version": 1, "inputs": inputs,
+            "points": dp.own_points(bundle, out["res"]) if out["res"] is not None else None}
 
 
 def report_web(bundle: dict, params: dict) -> dict:

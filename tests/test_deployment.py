@@ -272,3 +272,107 @@ def test_hpa_reads_only_pods_with_metrics(bundle):
     res = dp.compute(bundle, doc="policy", call_model="pcf-sm", load=10000, objects=json.dumps(obj), top=top)
     x = res["over_target"][0]
     assert x["pods_with_metrics"] == 4 and x["view"]["hpa_reads"] == 100 and x["view"]["desired"] == 7
+
+
+# ------------------------------------------------------------------ your points on the site's own charts
+def test_own_points_worked_by_hand(bundle):
+    """get-small.json and top-small.txt, Policy PCF SM at 10,000 TPS.
+    Home chart: requested = ingress-gateway 3 x (4 + 0.25) = 12.75 cores + ndbmtd 4 x 1.5 (a limit only, taken as the
+    request) = 6 -> 18.75 / 10,000 x 1,000 = 1.875 cores per 1K, 1.88 to the home chart's 2 decimals; a lower bound
+    (db-backup-executor-svc sets no CPU request). Ingress Gateway's chart: its own container used 2500m + 1.5 = 4 cores,
+    istio-proxy 150m = 0.15; per 1K: 0.4, 0.015. ndbmtd: 100u = 0.0001 cores (the other two lines are refused), 0.0 to
+    the service chart's 3 decimals."""
+    res = dp.compute(bundle, doc="policy", call_model="pcf-sm", load=10000, objects=(FIX / "get-small.json").read_text(),
+                     top=(FIX / "top-small.txt").read_text())
+    pts = dp.own_points(bundle, res)
+    assert pts["format"] == "benchmark-atlas-deployment-points" and pts["build"] == bundle["build_id"]
+    assert (pts["product"], pts["call_model"], pts["unit"], pts["load"]) == ("Policy", "pcf-sm", "TPS", 10000.0)
+    assert pts["home"]["load"] == 10000.0 and pts["home"]["efficiency"] == 1.88
+    assert pts["home"]["counted"] == "partial: at least" and pts["home"]["label"] == "yours"
+    got = {(p["page"], p["kind"]): (p["load"], p["cores"], p["per_1k"], p["label"]) for p in pts["services"]}
+    assert got == {("ingress-gateway", "service"): (10000.0, 4.0, 0.4, "yours"),
+                   ("ingress-gateway", "sidecar"): (10000.0, 0.15, 0.015, "yours: sidecar"),
+                   ("ndbmtd", "service"): (10000.0, 0.0, 0.0, "yours")}
+    assert pts["without_reading"] == []
+
+
+def test_own_points_without_readings_or_requests(bundle):
+    # kubectl get alone: the home point (4 cores / 10K TPS = 0.4 per 1K, every container sets a request: complete), no
+    # service point, and the service named as having no reading
+    obj = {"kind": "Deployment", "metadata": {"name": "ocpcf-occnp-ingress-gateway", "namespace": "pcf"},
+           "spec": {"replicas": 1, "template": {"spec": {"containers": [
+               {"name": "ingress-gateway", "resources": {"requests": {"cpu": "4"}}}]}}}}
+    pts = dp.own_points(bundle, dp.compute(bundle, doc="policy", call_model="pcf-sm", load=10000, objects=json.dumps(obj)))
+    assert pts["home"]["efficiency"] == 0.4 and pts["home"]["counted"] == "complete"
+    assert pts["services"] == [] and pts["without_reading"] == ["Ingress Gateway"]
+    # kubectl top alone: no request is known, so no home point; the service point is there
+    top = "NAMESPACE POD NAME CPU(cores) MEMORY(bytes)\npcf ocpcf-occnp-ingress-gateway-7d9c5b6f4-x2k1l ingress-gateway 1500m 1Gi\n"
+    pts = dp.own_points(bundle, dp.compute(bundle, doc="policy", call_model="pcf-sm", load=10000, top=top))
+    assert pts["home"] is None and [(p["page"], p["cores"]) for p in pts["services"]] == [("ingress-gateway", 1.5)]
+    # nothing pasted: the result carries no points (the exported file then says so)
+    out = catalogue.run(bundle, {"calc": "deployment", **dr.defaults(bundle)})
+    assert out["ok"] and out["points"] is None
+
+
+def test_own_points_are_the_site_charts_own_values(bundle, atlas):
+    """The Policy example reproduces Policy 3.2.8's tables, so its points must be that run's own points as the home page
+    and the service pages compute them (atlas/pages/home.py, services.py: other code than deployment.py): x and y on
+    the same definitions and rounding, partial where the run is."""
+    from atlas.pages import home, services
+    from atlas.pages.products import Renderer
+    r = Renderer(atlas)
+    res = dp.compute(bundle, doc="policy", call_model="pcf-sm", load=43000, objects=(EX / "policy-pcf-sm.json").read_text(),
+                     top=(EX / "policy-pcf-sm-top.txt").read_text())
+    pts = dp.own_points(bundle, res)
+    run = next(p for p in home.efficiency_points(r) if p["id"] == "policy-3-2-8")
+    assert (pts["home"]["load"], pts["home"]["efficiency"], pts["home"]["counted"]) == (run["load"], run["efficiency"], run["counted_as"])
+    for slug in ("ingress-gateway", "egress-gateway", "sm-service", "binding-service", "pre"):
+        g = next(x for x in services.groups_of(r) if x["slug"] == slug)
+        theirs = [(p["load"], p["cores"]) for p in services.chart_points(services.service_rows(r, g))
+                  if p["product"] == "Policy" and p["scenario"].startswith("Policy 3.2.8:") and p["container"] == "app"]
+        mine = [(p["load"], p["cores"]) for p in pts["services"] if p["page"] == slug and p["kind"] == "service"]
+        assert mine == theirs and len(mine) == 1, slug
+
+
+def test_your_layer_plots_the_charts_own_fields(bundle):
+    """The layer the home and service charts declare for your points reads the fields their own marks plot, and the
+    points carry them: a chart and the points cannot drift apart silently."""
+    from atlas.pages import home, services
+    for spec, keys in ((home.spec([]), ("load", "efficiency")), (services.chart_spec("x", []), ("load", "cores"))):
+        enc = spec["encoding"]
+        assert (enc["x"]["field"], enc["y"]["field"]) == keys
+        yours = spec["usermeta"]["yours"]
+        assert yours["data"] == {"name": "yours"}
+        for layer in yours["layer"]:
+            assert (layer["encoding"]["x"]["field"], layer["encoding"]["y"]["field"]) == keys
+        assert yours["layer"][1]["encoding"]["text"] == {"field": "label"}  # told apart in words, not colour alone
+
+
+def test_build_id_names_the_data_and_the_rules(bundle):
+    from atlas import bundle as bmod
+    rest = {k: v for k, v in bundle.items() if k != "build_id"}
+    assert len(bundle["build_id"]) == 16 and int(bundle["build_id"], 16) >= 0
+    assert bmod.build_id(rest) == bundle["build_id"]
+    # one vendor figure changed: another build
+    changed = dict(rest, resources=[dict(rest["resources"][0], replicas=(rest["resources"][0]["replicas"] or 0) + 1)]
+                   + rest["resources"][1:])
+    assert bmod.build_id(changed) != bundle["build_id"]
+
+
+def test_command_line_writes_the_file_export_inputs_writes(bundle, tmp_path):
+    """``--points`` writes what the page's Export inputs writes: the same format the page's scripts read (deployment.js
+    imports it, charts.js draws its points) and the points the page computes (1.88 for the small fixture: worked by
+    hand in test_own_points_worked_by_hand)."""
+    out = tmp_path / "mine.json"
+    cli = subprocess.run([sys.executable, "-m", "calculators", "deployment", "--product", "policy", "--call-model", "pcf-sm",
+                          "--load", "10000", "--get", str(FIX / "get-small.json"), "--top", str(FIX / "top-small.txt"),
+                          "--points", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert cli.returncode == 0, cli.stderr
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    for js in ("deployment.js", "charts.js"):
+        text = (ROOT / "docs" / "assets" / "js" / js).read_text(encoding="utf-8")
+        assert f'"{saved["format"]}"' in text and (js == "deployment.js" or f'"{saved["points"]["format"]}"' in text), js
+    assert saved["inputs"]["objects_text"] == (FIX / "get-small.json").read_text() and saved["inputs"]["load"] == "10000"
+    page = catalogue.run(bundle, {"calc": "deployment", "product": "policy", "call_model": "pcf-sm", "load": "10000",
+                                  "objects": (FIX / "get-small.json").read_text(), "top": (FIX / "top-small.txt").read_text()})
+    assert saved["points"] == json.loads(json.dumps(page["points"])) and saved["points"]["home"]["efficiency"] == 1.88

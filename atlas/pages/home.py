@@ -12,6 +12,8 @@ from calculators.formatting import fmt
 from ..html import esc, json_for_html, partial_mark
 from .data import view_links
 from .views import LOAD_BUCKETS, facet_bar, load_bucket, row_attrs
+from .yours import control as yours_control
+from .yours import layer as yours_layer
 
 ASM_LABEL = {"enabled": "ASM on", "disabled": "ASM off", "partial": "ASM partial", "unknown": "ASM not stated",
              "not_applicable": "no ASM (not applicable)"}
@@ -81,6 +83,11 @@ def spec(points: list[dict]) -> dict:
                         {"field": "load", "title": "Load per site", "format": ","}, {"field": "unit", "title": "Unit"},
                         {"field": "efficiency", "title": "Cores per 1K"}, {"field": "counted", "title": "Services counted"}],
         },
+        # how a reader's own deployment is drawn over the chart (atlas/pages/yours.py; charts.js adds it from a file)
+        "usermeta": {"yours": yours_layer("load", "efficiency", [
+            {"field": "scenario", "title": "Scenario"}, {"field": "load", "title": "Load per site", "format": ","},
+            {"field": "unit", "title": "Unit"}, {"field": "efficiency", "title": "Cores per 1K"},
+            {"field": "counted", "title": "Services counted"}, {"field": "note", "title": "Counted"}])},
     }
 
 
@@ -120,6 +127,7 @@ def home_chart(renderer) -> str:
         'its scenario.'
         + (f' Not plotted (no resource tables in the source): {esc(", ".join(without))}.' if without else "") + '</figcaption>',
         '</figure>',
+        yours_control("home-efficiency", renderer.bundle.get("build_id") or "", "home", ""),
         '<details class="atlas-chart-data"><summary>The chart as a table</summary>',
         efficiency_table(renderer),
         view_links(renderer, ("views", "home", "efficiency"), ""),

@@ -26,6 +26,8 @@ from calculators.partial import USABLE
 from ..datastore import errata_cited, records
 from ..html import anchor, esc, json_for_html, md_esc
 from .data import erratum_url
+from .yours import control as yours_control
+from .yours import layer as yours_layer
 
 COMPONENT_GROUP = {"app": "Application services", "cndbtier": "cnDBTier", "udr": "UDR", "stub": "Test stubs and simulators",
                    "simulator": "Test stubs and simulators", "infrastructure": "Other", "other": "Other"}
@@ -311,6 +313,11 @@ def chart_spec(title: str, pts: list[dict]) -> dict:
                         {"field": "cores", "title": "CPU used (cores)"}, {"field": "per_1k", "title": "Cores per 1K"},
                         {"field": "counted", "title": "Value"}, {"field": "source", "title": "From"}],
         },
+        # how a reader's own deployment is drawn over the chart (atlas/pages/yours.py; charts.js adds it from a file)
+        "usermeta": {"yours": yours_layer("load", "cores", [
+            {"field": "scenario", "title": "Scenario"}, {"field": "load", "title": "Load per site", "format": ","},
+            {"field": "unit", "title": "Unit"}, {"field": "cores", "title": "CPU used (cores)"},
+            {"field": "per_1k", "title": "Cores per 1K"}])},
     }
 
 
@@ -432,7 +439,8 @@ def service_page(renderer, sl: str) -> str:
                 'to open its scenario.'
                 + (f" Not plotted: {len(unplotted)} {'row' if len(unplotted) == 1 else 'rows'} without a usable value "
                    "(flagged, missing or no observed CPU; named in the table)." if unplotted else "")
-                + "</figcaption>", "</figure>", ""]
+                + "</figcaption>", "</figure>",
+                yours_control(cid, renderer.bundle.get("build_id") or "", "service", "../../", sl, g["title"]), ""]
     out += ["## Every scenario", "", table(renderer, rows), "",
             '<p class="atlas-note">One line per resource-allocation row as printed (and per container with observed CPU but no '
             'resource row). Observed CPU and the HPA target are at the busiest site carrying traffic; CPU used is that '

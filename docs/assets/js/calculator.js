@@ -309,6 +309,9 @@
     resultEl.setAttribute("data-prerendered", "false");
     setDownloads(res.downloads, id);
     report.shown(p);
+    /* a page script of one calculator may want the result beside what is shown (Your deployment's points,
+     * which its "Export inputs" writes): the inputs it was computed from and the whole result */
+    root.dispatchEvent(new CustomEvent("atlas:result", { detail: { params: p, result: res } }));
     var q = query(params());
     document.getElementById("calc-permalink").href = "?" + q;
     history.replaceState(null, "", "?" + q + location.hash);

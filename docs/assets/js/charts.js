@@ -90,6 +90,8 @@
     (function walk(o) {
       if (!o || typeof o !== "object") return;
       if (o.mark && typeof o.mark === "object" && /^(black|#000|#000000)$/i.test(o.mark.color || "")) o.mark.color = fg;
+      /* and outlines (a reader's own point, atlas/pages/yours.py) */
+      if (o.mark && typeof o.mark === "object" && /^(black|#000|#000000)$/i.test(o.mark.stroke || "")) o.mark.stroke = fg;
       /* so do legend symbols a spec paints black ({"value": "black"} in a legend's encode) */
       if (o.encode && o.encode.symbols) paintBlack(o.encode.symbols, fg);
       /* Marks without a tooltip are decorative (reference ticks): no ARIA of their own. */
@@ -159,7 +161,136 @@
       el.setAttribute("data-live-error", url.replace(location.origin, "") + ": " + err.message);
     });
   }
+  /* The spec a chart was built with (not one a reader's points were added to): in the page, or fetched as render
+   * does. Resolves to null when it cannot be had (the reason is on the element, data-live-error). */
+  function baseSpec(el) {
+    if (el.__atlasBase) return Promise.resolve(el.__atlasBase);
+    var holder = document.getElementById(el.getAttribute("data-chart-id"));
+    if (holder && holder.tagName === "SCRIPT") {
+      try { el.__atlasBase = JSON.parse(holder.textContent); } catch (e) { return Promise.resolve(null); }
+      return Promise.resolve(el.__atlasBase);
+    }
+    var k = el.getAttribute("data-spec");
+    if (!k || !/^[0-9a-f]{16}$/.test(k)) return Promise.resolve(null);
+    var url = fromHere("../charts/" + k + ".json");
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (spec) { el.__atlasBase = spec; return spec; }, function (err) {
+      el.setAttribute("data-live-error", url.replace(location.origin, "") + ": " + err.message);
+      return null;
+    });
+  }
+  /* ``spec`` with ``points`` drawn over it: the chart's own marks become the first layer, and the layer the build
+   * put in the spec's usermeta.yours (atlas/pages/yours.py: shape, label, tooltip) draws the points, which are the
+   * named dataset "yours". Nothing is computed here: the points' x and y are the file's, as Python computed them. */
+  function withYours(spec, points) {
+    var own = {}, out = {};
+    Object.keys(spec).forEach(function (k) {
+      if (k === "data" || k === "mark" || k === "encoding" || k === "transform" || k === "params") own[k] = spec[k];
+      else out[k] = spec[k];
+    });
+    out.layer = [own, spec.usermeta.yours];
+    out.datasets = { yours: points };
+    return out;
+  }
   window.atlasCharts = { draw: draw, render: render };
+
+  /* "Add my deployment..." beside the home chart and each service page's chart (atlas/pages/yours.py): reads the
+   * file the Your deployment page's "Export inputs" writes, here in the browser, and draws its points for this
+   * chart. The file is never sent, stored or put into the address. */
+  var FORMAT = "benchmark-atlas-deployment-inputs", POINTS = "benchmark-atlas-deployment-points", MAX_BYTES = 16777216;
+  function yoursControl(box) {
+    var el = document.querySelector('.atlas-chart[data-chart-id="' + box.getAttribute("data-yours-for") + '"]');
+    var input = box.querySelector(".atlas-yours-file"), remove = box.querySelector(".atlas-yours-remove");
+    var statusEl = box.querySelector(".atlas-yours-status");
+    if (!el || !input) return;
+    var kind = box.getAttribute("data-yours-kind"), service = box.getAttribute("data-yours-service");
+    var title = box.getAttribute("data-yours-title"), build = box.getAttribute("data-build");
+    var chartName = kind === "home" ? "the home chart" : "the chart of " + title;
+    function say(msg, bad) {
+      statusEl.textContent = msg;
+      if (bad) box.setAttribute("data-yours-error", "true"); else box.removeAttribute("data-yours-error");
+    }
+    /* What the file holds for this chart, or a message naming what is wrong and where. */
+    function pointsOf(name, text) {
+      var d;
+      try { d = JSON.parse(text); } catch (e) {
+        return { error: "“" + name + "” is not JSON (" + e.message + "). Choose the file Your deployment's Export inputs wrote." };
+      }
+      if (!d || typeof d !== "object" || d.format !== FORMAT) {
+        return { error: "“" + name + "” is not a file Your deployment's Export inputs wrote: its “format” is " +
+          (d && typeof d === "object" && "format" in d ? "“" + String(d.format) + "”" : "missing") + ", not “" + FORMAT + "”." };
+      }
+      var p = d.points;
+      if (!p || typeof p !== "object") {
+        return { error: "“" + name + "” holds your inputs but no points (its “points” is empty): it was exported before a " +
+          "result was computed. Import it on Your deployment, let the result show, and export again." };
+      }
+      if (p.format !== POINTS) return { error: "“" + name + "”: its “points.format” is not “" + POINTS + "”." };
+      if (p.build !== build) {
+        return { error: "“" + name + "” was exported from another build of the atlas (its “points.build” is “" + String(p.build) +
+          "”, this page's build is “" + build + "”): its points may rest on other data or rules. Import it on this " +
+          "build's Your deployment page and export again." };
+      }
+      var pts;
+      if (kind === "home") {
+        pts = p.home ? [p.home] : [];
+        if (!pts.length) return { error: "“" + name + "” has no point for the home chart (its “points.home” is empty): no " +
+          "workload matched to a service sets a CPU request." };
+      } else {
+        pts = (Array.isArray(p.services) ? p.services : []).filter(function (x) { return x && x.page === service; });
+        if (!pts.length) {
+          var has = (Array.isArray(p.services) ? p.services : []).map(function (x) { return x.display_name; })
+            .filter(function (v, i, a) { return a.indexOf(v) === i; });
+          var none = Array.isArray(p.without_reading) && p.without_reading.length ? " Matched without a kubectl top reading: " +
+            p.without_reading.join(", ") + "." : "";
+          return { error: "“" + name + "” has no point for " + title + " (“points.services” holds " +
+            (has.length ? "points for " + has.join(", ") : "no service's points") + ")." + none };
+        }
+      }
+      var key = kind === "home" ? "efficiency" : "cores";
+      var bad = pts.filter(function (x) { return typeof x.load !== "number" || typeof x[key] !== "number" || !(x.load > 0); });
+      if (bad.length) return { error: "“" + name + "”: a point for " + chartName + " has no number for “load” or “" + key + "”." };
+      return { points: pts, meta: p };
+    }
+    function show(points, meta, name) {
+      return baseSpec(el).then(function (spec) {
+        if (!spec || !spec.usermeta || !spec.usermeta.yours) {
+          say("Your points could not be drawn: this chart's spec could not be loaded" +
+            (el.getAttribute("data-live-error") ? " (" + el.getAttribute("data-live-error") + ")" : "") + ".", true);
+          return;
+        }
+        var drawnNow = points ? draw(el, withYours(spec, points)) : draw(el, spec);
+        return Promise.resolve(drawnNow).then(function () {
+          if (!points) { box.removeAttribute("data-yours-shown"); say("Removed your points."); return; }
+          box.setAttribute("data-yours-shown", String(points.length));
+          var key = kind === "home" ? "efficiency" : "cores";
+          say("Added “yours” from " + name + ": " + meta.product + ", " + meta.call_model_name + ", " + points.map(function (x) {
+            return (points.length > 1 ? x.label + " " : "") + Number(x[key]).toLocaleString("en") +
+              (kind === "home" ? " cores requested per 1K" : " cores used") + " at " + Number(x.load).toLocaleString("en") + " " +
+              (x.unit || meta.unit) + (x.counted && x.counted !== "complete" ? " (" + x.counted + ")" : "");
+          }).join("; ") + ".");
+        });
+      });
+    }
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      if (!file) return;
+      if (file.size > MAX_BYTES) { say("“" + file.name + "” is " + file.size + " bytes, more than the " + MAX_BYTES + " an exported file can be. Nothing was read.", true); input.value = ""; return; }
+      file.text().then(function (text) {
+        var got = pointsOf(file.name, text);
+        input.value = "";
+        if (got.error) { say(got.error, true); return; }
+        remove.hidden = false;
+        return show(got.points, got.meta, file.name);
+      }, function (e) { say("“" + file.name + "” could not be read (" + e.message + ").", true); input.value = ""; });
+    });
+    remove.addEventListener("click", function () { remove.hidden = true; show(null); });
+    box.hidden = false;
+  }
+  function controls() { document.querySelectorAll(".atlas-yours[data-yours-for]").forEach(yoursControl); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", controls); else controls();
   /* A chart the build drew (data-static: SVG in the page) stays as drawn until the reader uses it: the
    * first pointer, touch or keyboard focus on it loads Vega and draws it live (tooltips, links). */
   var USE = ["pointerenter", "pointerdown", "touchstart", "focusin"];

@@ -2,7 +2,9 @@
  * - what the reader pastes or drops as `kubectl get -o yaml` becomes JSON here (js-yaml, self-hosted in
  *   assets/vendor/js-yaml/) before Python sees it, in the hidden field "objects"; JSON passes as it is;
  * - a select per unmatched workload writes the hand mapping (hidden field "mapping", JSON);
- * - "Export inputs" writes the inputs and the mapping to a JSON file; "Import inputs" reads one back;
+ * - "Export inputs" writes the inputs and the mapping to a JSON file, with the points of the result shown when it
+ *   is the result of those inputs (Python's deployment.own_points: the home and service pages' "Add my
+ *   deployment..." draws them); "Import inputs" reads one back;
  * - "Try an example" loads an example's files from this site.
  * The three fields are data-no-permalink: calculator.js never writes them into the address. Nothing is
  * stored (no localStorage) and nothing is sent (the examples are fetched from this site).
@@ -73,6 +75,22 @@
     changed(mapping);
   });
 
+  /* The newest result shown (calculator.js's "atlas:result"): the inputs it was computed from and its points. */
+  var shown = null;
+  root.addEventListener("atlas:result", function (ev) {
+    shown = { params: ev.detail.params, points: ev.detail.result.points || null };
+  });
+  /* The points of the shown result when it is the result of the form's inputs now, else null with why. */
+  function pointsNow() {
+    if (!shown) return { points: null, why: "no result of your inputs has been computed here yet" };
+    var same = Array.prototype.every.call(form.elements, function (el) {
+      if (!el.name || el.type === "file" || el.type === "submit" || el.type === "button") return true;
+      return String(el.value).trim() === (shown.params[el.name] === undefined ? "" : String(shown.params[el.name]));
+    });
+    if (!same || root.getAttribute("data-busy") === "true") return { points: null, why: "the result of your newest inputs is not shown (still computing, or refused: see the message above the result)" };
+    if (!shown.points) return { points: null, why: "nothing of yours is pasted" };
+    return { points: shown.points, why: "" };
+  }
   /* Export and import: every named field of the form, the pasted workloads as pasted (YAML stays YAML). */
   function fieldsNow() {
     var out = {};
@@ -83,14 +101,19 @@
     return out;
   }
   document.getElementById("deployment-export").addEventListener("click", function () {
-    var blob = new Blob([JSON.stringify({ format: FORMAT, version: 1, inputs: fieldsNow() }, null, 2)], { type: "application/json" });
+    var pts = pointsNow();
+    var blob = new Blob([JSON.stringify({ format: FORMAT, version: 1, inputs: fieldsNow(), points: pts.points }, null, 2)],
+                        { type: "application/json" });
     var a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
     a.download = "your-deployment-inputs.json";
     document.body.appendChild(a);
     a.click();
     setTimeout(function () { URL.revokeObjectURL(a.href); a.remove(); }, 0);
-    say("Exported your inputs and mapping to your-deployment-inputs.json.");
+    say(pts.points ? "Exported your inputs, mapping and the points of this result (for the home and service pages' charts) " +
+        "to your-deployment-inputs.json."
+      : "Exported your inputs and mapping to your-deployment-inputs.json, without points for the charts: " + pts.why +
+        ". Export again once the result is shown to add them.");
   });
   function setFields(inputs) {
     Object.keys(inputs).forEach(function (k) {
