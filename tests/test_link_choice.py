@@ -1,5 +1,5 @@
 """Which boot a calculator page takes on this visit (pyworker.mjs, chooseBoot): the build's memory snapshot when the
-service worker kept it from an earlier visit, or when the link measured at least SNAPSHOT_MIN_MBIT (20 Mbit/s: where
+service worker kept it from an earlier visit, or when the link measured at least SNAPSHOT_MIN_MBIT (16 Mbit/s: where
 the snapshot and Python's own start-up cross, tools/benchmark.py --links-only); Python's own start-up and the
 calculator's files otherwise. Either way the page says which and why, and the numbers are the same."""
 from __future__ import annotations
@@ -33,7 +33,7 @@ console.log(JSON.stringify(out));
     return json.loads(run.stdout)
 
 
-def test_the_rule_takes_the_snapshot_when_kept_or_on_a_link_of_20_mbit_s_or_more():
+def test_the_rule_takes_the_snapshot_when_kept_or_on_a_link_of_16_mbit_s_or_more():
     out = _choose({
         "no snapshot": {"snapshot": False, "mbit": 500},
         "kept, slow link": {"snapshot": True, "snapshotKept": True, "mbit": 1},
@@ -41,23 +41,23 @@ def test_the_rule_takes_the_snapshot_when_kept_or_on_a_link_of_20_mbit_s_or_more
         "all from a cache": {"snapshot": True, "mbit": None},
         "localhost": {"snapshot": True, "mbit": "Infinity"},
         "100 Mbit/s": {"snapshot": True, "mbit": 96.4},
-        "at the threshold": {"snapshot": True, "mbit": 20},
-        "just under": {"snapshot": True, "mbit": 19.9},
+        "at the threshold": {"snapshot": True, "mbit": 16},
+        "just under": {"snapshot": True, "mbit": 15.9},
         "3 Mbit/s": {"snapshot": True, "mbit": 2.84},
     })
     assert {k: v["from"] for k, v in out.items()} == {
         "no snapshot": "files", "kept, slow link": "snapshot", "files kept": "files", "all from a cache": "files",
         "localhost": "snapshot", "100 Mbit/s": "snapshot", "at the threshold": "snapshot", "just under": "files",
         "3 Mbit/s": "files"}
-    assert out["localhost"]["why"].startswith("the link measured over 1,000 Mbit/s: at 20 Mbit/s or more")
+    assert out["localhost"]["why"].startswith("the link measured over 1,000 Mbit/s: at 16 Mbit/s or more")
     assert out["100 Mbit/s"]["why"].startswith("the link measured 96 Mbit/s")
-    assert out["3 Mbit/s"]["why"].startswith("the link measured 2.8 Mbit/s: under 20 Mbit/s")
+    assert out["3 Mbit/s"]["why"].startswith("the link measured 2.8 Mbit/s: under 16 Mbit/s")
     assert out["kept, slow link"]["why"] == "the memory snapshot was kept from an earlier visit"
 
 
 SLOW_MBIT = 4
 """The emulated link of the slow handler: Pyodide's two JavaScript modules (about 1.27 MB uncompressed here) take
-about 2.5 s at 4 Mbit/s, a fifth of the 20 Mbit/s the snapshot needs."""
+about 2.5 s at 4 Mbit/s, a quarter of the 16 Mbit/s the snapshot needs."""
 
 
 class SlowModules(_Handler):
@@ -93,7 +93,7 @@ def test_a_fast_link_boots_from_the_snapshot_and_says_why(page, site_url):
     computed(page)
     assert page.get_attribute("#atlas-calculator", "data-boot-from") == "snapshot"
     why = page.get_attribute("#atlas-calculator", "data-boot-why") or ""
-    assert re.fullmatch(r"the link measured (over 1,000|[\d.]+) Mbit/s: at 20 Mbit/s or more the memory snapshot comes first", why), why
+    assert re.fullmatch(r"the link measured (over 1,000|[\d.]+) Mbit/s: at 16 Mbit/s or more the memory snapshot comes first", why), why
     assert "Python booted from the build's memory snapshot: the link measured" in page.inner_text("#atlas-calc-status")
     assert [u for u in urls if SNAPSHOT.search(u)]
     assert page.js_errors == []
@@ -116,8 +116,8 @@ def test_a_slow_link_boots_from_the_files_with_the_same_numbers(page, site_url, 
         computed(slow)
         assert slow.get_attribute("#atlas-calculator", "data-boot-from") == "files"
         why = slow.get_attribute("#atlas-calculator", "data-boot-why") or ""
-        m = re.fullmatch(r"the link measured ([\d.]+) Mbit/s: under 20 Mbit/s Python's own start-up comes before the memory snapshot would", why)
-        assert m and float(m.group(1)) < 20, why
+        m = re.fullmatch(r"the link measured ([\d.]+) Mbit/s: under 16 Mbit/s Python's own start-up comes before the memory snapshot would", why)
+        assert m and float(m.group(1)) < 16, why
         assert "Python booted from its own start-up and the calculator's files: the link measured" in slow.inner_text("#atlas-calc-status")
         assert not [u for u in urls if SNAPSHOT.search(u)], "the snapshot was fetched on the slow link"
         assert result_cell(slow, "BSF Management Service", "app", "Replicas (target)") == "17"

@@ -437,11 +437,13 @@ const snapshotName = manifestP.then((manifest) => {
 // the data: it wins where bytes are cheap and loses where they are not. Measured first results on emulated links
 // (tools/benchmark.py --links-only, cold cache, .br served; footprint page against a bare Pyodide boot):
 // localhost 1,229 against 3,275 ms; 100 Mbit/s 5 ms 1,893 against 3,183; 20 Mbit/s 30 ms 5,681 against 5,768;
-// 10 Mbit/s 50 ms 10,481 against 8,118. The two cross near 20 Mbit/s, hence SNAPSHOT_MIN_MBIT. The rate is measured
+// 10 Mbit/s 50 ms 10,481 against 8,118; and the files' boot (this rule's first run, 2026-11-26): 20 Mbit/s 6,184 ms,
+// 10 Mbit/s 8,983 ms. So the snapshot gains 503 ms at 20 Mbit/s and loses 1,498 ms at 10: a boot's time being about
+// a + b / rate, the two cross at 16 Mbit/s, hence SNAPSHOT_MIN_MBIT. The rate is measured
 // from bytes this worker fetches anyway before it must choose (manifest.json, Pyodide's lock file and its two
 // JavaScript modules, about 0.4 MB with Brotli): navigator.connection is capped at 10 Mbit/s by Chromium and absent
 // from Firefox and Safari. A copy kept by the service worker from an earlier visit needs no link at all.
-const SNAPSHOT_MIN_MBIT = 20;
+const SNAPSHOT_MIN_MBIT = 16;
 // choose begin (tests/test_link_choice.py runs this part in Node)
 /** How this visit boots: {from: "snapshot" | "files", why: a sentence for the reader}. ``c``: {snapshot: the build
  * made one for this calculator (bool), snapshotKept / filesKept: the service worker's cache holds the snapshot / the
@@ -463,18 +465,26 @@ function chooseBoot(c) {
 // choose end
 
 /** The link's rate in Mbit/s from this worker's resource timings so far: the body bytes that came over the network
- * (transferSize > 0; a cached copy has 0) over the time from the first of them starting to arrive to the last one
- * done. Infinity when they took no measurable time; null when none came over the network. */
+ * (transferSize > 0; a cached copy has 0) over the time some body was arriving (the union of each response's
+ * responseStart..responseEnd: the gaps between responses, while this worker compiled or waited a round trip, are not
+ * the link's; with them, 1 of 3 first visits on localhost measured under 20 Mbit/s). Infinity when they took no
+ * measurable time; null when none came over the network. */
 function measuredMbit() {
-  let bytes = 0, start = Infinity, end = 0;
+  let bytes = 0;
+  const spans = [];
   for (const e of performance.getEntriesByType("resource")) {
     if (!(e.transferSize > 0) || !(e.encodedBodySize > 0) || !(e.responseEnd > 0)) continue;
     bytes += e.encodedBodySize;
-    start = Math.min(start, e.responseStart || e.fetchStart);
-    end = Math.max(end, e.responseEnd);
+    spans.push([e.responseStart || e.fetchStart, e.responseEnd]);
   }
   if (!bytes) return null;
-  return end - start < 1 ? Infinity : (bytes * 8) / ((end - start) * 1000);
+  spans.sort((a, b) => a[0] - b[0]);
+  let busy = 0, [from, to] = spans[0];
+  for (const [a, b] of spans.slice(1)) {
+    if (a > to) { busy += to - from; from = a; to = b; } else to = Math.max(to, b);
+  }
+  busy += to - from;
+  return busy < 1 ? Infinity : (bytes * 8) / (busy * 1000);
 }
 
 /** Whether the service worker's cache ("atlas-<build>", sw/service-worker.mjs) holds every one of ``urls``. */
