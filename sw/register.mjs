@@ -44,8 +44,15 @@ async function calculatorFiles(calc) {
   const urls = [manifestUrl.href, new URL(boot.getAttribute("data-worker"), document.baseURI).href];
   for (const name of Object.keys(manifest.core || {})) urls.push(new URL(name, core).href);
   const from = calc.getAttribute("data-boot-from");
-  if (from === "snapshot" && manifest.snapshot) urls.push(new URL("py/" + manifest.snapshot.file, assets).href);
   const name = boot.getAttribute("data-calculator");
+  // The snapshot too after a boot from the files (a link measured slow, pyworker.mjs chooseBoot): fetched once the
+  // result is shown, so that the next visit boots from it without the network (about 1.4 s against a bare Pyodide
+  // boot's 3.1 to 3.8 s from the cache, tools/benchmark.py); the slow link then carries it after the reader's result,
+  // never before.
+  const snap = manifest.snapshot;
+  if (snap && (from === "snapshot" || (Array.isArray(snap.calculators) && snap.calculators.includes(name)))) {
+    urls.push(new URL("py/" + snap.file, assets).href);
+  }
   if (from !== "snapshot") {
     const pack = manifest.packs && manifest.packs[name];
     const data = manifest.bundles && manifest.bundles[name];

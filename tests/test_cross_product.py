@@ -425,9 +425,10 @@ def test_dsr_errata_found_by_a_line_name_its_section(r):
 
 def test_footprint_phone_labels_are_the_detail_tables_headers():
     """On a phone the footprint's detail table is a card per row, each value behind its column's name, written in
-    atlas.css by column number: they must be COLUMNS' headers, in order (a column added or moved fails here)."""
+    calculator.css (the calculator pages' own stylesheet) by column number: they must be COLUMNS' headers, in order (a
+    column added or moved fails here)."""
     from calculators.footprint_report import COLUMNS
-    css = (ROOT / "docs" / "assets" / "css" / "atlas.css").read_text(encoding="utf-8")
+    css = (ROOT / "docs" / "assets" / "css" / "calculator.css").read_text(encoding="utf-8")
     labels = dict(re.findall(r'\[data-calculator="footprint"\] table\.atlas-rows td:nth-child\((\d+)\)::before \{ content: "([^"]*)"', css))
     assert [labels.get(str(i)) for i in range(1, len(COLUMNS) + 1)] == [h for _, h in COLUMNS]
 

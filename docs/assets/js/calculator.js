@@ -73,6 +73,14 @@
     root.setAttribute("data-state", s);
   }
   function status(text) { statusEl.textContent = text; }
+  /* How Python booted on this visit and why (data-boot-from, data-boot-why): a sentence after the result's status. */
+  function bootLine() {
+    var from = root.getAttribute("data-boot-from");
+    if (!from) return "";
+    var why = root.getAttribute("data-boot-why");
+    return " Python booted from " + (from === "snapshot" ? "the build's memory snapshot" : "its own start-up and the calculator's files") +
+      (why ? ": " + why : "") + ".";
+  }
   function message(text) {
     text = notes.concat(text ? [text] : []).join(" ");
     msgEl.hidden = !text;
@@ -317,7 +325,7 @@
     history.replaceState(null, "", "?" + q + location.hash);
     root.setAttribute("data-result-ms", String(Math.round(performance.now())));
     root.setAttribute("data-result-seq", String(seq));
-    status("Computed in your browser by Python (Pyodide) at " + new Date().toLocaleTimeString() + ".");
+    status("Computed in your browser by Python (Pyodide) at " + new Date().toLocaleTimeString() + "." + bootLine());
     if (chartEl) {
       chartEl.hidden = !res.chart;
       // Vega's first compile takes most of a second on the main thread: let the result table
@@ -701,6 +709,9 @@
         /* how Python booted: "snapshot" (the build's memory snapshot) or "files" (its own start-up, then
          * the code pack and data bundle), and why not from the snapshot when it had one */
         root.setAttribute("data-boot-from", m.from || "files");
+        /* and why this visit took that boot (pyworker.mjs, chooseBoot): a kept copy, or the link's measured rate */
+        if (m.why) root.setAttribute("data-boot-why", m.why);
+        else root.removeAttribute("data-boot-why");
         if (m.snapshotError) root.setAttribute("data-snapshot-error", m.snapshotError);
         else root.removeAttribute("data-snapshot-error");
         /* every file was checked against its SHA-256 before use: by Web Crypto, or by the worker's own script where
@@ -708,7 +719,9 @@
         if (m.verifiedWith) root.setAttribute("data-verified-with", m.verifiedWith);
         if (m.hashMs) root.setAttribute("data-hash-ms", JSON.stringify(m.hashMs));
         if (m.heap) root.setAttribute("data-heap-bytes", String(m.heap));
-        var again = restarts ? "Python was restarted " + restartWhy.after : "Python is ready";
+        var again = restarts ? "Python was restarted " + restartWhy.after :
+          "Python is ready (" + (m.from === "snapshot" ? "from the build's memory snapshot" : "from its own start-up and the calculator's files") +
+          (m.why ? ": " + m.why : "") + ")";
         if (restarts) {
           /* the message said "Python is restarting": it now says what the status line says */
           message(restartWhy.said + " The result below is unchanged. Python was restarted; " +

@@ -27,6 +27,7 @@ let heap = () => null;
 // 1 GiB, about 34 times the 30 MiB the footprint calculator's heap measures after booting and a run (tests).
 const HEAP_RESTART_BYTES = 2 ** 30;
 let bootedFrom = null;  // "snapshot" or "files", once ready
+let bootWhy = null;  // why that boot was chosen (chooseBoot)
 // The browser's fetch, for this worker's own requests; Pyodide's go through the watching fetch (watchPyodideFetches).
 const nativeFetch = self.fetch.bind(self);
 
@@ -431,7 +432,90 @@ const snapshotName = manifestP.then((manifest) => {
   const url = new URL("py/" + s.file, assets);
   return { url, digest: digestOf(manifest, url) };
 });
-const snapshotBytes = snapshotName.then(async (s) => {
+// --- which boot: the snapshot or the files ------------------------------------------------------------------
+// The snapshot (about 9 MB with Brotli, on top of Pyodide's WebAssembly) replaces Python's start-up, the imports and
+// the data: it wins where bytes are cheap and loses where they are not. Measured first results on emulated links
+// (tools/benchmark.py --links-only, cold cache, .br served; footprint page against a bare Pyodide boot):
+// localhost 1,229 against 3,275 ms; 100 Mbit/s 5 ms 1,893 against 3,183; 20 Mbit/s 30 ms 5,681 against 5,768;
+// 10 Mbit/s 50 ms 10,481 against 8,118; and the files' boot (this rule's first run, 2026-11-26): 20 Mbit/s 6,184 ms,
+// 10 Mbit/s 8,983 ms. So the snapshot gains 503 ms at 20 Mbit/s and loses 1,498 ms at 10: a boot's time being about
+// a + b / rate, the two cross at 16 Mbit/s, hence SNAPSHOT_MIN_MBIT. The rate is measured
+// from bytes this worker fetches anyway before it must choose (manifest.json, Pyodide's lock file and its two
+// JavaScript modules, about 0.4 MB with Brotli): navigator.connection is capped at 10 Mbit/s by Chromium and absent
+// from Firefox and Safari. A copy kept by the service worker from an earlier visit needs no link at all.
+const SNAPSHOT_MIN_MBIT = 16;
+// choose begin (tests/test_link_choice.py runs this part in Node)
+/** How this visit boots: {from: "snapshot" | "files", why: a sentence for the reader}. ``c``: {snapshot: the build
+ * made one for this calculator (bool), snapshotKept / filesKept: the service worker's cache holds the snapshot / the
+ * code pack and data bundle (bool), mbit: the link's rate measured here (Mbit/s; Infinity for no measurable time;
+ * null when nothing came over the network)}. One rule, no number changed: both boots compute the same results. */
+function chooseBoot(c) {
+  const rate = (m) => (m === Infinity || m >= 1000 ? "over 1,000" : m >= 10 ? String(Math.round(m)) : m.toFixed(1));
+  if (!c.snapshot) return { from: "files", why: "this build has no memory snapshot of this calculator" };
+  if (c.snapshotKept) return { from: "snapshot", why: "the memory snapshot was kept from an earlier visit" };
+  if (c.filesKept) return { from: "files", why: "its code and data were kept from an earlier visit, the memory snapshot was not" };
+  if (c.mbit === null || c.mbit === undefined || Number.isNaN(c.mbit)) {
+    return { from: "files", why: "the link's speed could not be measured (every file so far came from a cache)" };
+  }
+  if (c.mbit >= SNAPSHOT_MIN_MBIT) {
+    return { from: "snapshot", why: `the link measured ${rate(c.mbit)} Mbit/s: at ${SNAPSHOT_MIN_MBIT} Mbit/s or more the memory snapshot comes first` };
+  }
+  return { from: "files", why: `the link measured ${rate(c.mbit)} Mbit/s: under ${SNAPSHOT_MIN_MBIT} Mbit/s Python's own start-up comes before the memory snapshot would` };
+}
+// choose end
+
+/** The link's rate in Mbit/s from this worker's resource timings so far: the body bytes that came over the network
+ * (transferSize > 0; a cached copy has 0) over the time some body was arriving (the union of each response's
+ * responseStart..responseEnd: the gaps between responses, while this worker compiled or waited a round trip, are not
+ * the link's; with them, 1 of 3 first visits on localhost measured under 20 Mbit/s). Infinity when they took no
+ * measurable time; null when none came over the network. */
+function measuredMbit() {
+  let bytes = 0;
+  const spans = [];
+  for (const e of performance.getEntriesByType("resource")) {
+    if (!(e.transferSize > 0) || !(e.encodedBodySize > 0) || !(e.responseEnd > 0)) continue;
+    bytes += e.encodedBodySize;
+    spans.push([e.responseStart || e.fetchStart, e.responseEnd]);
+  }
+  if (!bytes) return null;
+  spans.sort((a, b) => a[0] - b[0]);
+  let busy = 0, [from, to] = spans[0];
+  for (const [a, b] of spans.slice(1)) {
+    if (a > to) { busy += to - from; from = a; to = b; } else to = Math.max(to, b);
+  }
+  busy += to - from;
+  return busy < 1 ? Infinity : (bytes * 8) / (busy * 1000);
+}
+
+/** Whether the service worker's cache ("atlas-<build>", sw/service-worker.mjs) holds every one of ``urls``. */
+async function kept(urls) {
+  try {
+    if (!self.caches) return false;
+    const names = (await caches.keys()).filter((n) => n.startsWith("atlas-"));
+    for (const url of urls) {
+      let found = false;
+      for (const n of names) if (await (await caches.open(n)).match(url.href)) { found = true; break; }
+      if (!found) return false;
+    }
+    return true;
+  } catch (e) {
+    return false;  // no Cache Storage here (not a secure context): nothing kept
+  }
+}
+let measuredAfter = null;  // resolved by boot() once Pyodide's JavaScript modules have come
+const modulesIn = new Promise((resolve) => { measuredAfter = resolve; });
+const bootChoice = snapshotName.then(async (s) => {
+  if (!s) return chooseBoot({ snapshot: false });
+  const n = await named.catch(() => null);
+  const snapshotKept = await kept([s.url]);
+  const filesKept = !snapshotKept && !!n && await kept([n.pack, n.marshal]);
+  if (snapshotKept || filesKept) return chooseBoot({ snapshot: true, snapshotKept, filesKept });
+  await modulesIn;
+  return chooseBoot({ snapshot: true, mbit: measuredMbit() });
+}).then((c) => Object.assign(c, { at: Math.round(performance.now()) }));
+bootChoice.catch(() => {});
+
+const snapshotBytes = bootChoice.then((c) => (c.from === "snapshot" ? snapshotName : null)).then(async (s) => {
   if (!s) return null;
   let bytes;
   try {
@@ -446,7 +530,8 @@ const snapshotBytes = snapshotName.then(async (s) => {
 let snapshotHeap = 0;
 // A snapshot that cannot be had or does not match: the files are fetched at once, while Pyodide still loads.
 snapshotBytes.catch(() => named.then(() => files(), () => {}));
-snapshotName.then((s) => { if (!s) files(); }, () => {});
+// The files when this visit boots without the snapshot (bootChoice below).
+bootChoice.then((c) => { if (c.from === "files") files(); }, () => {});
 // Pyodide's lock file, fetched, checked and parsed here (a 404 page or a truncated file named as such)
 // and handed to loadPyodide, which then does not fetch it again.
 const lockUrl = new URL("pyodide-lock.json", core);
@@ -621,7 +706,10 @@ async function boot() {
   asm.catch(() => {});
   const { loadPyodide } = await step(pyodideUrl, "could not be loaded as a JavaScript module", () => importWatched(pyodideUrl));
   const { default: createModule } = await step(asmUrl, "could not be loaded as a JavaScript module", () => asm);
-  const snap = await snapshotName.catch(() => null);
+  measuredAfter();
+  const choice = await bootChoice.catch(() => ({ from: "files", why: "the manifest could not be read" }));
+  bootWhy = choice.why;
+  const snap = choice.from === "snapshot" ? await snapshotName.catch(() => null) : null;
   let snapshotError = null;
   if (snap) {
     try {
@@ -746,7 +834,8 @@ async function ready(pyodide, catalogue, bundle, bytecode, from, snapshotError) 
   await Promise.all(coreChecks).catch(() => {});
   if (reported) return;
   bootedFrom = from;
-  postMessage({ type: "ready", phases, bytecode, startedAt, heap: heap(), from, snapshotError, verifiedWith, hashMs });
+  postMessage({ type: "ready", phases, bytecode, startedAt, heap: heap(), from, snapshotError, verifiedWith, hashMs,
+                why: bootWhy });
 }
 
 // The report pack: named in manifest.json as "report" ({pack, files}), fetched when the reader first asks for an
