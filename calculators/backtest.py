@@ -268,13 +268,14 @@ def select_power(by_power: dict) -> dict:
                     f"{scores[best]['score']:.1f} against {scores[0]['score']:.1f} proportional)")}
 
 
-def _nested_evidence(prod: _Product) -> tuple[list[dict], dict, dict]:
+def _nested_evidence(prod: _Product) -> tuple[list[dict], dict, dict, dict]:
     """The comparable-runs comparisons with the power beyond the measured range chosen without the run predicted.
 
     For each run B: every other run is predicted without B, once per power of ``POWERS``; ``select_power`` chooses on
     those; B is then predicted (from the other runs, as always) with the power chosen. Returns ``(points, inner,
-    chosen)``: B's points (each with ``power``); ``inner[B]``: the comparisons made without B at B's power (the band's
-    held-out coverage checks B against them); ``chosen[B]``: the power (Fraction)."""
+    chosen, rule)``: B's points (each with ``power``); ``inner[B]``: the comparisons made without B at B's power (the
+    band's held-out coverage checks B against them); ``chosen[B]``: the power (Fraction); ``rule``: ``select_power`` on
+    every run, the power the calculator uses."""
     full = {pw: _evidence_comparisons(prod, power=pw) for pw in POWERS}
     groups = prod.by_call_model()
     points, inner, chosen = [], {}, {}
@@ -290,7 +291,7 @@ def _nested_evidence(prod: _Product) -> tuple[list[dict], dict, dict]:
         chosen[b] = pw
         inner[b] = without[pw]
         points += [dict(p, power=float(pw)) for p in full[pw] if p["to"] == b]
-    return points, inner, chosen
+    return points, inner, chosen, select_power(full)
 
 
 def _one_run_comparisons(prod: _Product, excluded=frozenset()) -> list[dict]:
@@ -493,9 +494,8 @@ def _run(bundle: dict) -> dict:
         prod = _Product(bundle, doc) if kind == "pods" else None
         inner = None
         if prod:
-            nested, inner, chosen = _nested_evidence(prod)
+            nested, inner, chosen, rule = _nested_evidence(prod)
             pts = nested + _one_run_comparisons(prod)
-            rule = select_power({pw: _evidence_comparisons(prod, power=pw) for pw in POWERS})
             extrapolation[doc] = {"power": float(rule["power"]), "why": rule["why"], "scores": rule["scores"],
                                   "held_out_choices": {f"{float(pw):g}": sum(1 for c in chosen.values() if c == pw)
                                                        for pw in POWERS}}
