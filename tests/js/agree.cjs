@@ -6,7 +6,7 @@
  *              "tables": ["<table HTML>", ...], "cells": ["<cell text>", ...]}
  * stdout: JSON {"pairs": [{"facts", "services", "summary", "csv", "csv_diff", "json", "json_diff",
  *                          "js_html", "py_html"}],   (both HTMLs normalised the same way)
- *               "tables": ["<tables.js shownCSV>", ...], "cells": ["<compare.js csvCell>", ...]}
+ *               "tables": ["<tables.js shownCSV>", ...], "cells": ["<compare.js csvCell: tables.js's>", ...]}
  *
  * compare.js exports its rules when loaded as a CommonJS module (it returns before touching the page);
  * tables.js is run as the page runs it, in a jsdom window, and its public shownCSV is called. jsdom (a
@@ -23,6 +23,7 @@ const dom = new JSDOM("<!doctype html><html><head></head><body></body></html>",
   { url: input.page, runScripts: "outside-only", pretendToBeVisual: true });
 const { window } = dom;
 global.document = window.document;   // compare.js's render() builds nodes with the global document, as in a page
+global.window = window;               // and writes a CSV cell with tables.js's rule (window.atlasTables.csvCell)
 
 const compare = require(path.join(JS, "compare.js"));
 // as the page loads them: tablesort (node_modules, atlas/assets.py copies the same file), then tables.js

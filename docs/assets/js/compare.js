@@ -122,26 +122,8 @@
     });
     return out;
   }
-  var NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-  /* calculators.formatting: FORMULA_SIGNS (= + - @, full-width and small forms) and Python's white space (str.isspace,
-     str.strip): a cell whose first sign after white space is one of them is formula-like. */
-  var SIGNS = "=+-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b";
-  var PY_SPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
-  function formulaLike(t) {
-    /* calculators.formatting.csv_cell's test: true where the cell gets a leading apostrophe. */
-    if (!t) return false;
-    var c = t.charAt(0), i = 0, j = t.length;
-    if (c === "\t" || c === "\r") return true;
-    if (SIGNS.indexOf(c) < 0 && PY_SPACE.indexOf(c) < 0) return false;
-    while (i < j && PY_SPACE.indexOf(t.charAt(i)) >= 0) i++;
-    while (j > i && PY_SPACE.indexOf(t.charAt(j - 1)) >= 0) j--;
-    var core = t.slice(i, j);
-    return core !== "" && SIGNS.indexOf(core.charAt(0)) >= 0 && core !== "-" && !NUMBER.test(core);
-  }
-  function csvCell(v) {  // calculators.formatting: csv_cell (formula-like text made inert) and csv.writer's quoting
-    var t = v === null || v === undefined ? "" : String(v);
-    if (typeof v === "string" && formulaLike(t)) t = "'" + t;
-    return /[",\n\r]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
+  function csvCell(v) {  // tables.js's rule, the site's one CSV cell (formula-like text made inert, csv.writer's quoting)
+    return window.atlasTables.csvCell(v);
   }
   function exportCsv(m, diffOnly) {
     var lines = [EXPORT_COLUMNS.join(",")];

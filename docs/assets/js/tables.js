@@ -171,9 +171,12 @@
     return out;
   }
   function csvCell(v) {
-    /* calculators.formatting.csv_writer: formula-like text made inert, RFC 4180 quoting (tests/test_js_agrees.py). */
-    if (formulaLike(v)) v = "'" + v;
-    return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
+    /* calculators.formatting.csv_writer: formula-like text made inert (text only: a number is written as is), RFC 4180
+       quoting; null and undefined as an empty cell. The one CSV cell rule of the site's scripts (compare.js calls it;
+       tests/test_js_agrees.py holds it to Python). */
+    var t = v === null || v === undefined ? "" : String(v);
+    if (typeof v === "string" && formulaLike(t)) t = "'" + t;
+    return /[",\n\r]/.test(t) ? '"' + t.replace(/"/g, '""') + '"' : t;
   }
   function csvRow(cells) {
     var texts = Array.prototype.map.call(cells, function (c) { return exportText(c).replace(SPACE, " ").trim(); });
@@ -498,6 +501,7 @@
       new MutationObserver(function () { watch(holder); focusable(holder); }).observe(holder, { childList: true });
     });
   }
-  window.atlasTables = { enhance: enhance, filter: filter, apply: apply, key: key, shownCSV: shownCSV, keyOf: keyOf, message: message };
+  window.atlasTables = { enhance: enhance, filter: filter, apply: apply, key: key, shownCSV: shownCSV, keyOf: keyOf, message: message,
+    csvCell: csvCell };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start); else start();
 })();
