@@ -697,7 +697,7 @@ async function fromSnapshot(loadPyodide, snap, createModule) {
 }
 
 async function boot() {
-  progress("runtime", "Loading the Python runtime (Pyodide, about 13 MB)");
+  progress("runtime", "Loading the Python runtime (Pyodide)");
   const pyodideUrl = new URL("pyodide.mjs", core);
   const asmUrl = new URL("pyodide.asm.mjs", core);
   // Pyodide's module and its WebAssembly's glue, imported here (not by loadPyodide, which takes the glue as
