@@ -631,3 +631,67 @@ def test_shcm_likely_range_from_the_held_out_band(bundle):
                        unit="RPS", cpu_ceiling_percent="80", spare="1")
     assert res["total"] == 6 and res["likely"]["low"] == {"total": 4} and res["likely"]["high"] == {"total": 11}
     assert shcm.likely_text(res) == "4–11" and "likely 4–11 node(s)" in shcm.result_html(res)
+
+
+# ------------------------------------------------------------------ DSR: what a reader sees (mutants that survived)
+def _dsr_rows(res: dict) -> dict:
+    return {row[1]: row for row in dsr._rows(res)}
+
+
+def test_printed_rate_row_is_in_mps_as_printed(bundle):
+    """Table 3-8 (FABR + Relay) prints '288K (18K/MP)': the rate row is 18,000 MPS per DA-MP, unit MPS, source 'as
+    printed' (not derived: the guide prints it)."""
+    res = dsr.compute(bundle, "dsr-fabr-udr", 288000, cpu_ceiling_percent=38)
+    assert _dsr_rows(res)["rate"] == ("computed", "rate", "MPS per DA-MP at the measured CPU peak", 18000, "MPS", "as printed")
+
+
+def test_relay_run_names_the_relay_tuning_rule(bundle):
+    """Table 3-1 row 1 is a 'DA-MP relay' run: the DSR infrastructure rule of topic da-mp-relay-tuning (dsr-G22 in
+    data/dsr/guidance.yaml) bears on it and is listed among its notes, naming the run's section."""
+    res = dsr.compute(bundle, "dsr-relay-12vcpu", 288000)
+    assert any(n.startswith("dsr-G22 (DSR infrastructure rule, stated in section ") for n in res["notes"]), res["notes"]
+
+
+def test_html_names_where_the_mated_pair_rule_comes_from(bundle):
+    """The result's sources link the guide's planning procedure on the DSR infrastructure rules page."""
+    html = dsr.result_html(dsr.compute(bundle, "dsr-relay-12vcpu", 288000))
+    assert ('(the guide\'s <a href="../../products/dsr/guidance/#planning-procedure">planning procedure</a> on the DSR '
+            "infrastructure rules page)") in html
+
+
+def test_report_method_sheet_spares_row(bundle):
+    """Table 3-1 row 1, 240,000 MPS, one spare, mated pairs: the report's Method sheet says '1 spare DA-MP(s) per DSR
+    site added (N+k), counted within the site limit.' under 'Spares' (DA-MPs have the 16-per-site limit)."""
+    rep = dsr.report_web(bundle, {"scenario": "dsr-relay-12vcpu", "target": "240000", "spare": "1",
+                                  "redundancy": "mated-pair"})
+    method = {x[0]: x[1] for x in report.sheet_named(rep, "Method")["rows"]}
+    assert method["Spares"] == "1 spare DA-MP(s) per DSR site added (N+k), counted within the site limit."
+
+
+def test_mated_pair_rows_are_labelled_mated_pairs(bundle):
+    """Table 3-1 row 1 (18,000 MPS per DA-MP), 1,000,000 MPS with mated pairs: ceil(1,000,000 / (18,000 x 16)) = 4
+    mated pairs, shown under the label 'Mated pairs' (not 'DSR sites'), then 4 x 2 = 8 DSR sites."""
+    rows = _dsr_rows(dsr.compute(bundle, "dsr-relay-12vcpu", 1_000_000, redundancy="mated-pair"))
+    assert rows["mated_pairs"][2:5] == ("Mated pairs", 4, "count")
+    assert rows["dsr_sites"][2:5] == ("DSR sites", 8, "count")
+
+
+def test_warnings_are_listed_as_the_result_warnings_list(bundle):
+    """Table 3-19 (RSA) prints 15K per DA-MP at 53 % CPU: a 50 % ceiling is below that peak and warned; the warning is
+    shown in the list the page styles as warnings (class atlas-warnings)."""
+    html = dsr.result_html(dsr.compute(bundle, "dsr-rsa", 100000, cpu_ceiling_percent=50))
+    assert '<ul class="atlas-warnings"><li>The ceiling (50%) is below the measured CPU peak (53%)' in html
+
+
+def test_backtest_pairs_runs_after_a_run_it_cannot_use(bundle):
+    """Called directly (the bundle fixture's own backtest is credited by mutmut to one test only). Table 3-15 rows 1
+    and 2 (DSA, 12 vCPU, same call model): 9,200 MPS per DA-MP at 29 % CPU, 9,800 at 34 %. Row 2's CPU peak predicted
+    from row 1 = 29 x 9,800 / 9,200 = 30.891 %. The vSTP runs listed before them have no per-DA-MP rate and are skipped,
+    not the end of the list."""
+    pts = [p for p in dsr.backtest_points(bundle, "dsr") if p["level"] == "service"
+           and (p["from"], p["to"]) == ("dsr-dsa-previous-location-check", "dsr-dsa-time-distance-check")]
+    assert len(pts) == 1
+    p = pts[0]
+    assert (p["load_from"], p["load_to"], p["observed_from"], p["observed_to"]) == (9200, 9800, 29, 34)
+    assert abs(p["predicted_to"] - 29 * 9800 / 9200) < 1e-9
+    assert (p["source_from"], p["source_to"]) == ("Table 3-15 row 1; CPU Table 3-15 row 1", "Table 3-15 row 2; CPU Table 3-15 row 2")
