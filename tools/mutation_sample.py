@@ -92,6 +92,11 @@ MODULE_TESTS = {
     "atlas/downloads.py": ["tests/test_download_files.py", "tests/test_table_views.py"],
 }
 """Test files per module; a calculators/ module not listed uses CALCULATOR_TESTS."""
+DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py"]
+"""The own-deployment calculator's tests (hand-written kubectl fixtures, no site build): not in CALCULATOR_TESTS."""
+MODULE_TESTS.update({m: CALCULATOR_TESTS + DEPLOYMENT_TESTS for m in (
+    "calculators/deployment.py", "calculators/deployment_inputs.py", "calculators/deployment_report.py",
+    "calculators/__main__.py")})
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
