@@ -97,6 +97,7 @@ DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py
 MODULE_TESTS.update({m: CALCULATOR_TESTS + DEPLOYMENT_TESTS for m in (
     "calculators/deployment.py", "calculators/deployment_inputs.py", "calculators/deployment_report.py",
     "calculators/__main__.py")})
+MODULE_TESTS["calculators/query.py"] = CALCULATOR_TESTS + ["tests/test_cross_product.py"]  # the query page's own tests
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
