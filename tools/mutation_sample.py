@@ -92,12 +92,18 @@ MODULE_TESTS = {
     "atlas/downloads.py": ["tests/test_download_files.py", "tests/test_table_views.py"],
 }
 """Test files per module; a calculators/ module not listed uses CALCULATOR_TESTS."""
-DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py"]
+DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py", "tests/test_deployment_cli.py",
+                    "tests/test_deployment_as_run.py", "tests/test_deployment_reading.py",
+                    "tests/test_deployment_vendor_runs.py"]
 """The own-deployment calculator's tests (hand-written kubectl fixtures, no site build): not in CALCULATOR_TESTS."""
 MODULE_TESTS.update({m: CALCULATOR_TESTS + DEPLOYMENT_TESTS for m in (
     "calculators/deployment.py", "calculators/deployment_inputs.py", "calculators/deployment_report.py",
     "calculators/__main__.py")})
-MODULE_TESTS["calculators/query.py"] = CALCULATOR_TESTS + ["tests/test_cross_product.py"]  # the query page's own tests
+MODULE_TESTS.update({m: CALCULATOR_TESTS + ["tests/test_cross_product.py", "tests/test_query_values.py",
+                                             "tests/test_catalogue_values.py", "tests/test_report_values.py",
+                                             "tests/test_scenario_facts.py"]  # the query page's tests, and their values
+                     for m in ("calculators/query.py", "calculators/catalogue.py", "calculators/report.py",
+                               "calculators/scenario.py")})
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
@@ -110,6 +116,9 @@ DESELECT = [
     # runs the command line in a subprocess that loads the whole bundle (1.4 GB, 10-20 s on the shared machine) for
     # every mutant it meets; tests/test_deployment_cli.py runs the same command line in-process
     "tests/test_deployment.py::test_command_line_writes_the_file_export_inputs_writes",
+    # compile the site's charts with node_modules/ (Vega-Lite), which mutants/ does not hold
+    "tests/test_cross_product.py::test_home_chart_hollow_means_partial_only",
+    "tests/test_cross_product.py::test_dsr_chart_legend_labels_fit_a_phone",
 ]
 """Tests that cannot pass on mutated code whatever the mutant."""
 
