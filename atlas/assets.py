@@ -51,6 +51,54 @@ VENDOR = {
 INTERPRETER = "vega-interpreter/build/vega-interpreter.js"
 
 
+STDLIB = "python_stdlib.zip"
+"""Pyodide's standard library, which the site serves repacked (``stdlib_zip``), not as npm ships it."""
+
+
+def stdlib_zip() -> bytes:
+    """Pyodide's ``python_stdlib.zip`` (node_modules/pyodide) repacked with every entry *stored* instead of deflated:
+    the same files in the same order, with the same names, times, attributes and bytes, so Python imports the same
+    modules from it. Returns the zip's bytes (about 9.7 MB from 2.5 MB). Raises BuildError if npm's zip is missing or
+    unreadable.
+
+    Why: each member deflated on its own is 2.55 MB that no server can compress further, and it is 40 % of a first
+    visit's bytes (tools/benchmark.py, per link). Stored, the whole zip compresses as one text: 1.59 MB as
+    precompressed Brotli (``compress.BROTLI_QUALITY_FOR``), 2.21 MB as gzip -9 (measured with Node's zlib on
+    Pyodide 314.0.7's zip), so every calculator page's first visit moves about 0.95 MB less where the server sends
+    the ``.br`` (0.76 s at 10 Mbit/s), and 0.34 MB less with the ``.gz``. A server that compresses nothing sends
+    9.7 MB instead of 2.5 MB (the Hosting page says to serve the precompressed files). Python reads a stored member
+    without inflating it. The memory snapshot is made with these same bytes (``make_snapshot``): Python's zip
+    importer keeps the zip's table of contents, with its offsets, in the heap the snapshot restores."""
+    src = node_modules() / "pyodide" / STDLIB
+    key = (str(src), *_stat_key(src))
+    if _STDLIB_CACHE.get("key") == key:
+        return _STDLIB_CACHE["bytes"]
+    import io
+    import zipfile
+    out = io.BytesIO()
+    try:
+        with zipfile.ZipFile(src) as z, zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as o:
+            for info in z.infolist():
+                copy = zipfile.ZipInfo(info.filename, info.date_time)
+                copy.external_attr, copy.create_system, copy.compress_type = info.external_attr, info.create_system, zipfile.ZIP_STORED
+                o.writestr(copy, z.read(info))
+    except (OSError, zipfile.BadZipFile) as e:
+        raise BuildError(f"{src} could not be read as a zip (run `npm ci`): {e}") from e
+    _STDLIB_CACHE.update(key=key, bytes=out.getvalue())
+    return _STDLIB_CACHE["bytes"]
+
+
+_STDLIB_CACHE: dict = {}
+
+
+def _stat_key(path: Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError as e:
+        raise BuildError(f"{path} is missing (run `npm ci`)") from e
+    return st.st_size, st.st_mtime_ns
+
+
 HASH_DIGITS = 12
 """Hex digits of SHA-256 in a content-hashed file name and in an asset's ``?v=`` version."""
 
@@ -162,10 +210,11 @@ def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[
     """Pyodide's memory snapshot of the site's own Pyodide with the calculators imported and their data
     loaded, made in Node (tools/make_snapshot.mjs): ``files`` are ``(path under /atlas, file)`` pairs (the
     calculators, their bytecode, the standard-library modules of ``path``), ``bundles`` maps each
-    calculator to its ``.marshal`` data. Returns (the snapshot's bytes, Pyodide's BUILD_ID in hex, which
+    calculator to its ``.marshal`` data; Python's standard library is the one the site serves (``stdlib_zip``). Returns (the snapshot's bytes, Pyodide's BUILD_ID in hex, which
     its header carries: a Pyodide of another build refuses it). A snapshot made before from the same inputs
     (SNAPSHOT_CACHE) is used again. Raises BuildError if Node or the script fails."""
     node = _node()
+    stdlib = stdlib_zip()
     job = {"path": path, "files": [[rel, str(f)] for rel, f in files], "bundles": {n: str(f) for n, f in bundles.items()}}
     # Made again only when what goes into it changed: Pyodide's heap keeps about a hundred bytes that differ
     # from one run to the next (a ChaCha random state, a counter) whatever make_snapshot.mjs fixes, and
@@ -173,6 +222,7 @@ def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[
     key = hashlib.sha256(json.dumps({
         "script": content_hash((ROOT / "tools" / "make_snapshot.mjs").read_bytes()),
         "pyodide": {p: content_hash((node_modules() / p).read_bytes()) for p in VENDOR["pyodide"]},
+        "stdlib": content_hash(stdlib),
         "path": path, "files": [[rel, content_hash(f.read_bytes())] for rel, f in files],
         "bundles": {n: content_hash(f.read_bytes()) for n, f in sorted(bundles.items())},
     }, sort_keys=True).encode()).hexdigest()
@@ -186,6 +236,9 @@ def make_snapshot(path: list[str], files: list[tuple[str, Path]], bundles: dict[
         pass
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "snapshot"
+        # the standard library the site serves (stdlib_zip), not npm's: Python's zip importer keeps its offsets
+        job["stdlib"] = str(Path(tmp) / STDLIB)
+        Path(job["stdlib"]).write_bytes(stdlib)
         r = subprocess.run([node, str(ROOT / "tools" / "make_snapshot.mjs"), str(node_modules() / "pyodide"), str(out)],
                            input=json.dumps(job), capture_output=True, text=True, timeout=300)
         if r.returncode != 0:
@@ -274,7 +327,8 @@ def fetched_digests(manifest: dict, folders: dict[str, Path]) -> dict[str, dict]
     """The size and full SHA-256 (``file_digest``) of every file the calculator worker fetches, by its path under the
     site root: each page's code pack and data bundle (``.marshal`` and ``.json``, or the one data file of a FILE_BUNDLES calculator), the report pack and the memory
     snapshot that ``manifest`` names, read from ``folders`` (``{"assets/py": folder, "assets/data": folder}``, where
-    they are being written), and Pyodide's FETCHED_CORE files from node_modules (copied unchanged by ``vendor``).
+    they are being written), and Pyodide's FETCHED_CORE files as ``vendor`` writes them (from node_modules, the standard library repacked by
+    ``stdlib_zip``).
 
     Why in the manifest, and the manifest checked by the page: a content-hashed name carries only the first
     HASH_DIGITS (12) hex digits of a file's SHA-256 and is never checked by the browser, so a stale proxy or a
@@ -302,7 +356,7 @@ def fetched_digests(manifest: dict, folders: dict[str, Path]) -> dict[str, dict]
         add("assets/data", entry["json"])
     add("assets/py", manifest["snapshot"]["file"])
     for name in FETCHED_CORE:
-        out[f"assets/vendor/pyodide/{name}"] = file_digest((node_modules() / "pyodide" / name).read_bytes())
+        out[f"assets/vendor/pyodide/{name}"] = file_digest(stdlib_zip() if name == STDLIB else (node_modules() / "pyodide" / name).read_bytes())
     return dict(sorted(out.items()))
 
 
@@ -356,7 +410,8 @@ def calculators_and_bundles(bundle: dict, docs_dir: Path, sources: Path | None =
         # One pack per calculator page, with just what its calculator imports. "core": the byte size of each
         # Pyodide file, which the worker checks (HEAD) before booting so that a truncated or half-copied file
         # is named at once instead of hanging the boot.
-        core = {Path(p).name: (nm / p).stat().st_size for p in VENDOR["pyodide"] if (nm / p).exists()}
+        core = {Path(p).name: (len(stdlib_zip()) if Path(p).name == STDLIB else (nm / p).stat().st_size)
+                for p in VENDOR["pyodide"] if (nm / p).exists()}
         manifest = {"packs": {}, "bundles": {}, "path": ["lib"], "cache_tag": compiled["cache_tag"], "core": core}
         for name, rels in compiled["needs"].items():
             index, blob = codepack.pack([(rel, (tpy / rel).read_bytes()) for rel in rels])
@@ -429,6 +484,12 @@ def vendor(docs_dir: Path) -> list[str]:
         for p in files:
             target = dest / Path(p).name
             src = nm / p
+            if p == f"pyodide/{STDLIB}":
+                data = stdlib_zip()
+                if not (target.is_file() and target.stat().st_size == len(data) and target.read_bytes() == data):
+                    target.write_bytes(data)
+                out.append(target)
+                continue
             if not (target.is_file() and target.stat().st_size == src.stat().st_size
                     and target.stat().st_mtime_ns == src.stat().st_mtime_ns):
                 shutil.copy2(src, target)

@@ -7,7 +7,8 @@ Runs vary by a few hundred ms on a 2-core machine: keep RUNS at 11 or more for t
 Prints, for this machine (JSON):
   * with --tests, the whole test suite's wall time as `make test` runs it (first, alone: it takes minutes);
   * full build time (`python -m atlas build`: every step, then MkDocs strict) (median of N builds, default 3; --site DIR reuses a built site);
-  * calculator readiness against the bare Pyodide boot in a module worker, on the same server
+  * calculator readiness against the bare Pyodide boot (Pyodide as npm ships it, its own deflated standard library
+    included: bench/python_stdlib.zip, not the site's repacked one) in a module worker, on the same server
     and browser in the same run, cold cache, runs interleaved (median of RUNS, default 11): the
     footprint calculator opened from a permalink, timed from navigation to "ready" (Python
     loaded, the calculator imported, its data parsed) and to the first result computed by
@@ -52,6 +53,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -78,7 +80,8 @@ w.onmessage = (e) => { document.body.setAttribute('data-ready', String(performan
   document.body.setAttribute('data-start', String(e.data - performance.timeOrigin)); };"""
 BARE_WORKER = """const startedAt = performance.timeOrigin + performance.now();
 const {loadPyodide} = await import(new URL('../assets/vendor/pyodide/pyodide.mjs', import.meta.url).href);
-const py = await loadPyodide({indexURL: new URL('../assets/vendor/pyodide/', import.meta.url).href});
+const py = await loadPyodide({indexURL: new URL('../assets/vendor/pyodide/', import.meta.url).href,
+                              stdLibURL: new URL('python_stdlib.zip', import.meta.url).href});
 py.runPython('1+1'); postMessage(startedAt);"""
 
 
@@ -512,6 +515,8 @@ def main() -> None:
     (bench / "bare.html").write_text(BARE_HTML)
     (bench / "bare-main.mjs").write_text(BARE_MAIN)
     (bench / "bare-worker.mjs").write_text(BARE_WORKER)
+    # the bare boot is Pyodide as npm ships it: its own standard library (deflated, 2.5 MB), not the site's repacked one
+    shutil.copyfile(ROOT / "node_modules" / "pyodide" / "python_stdlib.zip", bench / "python_stdlib.zip")
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     url = f"http://127.0.0.1:{httpd.server_address[1]}"

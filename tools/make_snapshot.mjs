@@ -6,7 +6,8 @@
 //   node tools/make_snapshot.mjs PYODIDE_DIR OUT < job.json
 //
 // job.json: {"path": [folders under /atlas put first on sys.path], "files": [[path, file on disk]],
-// "bundles": {calculator: .marshal file on disk}}. The snapshot is Pyodide's ("makeMemorySnapshot":
+// "bundles": {calculator: .marshal file on disk}, "stdlib": the standard library zip the site serves (optional:
+// Pyodide's own otherwise)}. The snapshot is Pyodide's ("makeMemorySnapshot":
 // a header with Pyodide's BUILD_ID, then the whole WebAssembly heap): Python then holds, in
 // __main__, `_atlas_snapshot` = {"catalogue": the calculators.catalogue module, "bundles": {name:
 // bundle dict}, "bytecode": whether the modules came from the build's bytecode}. Python must hold
@@ -50,7 +51,10 @@ try {
   const { loadPyodide } = await import(pathToFileURL(path.resolve(pyodideDir, "pyodide.mjs")).href);
   // A fixed hash seed: Python's str hashes (cached in every string object) and so the heap are the
   // same on every build, and so is the file's content-hashed name.
+  // job.stdlib: the standard library zip the site serves (atlas/assets.py stdlib_zip), which Python's zip importer
+  // indexes into the heap: the snapshot must be made with the very bytes the browser will write to /lib
   const py = await loadPyodide({ indexURL: path.resolve(pyodideDir) + "/", _makeSnapshot: true, env: { PYTHONHASHSEED: "0" },
+                                 ...(job.stdlib ? { stdLibURL: path.resolve(job.stdlib) } : {}),
                                  // sys.executable as in a browser (Node's default is this script's path)
                                  _sysExecutable: "./this.program",
                                  stdout: () => {}, stderr: (t) => console.error(t) });

@@ -4,6 +4,8 @@
 //
 //   node tools/precompress.mjs SITE_DIR BROTLI_QUALITY [CACHE_DIR] < list
 //
+// list: a path a line; "path<TAB>quality" compresses that file at another Brotli quality (0-11).
+//
 // CACHE_DIR (optional): the compressed bytes of every file compressed before, named by the SHA-256 of the
 // file's bytes, the quality and the Brotli mode; a file whose bytes were compressed before is copied from
 // there instead of compressed again (the memory snapshot alone, 38 MB, took about 3 s of each build). The
@@ -27,14 +29,25 @@ if (!root || qualityArg === undefined) {
   console.error("usage: node tools/precompress.mjs SITE_DIR BROTLI_QUALITY [CACHE_DIR] < list");
   process.exit(2);
 }
-const quality = Number(qualityArg);
+const defaultQuality = Number(qualityArg);
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 const TEXT = /\.(html|js|mjs|css|json|svg|xml|txt|csv|map|py)$/;
 
 let input = "";
 for await (const chunk of process.stdin) input += chunk;
-const names = input.split("\n").filter(Boolean);
+const qualityOf = new Map();
+const names = input.split("\n").filter(Boolean).map((line) => {
+  const [name, q] = line.split("\t");
+  if (q !== undefined) {
+    if (!/^(1[01]|[0-9])$/.test(q)) {
+      console.error(`precompress: "${line}" gives no Brotli quality 0-11 after its tab`);
+      process.exit(2);
+    }
+    qualityOf.set(name, Number(q));
+  }
+  return name;
+});
 
 let tmps = 0;
 async function write(file, bytes) {
@@ -51,6 +64,7 @@ async function one(name) {
   const file = path.join(root, name);
   const raw = await readFile(file);
   const text = TEXT.test(name);
+  const quality = qualityOf.has(name) ? qualityOf.get(name) : defaultQuality;
   let key = null;
   if (cacheDir) {
     key = crypto.createHash("sha256").update(raw).digest("hex") + `-q${quality}${text ? "t" : "g"}`;

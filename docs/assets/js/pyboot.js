@@ -1,5 +1,5 @@
 /* Calculator pages, first script in <head>: start the Pyodide worker before the page's
- * stylesheets and other scripts are even fetched, so the ~13 MB runtime downloads and
+ * stylesheets and other scripts are even fetched, so the runtime (about 5 MB as Brotli) downloads and
  * compiles while the page renders. Messages that arrive before calculator.js takes the
  * worker over are kept and handed to it in order; if anything here fails, calculator.js
  * starts its own worker and handles every failure as before.
