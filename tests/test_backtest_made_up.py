@@ -168,6 +168,7 @@ def test_one_run_pairs_by_hand():
     w = one[("syn-1", "syn-2", "whole")]
     assert (w["predicted_to"], w["observed_to"], w["subject"], w["coverage"], w["rule"], w["ape"]) == (
         20.0, 30.0, "1 pods", 1.0, "whole footprint", pytest.approx(100 / 3))
+    assert w["unit"] == "TPS"
     # held out, the comparable runs: 2 interpolated between 1 and 3 (20), 1 scaled from 2 (15), 3 scaled from 2 (45)
     ev = {p["to"]: p for p in res["points"] if p["method"] == "evidence" and p["level"] == "service"}
     assert (ev["syn-2"]["predicted_to"], ev["syn-1"]["predicted_to"], ev["syn-3"]["predicted_to"]) == (20, 15, 45)
@@ -207,3 +208,20 @@ def test_runs_left_out_and_why():
          "why": "its usable CPU readings cover 25 % of the CPU it requests (a whole-footprint comparison needs 50 %)"},
     ]
     assert not [p for p in res["points"] if p["to"] == "syn-6" and p["level"] == "whole"]
+    # a power is chosen held out for the four runs of call model m only (too few whole comparisons: proportional)
+    assert res["extrapolation"]["syn"]["held_out_choices"] == {"1": 4, "0.75": 0, "0.5": 0}
+
+
+def test_held_out_coverage_reads_only_comparisons_made_without_the_run():
+    """Run r2 removed entirely: every comparison that predicts r2 or reads it goes; the comparable-runs comparisons are
+    replaced by those made without r2 (``inner``: its power, ranking and anchor chosen without it), even one that never
+    read r2 (r3 from r1 below: made with r2 among the product's runs). Without ``inner`` (products with no nested
+    choice) the comparisons that neither predict nor read r2 stay, whatever their method."""
+    ev = [{"method": "evidence", "to": "r2", "from": "r1 + r3"}, {"method": "evidence", "to": "r1", "from": "r2"},
+          {"method": "evidence", "to": "r3", "from": "r1"}]
+    one = [{"method": "one-run", "to": "r1", "from": "r2"}, {"method": "one-run", "to": "r3", "from": "r1"}]
+    inner = {"r2": [{"method": "evidence", "to": "r3", "from": "r1", "made": "without r2"},
+                    {"method": "evidence", "to": "r2", "from": "r1"}]}
+    assert backtest._without(ev + one, "r2", inner) == [one[1], inner["r2"][0]]
+    assert backtest._without(ev + one, "r2", None) == [ev[2], one[1]]
+    assert backtest._without(ev + one, "r2", {}) == [one[1]]

@@ -34,6 +34,8 @@ def test_fmt_numbers_by_hand():
     assert fmt(1234.5678, places=1) == "1,234.6"
     assert fmt(0.10) == "0.1" and fmt(10.0) == "10"  # zeros before the point are kept, after it dropped
     assert fmt("n/a") == "n/a"
+    assert fmt(2.0001) == "2"  # "2.000" -> trailing zeros, then the bare point, dropped
+    assert fmt(2 ** 60 + 1) == "1,152,921,504,606,846,977"  # an int beyond a float's 53 bits stays exact
 
 
 def test_fmt_reads_number_subclasses_as_numbers():

@@ -96,3 +96,8 @@ def test_a_clean_scenario_says_nothing():
                                            "sidecar_rows": 0, "app_rows": 0, "text": ""}
     # s2's "(all)" entry is said apart (asm.asm_without_sidecars), not as an excluded row
     assert partial.exclusions(b, "s2", "resources")["rows"] == []
+
+
+def test_a_bundle_without_exclusion_keys_says_nothing():
+    bare = {"scenarios": [{"id": "s1", "asm": "disabled"}], "resources": []}
+    assert partial.exclusions(bare, "s1")["partial"] is False and partial.exclusions(bare, "s1")["text"] == ""

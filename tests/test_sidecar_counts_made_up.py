@@ -73,3 +73,15 @@ def test_a_row_without_memory_is_named_as_memory():
     assert [(u["service"], u["what"], u["reason"]) for u in res["uncounted"]] == [
         ("audit", "memory", "no memory request printed")]
     assert (res["cpu_all"], res["mem_all"]) == (14, 27)  # 13.5 + 0.5 cores; 29 - 2 GiB
+
+
+def test_no_site_carrying_traffic_and_ranges_in_two_tables():
+    """A scenario naming no site carrying traffic: site ''. Two range rows in two tables (3-2 row 5 and, with pcrf's
+    app printed as 1-3, Table 3-1 row 2): joined with '; '."""
+    b = _bundle()
+    b["scenarios"][0]["sites_with_traffic"] = []
+    b["resources"][1].update(replicas=None, replicas_min=1, replicas_max=3)
+    res = sidecars.sidecar_requests(b, "s1")
+    assert res["site"] == ""
+    assert sidecars.ranges_rows(res, sidecars_only=False) == "Table 3-1 rows 2, 3; Table 3-2 row 5"
+    assert sidecars.ranges_rows(res) == "Table 3-1 row 3"  # by default only the rows with a sidecar (pcrf's row 3)
