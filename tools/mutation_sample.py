@@ -104,6 +104,15 @@ MODULE_TESTS.update({m: CALCULATOR_TESTS + ["tests/test_cross_product.py", "test
                                              "tests/test_scenario_facts.py"]  # the query page's tests, and their values
                      for m in ("calculators/query.py", "calculators/catalogue.py", "calculators/report.py",
                                "calculators/scenario.py")})
+# formatting's own cases live in tests/test_csv_injection.py (the csv_cell rule) and tests/test_formatting_values.py;
+# partial's, the sidecar count's, the evidence's and the backtest's hand-computed made-up runs in
+# tests/test_partial_values.py, test_sidecar_counts_made_up.py, test_evidence_made_up.py and test_backtest_made_up.py
+# (not in CALCULATOR_TESTS)
+MODULE_TESTS["calculators/formatting.py"] = CALCULATOR_TESTS + ["tests/test_csv_injection.py", "tests/test_formatting_values.py"]
+MODULE_TESTS["calculators/partial.py"] = CALCULATOR_TESTS + ["tests/test_partial_values.py"]
+MODULE_TESTS["calculators/sidecars.py"] = CALCULATOR_TESTS + ["tests/test_sidecar_counts_made_up.py"]
+MODULE_TESTS["calculators/evidence.py"] = CALCULATOR_TESTS + ["tests/test_evidence_made_up.py"]
+MODULE_TESTS["calculators/backtest.py"] = CALCULATOR_TESTS + ["tests/test_backtest_made_up.py"]
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
