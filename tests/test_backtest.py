@@ -285,3 +285,13 @@ def test_the_accuracy_page_lists_its_sections_and_what_it_left_out(built_site, r
     left = html[html.index('id="left-out"'):html.index('id="every-comparison"')]
     assert "policy-3-2-2" in left and "min-max range" in left
     assert "policy-3-1-4, Table 3-40" in left and "policy-E309" in left
+
+
+def test_a_calculator_product_is_compared_by_its_own_rule(bundle):
+    """ShCM's runs are compared by its calculator's rule (Rhino node CPU per SPS), called directly (the module fixture
+    ``result`` computes it once for the first test only): Rhino performance table rows 1 and 2 (server config A), 280 %
+    (2.8 cores) at 1,000 SPS and 310 % at 1,100: 2.8 x 1100/1000 = 3.08 cores, as test_shcm_config_a_test_1_to_2."""
+    pts = backtest.comparisons(bundle, "shcm")
+    p = next(p for p in pts if p["method"] == "one-run" and p["level"] == "service" and p["from"] == "shcm-test-1"
+             and p["to"] == "shcm-test-2")
+    assert p["rule"] == "cpu-per-node" and p["predicted_to"] == pytest.approx(3.08)

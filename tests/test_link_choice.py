@@ -82,6 +82,14 @@ def _requests(page) -> list[str]:
     return urls
 
 
+def _events(page) -> list[tuple[str, str]]:
+    """("request" | "finished", file name) of every request of ``page``'s context (its worker's too), in order."""
+    events: list[tuple[str, str]] = []
+    page.context.on("request", lambda r: events.append(("request", r.url.split("?")[0].rsplit("/", 1)[-1])))
+    page.context.on("requestfinished", lambda r: events.append(("finished", r.url.split("?")[0].rsplit("/", 1)[-1])))
+    return events
+
+
 def _result_rows(page) -> str:
     return page.inner_text("#atlas-calc-result table")
 
@@ -112,6 +120,7 @@ def test_a_slow_link_boots_from_the_files_with_the_same_numbers(page, site_url, 
     try:
         slow = page.context.new_page()
         urls = _requests(slow)
+        events = _events(slow)
         slow.goto(url + CALC, wait_until="load")
         computed(slow)
         assert slow.get_attribute("#atlas-calculator", "data-boot-from") == "files"
@@ -123,6 +132,15 @@ def test_a_slow_link_boots_from_the_files_with_the_same_numbers(page, site_url, 
         assert result_cell(slow, "BSF Management Service", "app", "Replicas (target)") == "17"
         assert result_cell(slow, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "18"
         assert _result_rows(slow) == fast
+        # the code pack and data bundle are asked for only once Pyodide's WebAssembly and standard library have come,
+        # not beside them (they would share the slow link with the 4.9 MB Python waits for)
+        first = {}
+        for i, e in enumerate(events):
+            first.setdefault(e, i)
+        pack = next(i for (kind, name), i in first.items() if kind == "request" and re.fullmatch(r"code\.footprint\.\w+\.pack", name))
+        bundle = next(i for (kind, name), i in first.items() if kind == "request" and name.endswith(".marshal"))
+        for core in ("pyodide.asm.wasm", "python_stdlib.zip"):
+            assert first[("finished", core)] < min(pack, bundle), (core, events)
     finally:
         httpd.shutdown()
     assert page.js_errors == []

@@ -92,12 +92,42 @@ MODULE_TESTS = {
     "atlas/downloads.py": ["tests/test_download_files.py", "tests/test_table_views.py"],
 }
 """Test files per module; a calculators/ module not listed uses CALCULATOR_TESTS."""
+DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py", "tests/test_deployment_cli.py",
+                    "tests/test_deployment_as_run.py", "tests/test_deployment_reading.py",
+                    "tests/test_deployment_vendor_runs.py"]
+"""The own-deployment calculator's tests (hand-written kubectl fixtures, no site build): not in CALCULATOR_TESTS."""
+MODULE_TESTS.update({m: CALCULATOR_TESTS + DEPLOYMENT_TESTS for m in (
+    "calculators/deployment.py", "calculators/deployment_inputs.py", "calculators/deployment_report.py",
+    "calculators/__main__.py")})
+MODULE_TESTS.update({m: CALCULATOR_TESTS + ["tests/test_cross_product.py", "tests/test_query_values.py",
+                                             "tests/test_catalogue_values.py", "tests/test_report_values.py",
+                                             "tests/test_scenario_facts.py"]  # the query page's tests, and their values
+                     for m in ("calculators/query.py", "calculators/catalogue.py", "calculators/report.py",
+                               "calculators/scenario.py")})
+# formatting's own cases live in tests/test_csv_injection.py (the csv_cell rule) and tests/test_formatting_values.py;
+# partial's, the sidecar count's, the evidence's and the backtest's hand-computed made-up runs in
+# tests/test_partial_values.py, test_sidecar_counts_made_up.py, test_evidence_made_up.py and test_backtest_made_up.py
+# (not in CALCULATOR_TESTS)
+MODULE_TESTS["calculators/formatting.py"] = CALCULATOR_TESTS + ["tests/test_csv_injection.py", "tests/test_formatting_values.py"]
+MODULE_TESTS["calculators/partial.py"] = CALCULATOR_TESTS + ["tests/test_partial_values.py"]
+MODULE_TESTS["calculators/sidecars.py"] = CALCULATOR_TESTS + ["tests/test_sidecar_counts_made_up.py"]
+MODULE_TESTS["calculators/evidence.py"] = CALCULATOR_TESTS + ["tests/test_evidence_made_up.py"]
+MODULE_TESTS["calculators/backtest.py"] = CALCULATOR_TESTS + ["tests/test_backtest_made_up.py"]
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
 """What each module's mutants may reuse from the fork server; a calculators/ module not listed reuses the data only."""
 DESELECT = [
     "tests/test_calculators_dsr_shcm.py::test_calculators_are_standard_library_only",  # every mutant imports mutmut
+    # reads the page's YAML with js-yaml from node_modules/, which mutants/ does not hold (the command line's side of
+    # that parity is run by test_command_line_writes_the_file_export_inputs_writes)
+    "tests/test_deployment.py::test_page_and_command_line_agree",
+    # runs the command line in a subprocess that loads the whole bundle (1.4 GB, 10-20 s on the shared machine) for
+    # every mutant it meets; tests/test_deployment_cli.py runs the same command line in-process
+    "tests/test_deployment.py::test_command_line_writes_the_file_export_inputs_writes",
+    # compile the site's charts with node_modules/ (Vega-Lite), which mutants/ does not hold
+    "tests/test_cross_product.py::test_home_chart_hollow_means_partial_only",
+    "tests/test_cross_product.py::test_dsr_chart_legend_labels_fit_a_phone",
 ]
 """Tests that cannot pass on mutated code whatever the mutant."""
 
