@@ -19,10 +19,12 @@ SUFFIXES = frozenset({".html", ".js", ".mjs", ".css", ".json", ".svg", ".xml", "
 """What is compressed: text, WebAssembly, and the code packs and data bundles (bytecode and marshalled data,
 a third and a fifteenth of their size), and the SQLite download (a sixth). Not the XLSX workbook or the datasets'
 zip (already compressed: 3 % smaller), nor images; of the zips only ALSO."""
-ALSO = frozenset({"assets/vendor/pyodide/python_stdlib.zip"})
+STDLIB_ZIP = "assets/vendor/pyodide/python_stdlib.zip"
+"""Python's standard library in the site (atlas.assets.stdlib_zip writes it stored, not deflated)."""
+ALSO = frozenset({STDLIB_ZIP})
 """Files compressed whatever their suffix: Python's standard library, which the build stores uncompressed so that it
 compresses as one text (atlas.assets.stdlib_zip: 9.7 MB, 1.59 MB as Brotli at quality 11)."""
-BROTLI_QUALITY_FOR = {"assets/vendor/pyodide/python_stdlib.zip": 11}
+BROTLI_QUALITY_FOR = {STDLIB_ZIP: 11}
 """Files compressed at another Brotli quality than BROTLI_QUALITY. The standard library is the same on every build
 of one Pyodide, so the 16 s that quality 11 takes (on this machine, one core) are paid once per checkout (CACHE): it
 gives 1.59 MB against 1.90 MB at quality 5 (measured with Node's zlib on Pyodide 314.0.7's zip, stored)."""

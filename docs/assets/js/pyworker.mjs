@@ -587,18 +587,14 @@ function watchPyodideFetches() {
         const manifest = await manifestP;
         const expect = digestOf(manifest, url);
         const hasher = subtle ? null : new Sha256();
-        let bytes;
-        try {
-          bytes = await readBody(resp, t, expect.bytes, hasher);
-        } finally {
-          coreBodyDone(url);
-        }
+        const bytes = await readBody(resp, t, expect.bytes, hasher);
+        coreBodyDone(url);
         transferEnd(t);
         const arrivedAt = performance.timeOrigin + performance.now();
         await verify(url, bytes, expect, hasher, t.hashMs).catch((e) => { e.arrivedAt = arrivedAt; throw e; });
       } finally {
         transferEnd(t);
-        coreBodyDone(url);  // also when it failed or never came: its own check names that
+        coreBodyDone(url);  // also when it failed or never came: its own check names that (a second call changes nothing)
       }
     })();
     const checkedCopy = check.catch((e) => {
