@@ -22,7 +22,9 @@ Prints, for this machine (JSON):
     to a browser that accepts them (``Precompressed``), the footprint page's first result (it boots from the memory
     snapshot) against the bare Pyodide boot on the same link, interleaved, median of --link-runs (default 3); and
     the revisit in the same browser context (the service worker then answers from its cache); --links-only
-    measures only this;
+    measures only this; ``--link MBIT,MS`` (repeatable) measures those links instead of LINKS, and ``--boot files``
+    or ``--boot snapshot`` makes every visit take that boot (the copy of the site's worker gets another
+    SNAPSHOT_MIN_MBIT: ``force_boot``), to find where the two boots cross;
   * a warm revisit: the footprint page opened again in the same browser profile (on disk, as a reader's), served
     with the Hosting page's Cache-Control, timed to its first result, with the body bytes the server sent;
   * that the prerendered result is visible at first paint: it is in the HTML as served, and
@@ -198,7 +200,22 @@ class Link:
             time.sleep(delay)
 
 
-def per_link(p, url: str, runs: int) -> dict:
+def force_boot(site: Path, boot: str) -> None:
+    """Makes the copy of the built site in ``site`` take ``boot`` ("files" or "snapshot") on every first visit,
+    whatever the link measures: its worker's SNAPSHOT_MIN_MBIT becomes 1e9 or 0 Mbit/s (and the worker's
+    precompressed copies are removed, so the changed one is served). Raises SystemExit when the worker has no such
+    constant (the rule was renamed: this would measure nothing)."""
+    worker = site / "assets" / "js" / "pyworker.mjs"
+    text = worker.read_text(encoding="utf-8")
+    changed, n = re.subn(r"SNAPSHOT_MIN_MBIT\s*=\s*[0-9.e+]+;", "SNAPSHOT_MIN_MBIT=" + ("1e9;" if boot == "files" else "0;"), text)
+    if n != 1:
+        raise SystemExit(f"{worker}: found {n} SNAPSHOT_MIN_MBIT assignments where 1 was expected; --boot cannot force a boot")
+    worker.write_text(changed, encoding="utf-8")
+    for ext in (".br", ".gz"):
+        Path(str(worker) + ext).unlink(missing_ok=True)
+
+
+def per_link(p, url: str, runs: int, links=None) -> dict:
     """First visits per link (LINKS): for each, ``runs`` times in a new browser context (cold cache), interleaved, the
     bare Pyodide boot (bench/bare.html) and the footprint page's first result (it boots from the snapshot where it
     can), then the footprint page again in the same context (the revisit: the service worker answers from its cache),
@@ -208,7 +225,7 @@ def per_link(p, url: str, runs: int) -> dict:
     b = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS + [BLOCK_OTHER_HOSTS])
     out = {}
     try:
-        for name, link in LINKS:
+        for name, link in links or LINKS:
             Link.set(link)
             bare, bare_again, first, again, boot_from, again_from = [], [], [], [], [], []
             for i in range(runs):
@@ -493,6 +510,10 @@ def main() -> None:
     ap.add_argument("--site", type=Path, help="benchmark this built site instead of building (no build times)")
     ap.add_argument("--link-runs", type=int, default=3, help="runs per link of the first visits per link (default 3)")
     ap.add_argument("--links-only", action="store_true", help="measure only the first visits per link (needs --site)")
+    ap.add_argument("--link", action="append", default=[], metavar="MBIT,MS",
+                    help="with --links-only: measure this emulated link (Mbit/s, round trip ms) instead of LINKS; repeatable")
+    ap.add_argument("--boot", choices=("files", "snapshot"),
+                    help="with --links-only: every visit takes this boot, whatever the link measures (force_boot)")
     ap.add_argument("--mutation-scores", action="store_true",
                     help="only print the mutation scores recorded in tools/mutation_samples/scores.json, then stop")
     ap.add_argument("--tests", action="store_true",
@@ -523,8 +544,18 @@ def main() -> None:
     brotli = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Precompressed, directory=str(site)))
     threading.Thread(target=brotli.serve_forever, daemon=True).start()
     if opt.links_only:
+        if opt.boot:
+            force_boot(site, opt.boot)
+        chosen = None
+        if opt.link:
+            try:
+                chosen = [(f"{m} Mbit/s, {ms} ms", (float(m), float(ms))) for m, ms in (x.split(",") for x in opt.link)]
+            except ValueError:
+                raise SystemExit(f"--link takes MBIT,MS (e.g. 20,30), not {opt.link}")
+            if any(mbit <= 0 or ms < 0 for _, (mbit, ms) in chosen):
+                raise SystemExit(f"--link: the rate must be above 0 Mbit/s and the round trip 0 ms or more: {opt.link}")
         with sync_playwright() as p:
-            links = per_link(p, f"http://127.0.0.1:{brotli.server_address[1]}", opt.link_runs)
+            links = per_link(p, f"http://127.0.0.1:{brotli.server_address[1]}", opt.link_runs, chosen)
         print(json.dumps({"first_result_per_link": links}, indent=2))
         return
     outside: list[str] = []

@@ -193,8 +193,10 @@ function reportTransfers(now) {
 /** A transfer of ``url`` starting now: ``total`` bytes expected (or null until known); ``counted``: false for a
  * JavaScript module, whose bytes the worker cannot see (only whether it has come). */
 function transferStart(url, total, counted = true) {
-  const t = { file: sitePath(url), got: 0, total: total || null, done: false, counted, stalled: false,
-              last: performance.now(), timer: null, late: false, hashMs: 0 };
+  // at, encoding, encodedLength: when the response began and how it was sent (set by the watching fetch: inFlight)
+  const t = { file: sitePath(url), href: new URL(url).href, got: 0, total: total || null, done: false, counted,
+              stalled: false, last: performance.now(), timer: null, late: false, hashMs: 0, at: null, encoding: false,
+              encodedLength: null };
   transfers.set(t.file + "#" + transfers.size, t);
   armStall(t);
   reportTransfers(false);
@@ -283,9 +285,11 @@ async function readBody(resp, t, expected, hasher) {
 
 /** ``bytes`` of ``url`` checked against ``expect`` ({bytes, sha256}: the size and full SHA-256 the build wrote;
  * or {prefix}: the start of its SHA-256, as the page names manifest.json). Throws a BootError naming the file,
- * the hash expected and the hash got when they differ. ``hashed``: ms already spent feeding ``hasher`` (counted in
+ * the hash expected and the hash got when they differ, or saying it is empty (as checkCore's HEAD request does: a
+ * body of 0 bytes is an empty file on the server, not a stale copy). ``hashed``: ms already spent feeding ``hasher`` (counted in
  * hashMs, with the rest). */
 async function verify(url, bytes, expect, hasher, hashed = 0) {
+  if (expect.bytes && !bytes.length) throw new BootError(url, "is empty (0 bytes).", REBUILD);
   if (expect.bytes !== undefined && bytes.length !== expect.bytes) {
     throw new BootError(url, `is ${bytes.length.toLocaleString("en")} bytes where the build wrote ${expect.bytes.toLocaleString("en")}: it is truncated, or not this build's.`,
       STALE, `expected ${expect.bytes} bytes with SHA-256 ${expect.sha256}\ngot ${bytes.length} bytes`);
@@ -433,17 +437,20 @@ const snapshotName = manifestP.then((manifest) => {
   return { url, digest: digestOf(manifest, url) };
 });
 // --- which boot: the snapshot or the files ------------------------------------------------------------------
-// The snapshot (about 9 MB with Brotli, on top of Pyodide's WebAssembly) replaces Python's start-up, the imports and
-// the data: it wins where bytes are cheap and loses where they are not. Measured first results on emulated links
-// (tools/benchmark.py --links-only, cold cache, .br served; footprint page against a bare Pyodide boot):
-// localhost 1,229 against 3,275 ms; 100 Mbit/s 5 ms 1,893 against 3,183; 20 Mbit/s 30 ms 5,681 against 5,768;
-// 10 Mbit/s 50 ms 10,481 against 8,118; and the files' boot (this rule's first run, 2026-11-26): 20 Mbit/s 6,184 ms,
-// 10 Mbit/s 8,983 ms. So the snapshot gains 503 ms at 20 Mbit/s and loses 1,498 ms at 10: a boot's time being about
-// a + b / rate, the two cross at 16 Mbit/s, hence SNAPSHOT_MIN_MBIT. The rate is measured
-// from bytes this worker fetches anyway before it must choose (manifest.json, Pyodide's lock file and its two
-// JavaScript modules, about 0.4 MB with Brotli): navigator.connection is capped at 10 Mbit/s by Chromium and absent
-// from Firefox and Safari. A copy kept by the service worker from an earlier visit needs no link at all.
-const SNAPSHOT_MIN_MBIT = 16;
+// The snapshot (about 6 MB more than the files with Brotli) replaces Python's start-up, the imports and the data: it
+// wins where bytes are cheap and loses where they are not. Measured with both boots forced on the same build (the
+// standard library served stored and Brotli-compressed, Pyodide's core files asked for as this worker starts;
+// /tmp A/B on tools/benchmark.py's emulated link, cold cache, .br served, footprint first result, medians of 3,
+// 2026-11-27, the 2-core machine shared with other work): 20 Mbit/s 30 ms files 4,932 ms, snapshot 5,189 (bare
+// Pyodide 5,162); 28 Mbit/s 25 ms files 4,605, snapshot 3,890; 40 Mbit/s 20 ms files 3,694, snapshot 2,926. A boot's
+// time being about a + b / rate, the difference crosses zero at 21.6 Mbit/s (from 20 and 28) or 22.9 (from 20 and
+// 40), hence SNAPSHOT_MIN_MBIT = 22 (16 before the standard library shrank by 0.95 MB for both boots and the core
+// files were asked for earlier, which helped the files' boot more). The rate is measured from bytes this worker
+// fetches anyway before it must choose (manifest.json, Pyodide's lock file and its two JavaScript modules, and what
+// has come of its WebAssembly and standard library: measuredMbit); on the emulated 20 Mbit/s link it read 18-19.
+// navigator.connection is capped at 10 Mbit/s by Chromium and absent from Firefox and Safari. A copy kept by the
+// service worker from an earlier visit needs no link at all.
+const SNAPSHOT_MIN_MBIT = 22;
 // choose begin (tests/test_link_choice.py runs this part in Node)
 /** How this visit boots: {from: "snapshot" | "files", why: a sentence for the reader}. ``c``: {snapshot: the build
  * made one for this calculator (bool), snapshotKept / filesKept: the service worker's cache holds the snapshot / the
@@ -467,15 +474,27 @@ function chooseBoot(c) {
 /** The link's rate in Mbit/s from this worker's resource timings so far: the body bytes that came over the network
  * (transferSize > 0; a cached copy has 0) over the time some body was arriving (the union of each response's
  * responseStart..responseEnd: the gaps between responses, while this worker compiled or waited a round trip, are not
- * the link's; with them, 1 of 3 first visits on localhost measured under 20 Mbit/s). Infinity when they took no
- * measurable time; null when none came over the network. */
+ * the link's; with them, 1 of 3 first visits on localhost measured under 20 Mbit/s). Pyodide's WebAssembly and
+ * standard library, asked for as this worker starts (earlyCore), are still arriving when the rate is taken and share
+ * the link with the files that have come: their bytes so far count too (``inFlight``), from their response's start
+ * until now, or the rate would be a share of the link. Infinity when they took no measurable time; null when none
+ * came over the network. */
 function measuredMbit() {
   let bytes = 0;
   const spans = [];
+  const ended = new Set();
   for (const e of performance.getEntriesByType("resource")) {
+    ended.add(e.name);
     if (!(e.transferSize > 0) || !(e.encodedBodySize > 0) || !(e.responseEnd > 0)) continue;
     bytes += e.encodedBodySize;
     spans.push([e.responseStart || e.fetchStart, e.responseEnd]);
+  }
+  const now = performance.now();
+  for (const t of transfers.values()) {
+    const n = inFlight(t);
+    if (n === null || ended.has(t.href)) continue;
+    bytes += n;
+    spans.push([t.at, now]);
   }
   if (!bytes) return null;
   spans.sort((a, b) => a[0] - b[0]);
@@ -486,6 +505,18 @@ function measuredMbit() {
   busy += to - from;
   return busy < 1 ? Infinity : (bytes * 8) / (busy * 1000);
 }
+// in-flight begin (tests/test_link_choice.py runs this part in Node)
+/** The bytes transfer ``t`` has moved over the link so far while its response is still arriving, or null (done, not
+ * started, or not measurable). Its body is counted as the browser hands it over, decoded: sent with Content-Encoding,
+ * the link carried Content-Length bytes for the ``total`` decoded ones, so what came is scaled by that ratio; sent
+ * compressed without a length, it cannot be told (null). */
+function inFlight(t) {
+  if (t.done || t.at === null || t.at === undefined || !t.got) return null;
+  if (!t.encoding) return t.got;
+  if (!t.encodedLength || !t.total) return null;
+  return Math.round(t.got * (t.encodedLength / t.total));
+}
+// in-flight end
 
 /** Whether the service worker's cache ("atlas-<build>", sw/service-worker.mjs) holds every one of ``urls``. */
 async function kept(urls) {
@@ -511,6 +542,8 @@ const bootChoice = snapshotName.then(async (s) => {
   const filesKept = !snapshotKept && !!n && await kept([n.pack, n.marshal]);
   if (snapshotKept || filesKept) return chooseBoot({ snapshot: true, snapshotKept, filesKept });
   await modulesIn;
+  // the reads of bodies that came while this worker was busy importing are queued: count them first
+  await new Promise((resolve) => setTimeout(resolve, 0));
   return chooseBoot({ snapshot: true, mbit: measuredMbit() });
 }).then((c) => Object.assign(c, { at: Math.round(performance.now()) }));
 bootChoice.catch(() => {});
@@ -569,9 +602,20 @@ function watchPyodideFetches() {
   self.fetch = function (input, init) {
     const url = new URL(input instanceof Request ? input.url : String(input), location.href);
     const method = ((init && init.method) || (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (method === "GET" && earlyCore.has(url.href)) {  // asked for as this worker started: handed over once
+      const early = earlyCore.get(url.href);
+      earlyCore.delete(url.href);
+      return early;
+    }
     const response = nativeFetch(input, init);
     if (method !== "GET" || !url.href.startsWith(core.href)) return response;
     const t = transferStart(url, null);
+    response.then((resp) => {
+      t.at = performance.now();
+      t.encoding = !!resp.headers.get("Content-Encoding");
+      const length = Number(resp.headers.get("Content-Length"));
+      t.encodedLength = Number.isInteger(length) && length > 0 ? length : null;
+    }, () => {});
     manifestP.then((m) => { t.total = digestOf(m, url).bytes; reportTransfers(false); }, () => {});
     // the copy is taken as soon as the response comes, before Pyodide reads it (this callback was registered first)
     const copy = response.then((resp) => (resp.ok ? resp.clone() : null));
@@ -606,6 +650,17 @@ function watchPyodideFetches() {
   };
 }
 watchPyodideFetches();
+// Pyodide's WebAssembly and standard library are asked for now, as this worker starts, through the watching fetch (so
+// checked and counted like any other), not when loadPyodide asks for them: both boots need both, and until Pyodide's
+// two JavaScript modules have come and been run the link would carry only those (0.25 MB with Brotli) and then
+// idle. loadPyodide's own fetch of either is handed the response already under way (earlyCore, once).
+const earlyCore = new Map();
+for (const name of CORE_BODIES) {
+  const url = new URL(name, core);
+  const response = self.fetch(url);
+  response.catch(() => {});  // a failure is named by the file's own check and by Pyodide when it takes the response
+  earlyCore.set(url.href, response);
+}
 /** import(``url``), shown to the page as a file arriving (its bytes uncounted) until it has come. */
 function importWatched(url) {
   const t = transferStart(url, null, false);
