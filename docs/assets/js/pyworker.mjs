@@ -440,8 +440,8 @@ const snapshotName = manifestP.then((manifest) => {
 // The snapshot (about 6 MB more than the files with Brotli) replaces Python's start-up, the imports and the data: it
 // wins where bytes are cheap and loses where they are not. Measured with both boots forced on the same build (the
 // standard library served stored and Brotli-compressed, Pyodide's core files asked for as this worker starts;
-// /tmp A/B on tools/benchmark.py's emulated link, cold cache, .br served, footprint first result, medians of 3,
-// 2026-11-27, the 2-core machine shared with other work): 20 Mbit/s 30 ms files 4,932 ms, snapshot 5,189 (bare
+// tools/benchmark.py's emulated link and server, as `--links-only --link MBIT,MS --boot files|snapshot` runs them:
+// cold cache, .br served, footprint first result, medians of 3, 2026-11-27, the 2-core machine shared with other work): 20 Mbit/s 30 ms files 4,932 ms, snapshot 5,189 (bare
 // Pyodide 5,162); 28 Mbit/s 25 ms files 4,605, snapshot 3,890; 40 Mbit/s 20 ms files 3,694, snapshot 2,926. A boot's
 // time being about a + b / rate, the difference crosses zero at 21.6 Mbit/s (from 20 and 28) or 22.9 (from 20 and
 // 40), hence SNAPSHOT_MIN_MBIT = 22 (16 before the standard library shrank by 0.95 MB for both boots and the core
