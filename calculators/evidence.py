@@ -215,13 +215,16 @@ class Curve:
 
     def at(self, load) -> tuple[Fraction, dict]:
         """The amount at ``load`` (module docstring), never below what a smaller load gives: where a run at a higher
-        load printed less than one below it, the higher reading is kept (``how["kept"]`` names its load)."""
+        load printed less than one below it, the higher reading is kept: ``how["kept"]`` names its load and
+        ``how["runs"]`` the runs whose reading it is; ``how["compared_runs"]`` the runs the load was measured,
+        interpolated or scaled from (``kind`` and ``factor`` still describe that: where the load lies against the runs
+        measured)."""
         load = exact(load)
         v, how = self._raw(load)
         peak = max((x for x in self.loads if x <= load), key=self._mean, default=None)
         if peak is not None and self._mean(peak) > v:
             v = self._mean(peak)
-            how = dict(how, kept=float(peak), text=f"{_num(v)} {self.what} (kept from {self._label(peak)}: what a pod uses "
+            how = dict(how, kept=float(peak), runs=self._ids(peak), compared_runs=how["runs"], text=f"{_num(v)} {self.what} (kept from {self._label(peak)}: what a pod uses "
                                                        f"never falls as its load rises; at this load {how['text']})")
         return v, how
 

@@ -146,12 +146,18 @@ def test_curve_texts_by_hand():
 
 
 def test_curve_keeps_the_higher_reading_and_says_so():
-    """GiB 40 at 1,000 and 20 at 2,000: at 2,000 the 40 of 1,000 is kept; at 1,500 (interpolated 30) too."""
+    """GiB 40 at 1,000 and 20 at 2,000: at 2,000 the 40 of 1,000 is kept; at 1,500 (interpolated 30) too. The runs
+    named are those whose reading is used (a), the run measured at the load is named as compared (b); at 3,000 (20 x 1.5
+    = 30 scaled from b) the 40 of a is kept and the load is still 1.5 x the largest run measured."""
     c = Curve([(1000, 40, {"scenario": "a"}), (2000, 20, {"scenario": "b"})], "TPS", what="GiB")
-    assert c.at(2000) == (40, {"kind": "measured", "runs": ["b"], "factor": 1.0, "kept": 1000.0,
+    assert c.at(2000) == (40, {"kind": "measured", "runs": ["a"], "compared_runs": ["b"], "factor": 1.0, "kept": 1000.0,
                                "text": "40 GiB (kept from a at 1K TPS: what a pod uses never falls as its load rises; "
                                        "at this load 20 GiB (b at 2K TPS))"})
     assert c.at(1500)[0] == 40 and c.at(1000)[1].get("kept") is None
+    v, how = c.at(1500)
+    assert (how["kind"], how["runs"], how["compared_runs"]) == ("interpolated", ["a"], ["a", "b"])
+    v, how = c.at(3000)
+    assert (v, how["kind"], how["factor"], how["runs"], how["compared_runs"]) == (40, "scaled", 1.5, ["a"], ["b"])
 
 
 def test_curve_loads_and_power_texts():
