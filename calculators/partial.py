@@ -79,7 +79,8 @@ def completeness(bundle: dict, scenario: str) -> dict:
     erratum (status 'flagged') or with no usable value ('missing') whose service and container
     have no usable row at any site of the scenario (test stubs and simulators aside: they are never
     in production totals), and, for an ASM-enabled scenario (asm
-    'enabled' or 'partial') with no sidecar row at all, one entry saying so. Totals built from
+    'enabled' or 'partial') with no usable sidecar row, one entry saying so (and how many sidecar rows the source
+    prints that could not be used, when it prints any). Totals built from
     such a scenario are lower bounds ("at least"). Reads bundle keys ``scenarios``,
     ``resources`` and ``resources_excluded`` (absent: nothing excluded is known). Raises
     nothing; an unknown scenario gives ``{"partial": False, "missing": []}``.
@@ -100,7 +101,11 @@ def completeness(bundle: dict, scenario: str) -> dict:
                         "status": x["status"], "errata": list(x.get("errata") or []), "reason": reason})
     scen = next((s for s in bundle["scenarios"] if s["id"] == scenario), None)
     if scen and asm_on(scen) and usable_keys and not any(r["is_sidecar"] for r in mine):
+        printed = sum(1 for x in bundle.get("resources_excluded") or []
+                      if x["scenario"] == scenario and x.get("is_sidecar"))
+        why = (f"the source prints {printed} sidecar {'row' if printed == 1 else 'rows'}, none usable (named above)"
+               if printed else "the source prints no sidecar rows")
         missing.append({"service": "(all)", "container": "istio-proxy", "component": "", "table_id": "", "row": None,
                         "row_label": "", "site": "", "status": "missing", "errata": [],
-                        "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"})
+                        "reason": f"ASM is enabled in this scenario but {why}: sidecars unknown, not 0"})
     return {"partial": bool(missing), "missing": missing}

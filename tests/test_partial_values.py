@@ -58,6 +58,22 @@ def test_completeness_says_asm_without_sidecar_rows_apart():
          "reason": "ASM is enabled in this scenario but the source prints no sidecar rows: sidecars unknown, not 0"}]}
 
 
+def test_completeness_counts_sidecar_rows_printed_but_unusable():
+    """An ASM scenario whose only sidecar rows are excluded: two istio-proxy rows of Table 3-2 (flagged, missing) and
+    one app row usable. The gap entry says the source prints 2 sidecar rows, none usable; each is also named once."""
+    bundle = {"scenarios": [{"id": "s4", "asm": "enabled"}],
+              "resources": [_res("s4", "pcrf")],
+              "resources_excluded": [_res("s4", "pcrf", container="istio-proxy", table_id="3-2", row=3, status="flagged"),
+                                     _res("s4", "sm", container="istio-proxy", table_id="3-2", row=4, status="missing")]}
+    res = partial.completeness(bundle, "s4")
+    assert [(m["service"], m["container"]) for m in res["missing"]] == [("pcrf", "istio-proxy"), ("sm", "istio-proxy"), ("(all)", "istio-proxy")]
+    assert res["missing"][-1]["reason"] == ("ASM is enabled in this scenario but the source prints 2 sidecar rows, none usable "
+                                            "(named above): sidecars unknown, not 0")
+    one = dict(bundle, resources_excluded=bundle["resources_excluded"][:1])
+    assert partial.completeness(one, "s4")["missing"][-1]["reason"].startswith(
+        "ASM is enabled in this scenario but the source prints 1 sidecar row, none usable")
+
+
 def test_exclusions_of_both_kinds_by_hand():
     """s1: 2 resource rows (audit Table 3-1 row 4, sm Table 3-2 row 7) + 1 utilization row (Table 4-1 row 3): 3 rows
     of Tables 3-1, 3-2, 4-1; statuses flagged, missing (sorted); errata E1, E2; services audit, sm, binding; one
