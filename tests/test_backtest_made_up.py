@@ -225,3 +225,17 @@ def test_held_out_coverage_reads_only_comparisons_made_without_the_run():
     assert backtest._without(ev + one, "r2", inner) == [one[1], inner["r2"][0]]
     assert backtest._without(ev + one, "r2", None) == [ev[2], one[1]]
     assert backtest._without(ev + one, "r2", {}) == [one[1]]
+
+
+def test_held_out_coverage_checks_each_level_even_when_another_has_no_band():
+    """Eleven runs r0..r10, each predicted once per service from a run x that is never predicted: ratios 1.0, and 2.0
+    for r10; no whole-footprint comparison at all (no band at that level). Removing r10 leaves ten ratios of 1.0:
+    band 1.0-1.0, r10's 2.0 not covered. Removing any other run leaves nine 1.0 and the 2.0: m = 10, k = round(1.1)
+    = 1, band 1.0-2.0, its 1.0 covered. So, run by run (basis 'run'): 10 of 11 covered (by hand). The level with no band
+    is skipped, not the levels after it."""
+    points = [{"to": f"r{i}", "from": "x", "method": "evidence", "level": "service", "ratio": 2.0 if i == 10 else 1.0}
+              for i in range(11)]
+    cov = backtest._coverage(points, None)
+    assert cov["evidence"]["service"] == {"covered": 10, "checked": 11, "basis": "run", "coverage": pytest.approx(1000 / 11)}
+    assert cov["evidence"]["whole"] == {"covered": 0, "checked": 0, "basis": "run", "coverage": None}
+    assert cov["one-run"]["service"]["checked"] == 0 and cov["one-run"]["service"]["coverage"] is None
