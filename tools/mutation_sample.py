@@ -94,7 +94,8 @@ MODULE_TESTS = {
 """Test files per module; a calculators/ module not listed uses CALCULATOR_TESTS."""
 DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py", "tests/test_deployment_cli.py",
                     "tests/test_deployment_as_run.py", "tests/test_deployment_reading.py",
-                    "tests/test_deployment_vendor_runs.py"]
+                    "tests/test_deployment_vendor_runs.py", "tests/test_deployment_report_values.py",
+                    "tests/test_cli_in_process.py"]
 """The own-deployment calculator's tests (hand-written kubectl fixtures, no site build): not in CALCULATOR_TESTS."""
 MODULE_TESTS.update({m: CALCULATOR_TESTS + DEPLOYMENT_TESTS for m in (
     "calculators/deployment.py", "calculators/deployment_inputs.py", "calculators/deployment_report.py",
@@ -125,6 +126,9 @@ DESELECT = [
     # runs the command line in a subprocess that loads the whole bundle (1.4 GB, 10-20 s on the shared machine) for
     # every mutant it meets; tests/test_deployment_cli.py runs the same command line in-process
     "tests/test_deployment.py::test_command_line_writes_the_file_export_inputs_writes",
+    # runs `python -m calculators dsr` in a subprocess that loads the whole bundle for every mutant it meets (every
+    # calculators/__main__.py mutant); tests/test_cli_in_process.py checks the same table and help with main() in-process
+    "tests/test_calculator_details.py::test_cli_dsr_prints_a_table_by_default_and_explains_its_target",
     # compile the site's charts with node_modules/ (Vega-Lite), which mutants/ does not hold
     "tests/test_cross_product.py::test_home_chart_hollow_means_partial_only",
     "tests/test_cross_product.py::test_dsr_chart_legend_labels_fit_a_phone",
