@@ -106,3 +106,25 @@ def test_bundle_keys_and_prepare():
 def test_a_calculator_without_a_report_says_so():
     assert catalogue.report({}, {"calc": "nope"}) == {"ok": False, "error": "No report for calculator 'nope'."}
     assert catalogue.run({}, {"calc": "nope"}) == {"ok": False, "error": "Unknown calculator 'nope'."}
+
+
+def test_prepare_imports_the_module_the_catalogue_names(monkeypatch, tmp_path):
+    # a calculator not yet imported: prepare imports the module CATALOGUE names for it (its first item, not the bundle
+    # keys), whose import registers it; a second prepare finds it registered. The registries are copies for this test.
+    (tmp_path / "atlas_test_prepared.py").write_text(
+        "from calculators import catalogue\n"
+        "class Refused(ValueError):\n    pass\n"
+        "catalogue.register('test-prepared', lambda b, p: {'html': 'ok'}, Refused)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("CALCULATORS", "REPORTS", "FIELDS"):
+        monkeypatch.setattr(catalogue, name, dict(getattr(catalogue, name)))
+    monkeypatch.setattr(catalogue, "ERRORS", catalogue.ERRORS)
+    monkeypatch.setitem(catalogue.CATALOGUE, "test-prepared", ("atlas_test_prepared", ("sources",)))
+    try:
+        assert "test-prepared" not in catalogue.CALCULATORS
+        assert catalogue.prepare("test-prepared") is True
+        assert catalogue.CALCULATORS["test-prepared"]({}, {}) == {"html": "ok"}
+        assert catalogue.prepare("test-prepared") is True
+    finally:
+        import sys
+        sys.modules.pop("atlas_test_prepared", None)
