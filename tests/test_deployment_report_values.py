@@ -82,6 +82,8 @@ def test_headline_counts_a_service_using_far_less_than_it_requests(bundle):
     html = dr.result_html(dr.compute_web(bundle, p))
     assert "; 0 HPA(s) critical; 1 service(s) using far less than they request.</p>" in html
     assert 'data-service="ingress-gateway" data-resource="cpu"' in html
+    assert ('<thead><tr><th>Service</th><th>Resource</th><th>Your use / request</th><th>Vendor use / request</th>'
+            "<th>Your request per pod</th>") in html
 
 
 def test_chart_marks_yours_and_keeps_each_panels_scales(bundle):
@@ -104,3 +106,25 @@ def test_chart_marks_yours_and_keeps_each_panels_scales(bundle):
                                                                           "range": ["circle", "square", "diamond"]}}
     assert inner["size"] == {"condition": {"test": "datum.who === 'yours'", "value": 160}, "value": 40}
     assert services["resolve"] == {"scale": {"y": "independent"}}
+
+
+def test_the_small_fixtures_rows_on_the_page_and_in_the_csv(bundle):
+    import re
+    out = dr.compute_web(bundle, SMALL)
+    html = dr.result_html(out)
+    # yours per 1K at 10,000 TPS (tests/test_deployment_cli.py): 1.875 cores requested, 0.41501 used, 1.998046875 GiB
+    # requested, 0.4246752... GiB used, to 3 decimals
+    assert ('<tr class="atlas-yours"><th scope="row">Your deployment (matched services)</th><td>10,000</td>'
+            "<td>1.875</td><td>0.415</td><td>1.998</td><td>0.425</td><td></td></tr>") in html
+    # the services table: one row after another, nothing between them
+    body = re.search(r'id="deployment-services">.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    assert body.startswith('<tr data-service="') and body.count("</tr><tr data-service=") == body.count("<tr") - 1
+    # the ingress-gateway HPA reads 62 % of 80 %: below target, ok
+    row = next(x for x in html.split("<tr") if 'data-workload="pcf/ocpcf-occnp-ingress-gateway"' in x)
+    assert '<span class="atlas-sev atlas-sev-ok" data-severity="ok">ok</span>' in row
+    rows = list(csv.DictReader(io.StringIO(dr.result_csv(out))))
+    # Policy 3.2.8 is a comparable run of PCF SM (tests/test_deployment.py): a total row of its own
+    assert any(r["kind"] == "total" and r["run"] == "policy-3-2-8" for r in rows)
+    assert {r["kind"] for r in rows} == {"total", "service", "hpa", "workload"}
+    wl = next(r for r in rows if r["kind"] == "workload" and r["workload"] == "pcf/ocpcf-occnp-ingress-gateway")
+    assert (wl["service"], wl["pods"]) == ("ingress-gateway", "3")
