@@ -105,3 +105,34 @@ def test_the_help_says_what_each_calculator_does(capsys):
                        ("shcm", "ShCM Rhino nodes for a target RPS or SPS"),
                        ("deployment", "your own deployment (kubectl get/top output) beside the vendor's comparable runs")]:
         assert f" {name} {does}" in text, name
+
+
+def test_deployment_list_gives_the_options_to_pass(bfile, capsys):
+    # each line: the options that choose a product and call model, then their names and runs
+    assert cli(["--bundle", bfile, "deployment", "--list"]) == 0
+    lines = [x.strip() for x in capsys.readouterr().out.splitlines()]
+    assert any(x.startswith("--product policy --call-model pcf-sm ") for x in lines)
+
+
+def test_deployment_points_file_keeps_the_workloads_as_given(bfile, tmp_path, capsys):
+    from pathlib import Path
+    fix = Path(__file__).parent / "fixtures" / "deployment"
+    points = tmp_path / "mine.json"
+    assert cli(["--bundle", bfile, "deployment", "--product", "policy", "--call-model", "pcf-sm", "--load", "10000",
+                "--get", str(fix / "get-small.json"), "--top", str(fix / "top-small.txt"), "--format", "json",
+                "--points", str(points)]) == 0
+    saved = json.loads(points.read_text())
+    assert saved["format"] == "benchmark-atlas-deployment-inputs" and saved["version"] == 1
+    assert saved["inputs"]["objects_text"] == (fix / "get-small.json").read_text() and saved["inputs"]["load"] == "10000"
+
+
+def test_footprint_refuses_an_unknown_format(capsys):
+    with pytest.raises(SystemExit) as e:
+        cli(["footprint", "--scenario", "bsf-3-3", "--load", "1000", "--format", "xml"])
+    assert e.value.code == 2 and "argument --format: invalid choice: 'xml'" in capsys.readouterr().err
+
+
+def test_footprint_table_names_the_cpu_target_given(bfile, capsys):
+    assert cli(["--bundle", bfile, "footprint", "--scenario", "bsf-3-3", "--load", "80000", "--target", "70"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("Scenario bsf-3-3:"))
+    assert "; CPU target 70 %; ASM " in line
