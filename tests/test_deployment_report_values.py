@@ -128,3 +128,22 @@ def test_the_small_fixtures_rows_on_the_page_and_in_the_csv(bundle):
     assert {r["kind"] for r in rows} == {"total", "service", "hpa", "workload"}
     wl = next(r for r in rows if r["kind"] == "workload" and r["workload"] == "pcf/ocpcf-occnp-ingress-gateway")
     assert (wl["service"], wl["pods"]) == ("ingress-gateway", "3")
+
+
+def test_every_field_the_chart_encodes_is_one_its_points_carry(bundle):
+    # Vega-Lite draws nothing for a field its data lacks: the home layer's x, y and tooltip fields are keys of its
+    # points (load, efficiency, scenario), the service panels' facet, axes and tooltips keys of theirs (service, load,
+    # per_1k, run); both layers have titles, the spec names its schema
+    spec = dr.result_chart(bundle, dr.compute_web(bundle, SMALL))
+    assert spec["$schema"] == "https://vega.github.io/schema/vega-lite/v6.json"
+    home, services = spec["vconcat"]
+    assert home["title"] and services["title"] and services["facet"] == {"field": "service", "type": "nominal", "title": None}
+    for layer, enc, keys in ((home, home["encoding"], ("x", "y", "color", "shape", "tooltip")),
+                             (services, services["spec"]["encoding"], ("x", "y", "color", "shape", "tooltip"))):
+        points = layer["data"]["values"]
+        assert points
+        fields = [enc[k]["field"] for k in keys if k != "tooltip"] + [t["field"] for t in enc["tooltip"]]
+        assert (home["encoding"]["x"]["field"], home["encoding"]["y"]["field"]) == ("load", "efficiency")
+        assert (services["spec"]["encoding"]["x"]["field"], services["spec"]["encoding"]["y"]["field"]) == ("load", "per_1k")
+        assert all(f in points[0] for f in fields), [f for f in fields if f not in points[0]]
+    assert "service" in services["data"]["values"][0]
