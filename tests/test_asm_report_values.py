@@ -1,0 +1,71 @@
+"""The ASM overhead calculator's report (calculators/asm_report.py): what a reader finds on each sheet, from named
+tables of the BSF guide, the figures per 1K of load worked out by hand."""
+from __future__ import annotations
+
+import pytest
+
+from calculators import asm, asm_report, report
+
+
+def _like_for_like(bundle) -> dict:
+    """The bundle with bsf-3-1's call mix written as bsf-3-3's (as tests/test_calculators_asm_overtarget.py's
+    test_same_call_model_and_mode_is_comparable does): the pair is then like for like and the difference is given."""
+    f33 = next(f for f in bundle["scenario_facts"] if f["id"] == "bsf-3-3")
+    facts = [dict(f, call_mix=f33["call_mix"]) if f["id"] == "bsf-3-1" else f for f in bundle["scenario_facts"]]
+    return dict(bundle, scenario_facts=facts)
+
+
+def _report(bundle, params: dict) -> dict:
+    ov, cmp, wi, i = asm_report.compute_web(bundle, params)
+    return asm_report.report_of(ov, cmp, wi, asm.asm_without_sidecars(bundle), i, bundle)
+
+
+def _rows(rep: dict, name: str) -> list[list]:
+    return report.sheet_named(rep, name)["rows"]
+
+
+def test_comparable_pair_gives_the_difference_per_1k(bundle):
+    """bsf-3-3 (ASM on) requests 763.8 cores for 63K TPS: 12.124 per 1K; bsf-3-1 (ASM off) 251 for 22K: 11.409; on -
+    off = 0.7147 cores per 1K TPS (4 significant digits). Sidecars: 280 cores (126 + 154, Tables 3-25/3-26) / 63 =
+    4.444 per 1K against none. Without a what-if load each scenario keeps its own."""
+    rep = _report(_like_for_like(bundle), {"on": "bsf-3-3", "off": "bsf-3-1"})
+    what_if = _rows(rep, "Inputs")[2]
+    assert what_if == ["What-if load, total", None, "TPS", "each scenario's own load"]
+    per_1k = {r[1]: r for r in _rows(rep, "Totals") if r[0] == "bsf-3-3 - bsf-3-1"}
+    cpu = per_1k["CPU request per 1K of load (cores): on 12.12, off 11.41"]
+    assert cpu[8] == "difference 0.7147 cores" and cpu[2:8] == [None] * 6
+    side = per_1k["sidecar CPU request per 1K of load (cores): on 4.444, off 0"]
+    assert side[8] == "difference 4.444 cores"
+    assert ["difference between the runs", "ASM: enabled against disabled"] in _rows(rep, "Warnings")
+    assert ["difference between the runs", "Load: 63K TPS against 22K TPS"] in _rows(rep, "Warnings")
+
+
+def test_pair_not_like_for_like_gives_no_difference(bundle):
+    """bsf-3-3 against bsf-3-1 as the guide prints them: the call mixes differ (8.43K nbsf + 54.7K Rx against 14.4K
+    nBSF + 7.8K Rx), so each comparison row says 'not comparable' and the reason is a warning."""
+    rep = _report(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    per_1k = [r for r in _rows(rep, "Totals") if r[0] == "bsf-3-3 - bsf-3-1"]
+    assert len(per_1k) == 4 and all(r[8] == "not comparable" for r in per_1k)
+    assert any(k == "not comparable" and t.startswith("call model differs") for k, t in _rows(rep, "Warnings"))
+
+
+def test_results_columns_name_their_units(bundle):
+    rep = _report(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    cols = [(c["header"], c["unit"]) for c in report.sheet_named(rep, "Results")["columns"]]
+    assert cols == [
+        ("Scenario", None), ("Component", None), ("Service", None), ("Sidecar CPU request", "cores"),
+        ("All CPU request", "cores"), ("Sidecar share of CPU request", "%"), ("Sidecar memory request", "GiB"),
+        ("All memory request", "GiB"), ("Sidecar share of memory request", "%"), ("Observed sidecar share of CPU", "%"),
+        ("Observed sidecar share of memory", "%"), ("Load per site", None), ("Load unit", None),
+        ("Sidecar replicas", "pods"), ("Replica range (counted at the max end)", None), ("Partial", None)]
+    assert [(c["header"], c["unit"]) for c in report.sheet_named(rep, "Totals")["columns"]] == [
+        ("Scenario", None), ("What", None), ("Sidecar CPU request", "cores"), ("All CPU request", "cores"),
+        ("Sidecar share of CPU request", "%"), ("Sidecar memory request", "GiB"), ("All memory request", "GiB"),
+        ("Sidecar share of memory request", "%"), ("Note", None)]
+
+
+def test_bsf_3_3_totals_row(bundle):
+    """bsf-3-3 at Site1: sidecars request 280 of 763.8 cores (36.66 %)."""
+    rep = _report(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    row = next(r for r in _rows(rep, "Totals") if r[:2] == ["bsf-3-3", "TOTAL, one site carrying traffic"])
+    assert row[2:4] == [280, pytest.approx(763.8)] and row[4] == pytest.approx(280 / 763.8 * 100)

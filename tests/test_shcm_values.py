@@ -1,0 +1,43 @@
+"""ShCM calculator (calculators/shcm.py): values computed by hand from the rows of the ShCM guide's tables, called
+directly so that mutmut credits each check to its own test (the bundle fixture's own backtest runs once per session and
+is credited to one test only: tests/test_download_files.py, MUTANT_UNDER_TEST)."""
+from __future__ import annotations
+
+import pytest
+
+from calculators import shcm
+
+
+def test_backtest_pairs_the_tests_of_one_server_config_at_both_levels(bundle):
+    """Table T-rhino-performance: server config A is tests 1-3 (1000, 1100, 1200 SPS at 280, 310, 330 % = 2.8, 3.1,
+    3.3 cores), config B tests 4-6, config C test 7 alone (T-server-configs). Ordered pairs within a config: 3 x 2 for
+    A and for B, none for C = 12, each at the service and the whole level (one Rhino node is the whole footprint):
+    24 points. Test 2's CPU predicted from test 1: 2.8 x 1100 / 1000 = 3.08 cores against the printed 3.1."""
+    pts = shcm.backtest_points(bundle, "shcm")
+    assert len(pts) == 24
+    pairs = [(p["from"], p["to"]) for p in pts if p["level"] == "service"]
+    assert pairs == [(p["from"], p["to"]) for p in pts if p["level"] == "whole"]
+    assert len(pairs) == 12 and not any("shcm-test-7" in pair for pair in pairs)
+    one_two = [p for p in pts if (p["from"], p["to"]) == ("shcm-test-1", "shcm-test-2")]
+    assert [p["level"] for p in one_two] == ["service", "whole"]
+    p = one_two[0]
+    assert (p["rule"], p["call_model"], p["subject"]) == ("cpu-per-node", "server config A", "Rhino node CPU (server config A)")
+    assert (p["load_from"], p["load_to"], p["unit"], p["observed_from"], p["observed_to"]) == (1000, 1100, "SPS", 2.8, 3.1)
+    assert p["predicted_to"] == pytest.approx(2.8 * 1100 / 1000) and p["value_unit"] == "cores"
+    assert (p["source_from"], p["source_to"]) == ("Table T-rhino-performance row 1", "Table T-rhino-performance row 2")
+    assert {k: v for k, v in one_two[1].items() if k != "level"} == {k: v for k, v in p.items() if k != "level"}
+
+
+def test_backtest_leaves_out_the_excluded_tests(bundle):
+    """With test 2 held out, config A keeps tests 1 and 3 (2 ordered pairs) and config B its 6: 8 pairs, 16 points."""
+    pts = shcm.backtest_points(bundle, "shcm", excluded=frozenset({"shcm-test-2"}))
+    assert len(pts) == 16 and not any("shcm-test-2" in (p["from"], p["to"]) for p in pts)
+
+
+def test_defaults_of_a_named_test_are_its_own_rps(bundle):
+    """Table T-rhino-performance row 5 (test 5) prints 2160 RPS: the page's defaults for test 5 are that load in RPS,
+    no ceiling, the default spare (N+1). An unknown test is a KeyError."""
+    assert shcm.defaults(bundle, "shcm-test-5") == {"scenario": "shcm-test-5", "target": "2160", "unit": "RPS",
+                                                    "ceiling": "", "spare": "1"}
+    with pytest.raises(KeyError, match="shcm-test-9"):
+        shcm.defaults(bundle, "shcm-test-9")
