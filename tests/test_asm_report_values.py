@@ -2,6 +2,9 @@
 tables of the BSF guide, the figures per 1K of load worked out by hand."""
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from calculators import asm, asm_report, report
@@ -69,3 +72,38 @@ def test_bsf_3_3_totals_row(bundle):
     rep = _report(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
     row = next(r for r in _rows(rep, "Totals") if r[:2] == ["bsf-3-3", "TOTAL, one site carrying traffic"])
     assert row[2:4] == [280, pytest.approx(763.8)] and row[4] == pytest.approx(280 / 763.8 * 100)
+
+
+def _view(bundle, on: str, off: str) -> list[dict]:
+    _, cmp, wi, _ = asm_report.compute_web(bundle, {"on": on, "off": off})
+    return list(csv.DictReader(io.StringIO(asm_report.view_csv(cmp, wi))))
+
+
+def test_view_csv_total_carries_the_observed_shares(bundle):
+    """BSF 3.2, Tables 3-18 (rows 1-11) and 3-19 (rows 1-3) at Site1. CPU in cores: sidecars 32.765 of 100.04
+    (tests/test_calculators_asm_overtarget.py::test_bsf_3_2_observed_share_includes_the_sidecars) = 32.7519 %.
+    Memory in GB: sidecars 3.19 + 0.914 + 0.925 + 1.02 + 1.0 + 3.84 + 1.07 + 1.65 + 0.653 + 0.933 + 0.921 + 1.19 + 2.9
+    + 1.24 = 21.446; applications 9.13 + 0.439 + 0.814 + 1.99 + 2.47 + 26.9 + 2.71 + 8.37 + 1.05 + 1.62 + 0.745 + 14.3
+    + 439 + 68.7 = 578.238; share 21.446 / 599.684 = 3.5762 % (4 decimals). bsf-3-1 runs without ASM: no share."""
+    total = {r["scenario"]: r for r in _view(bundle, "bsf-3-2", "bsf-3-1") if r["part"] == "total"}
+    assert total["bsf-3-2"]["observed_cpu_sidecar_share_percent"] == str(round(32.765 / 100.04 * 100, 4))
+    assert total["bsf-3-2"]["observed_memory_sidecar_share_percent"] == str(round(21.446 / 599.684 * 100, 4)) == "3.5762"
+    assert total["bsf-3-1"]["observed_cpu_sidecar_share_percent"] == "" == total["bsf-3-1"]["observed_memory_sidecar_share_percent"]
+
+
+def test_view_csv_marks_the_services_left_out_of_a_partial_scenario(bundle):
+    """Policy 3.2.7, Table 3-140: the application rows flagged by erratum policy-E031 and the Query Service sidecar
+    printed without a value (policy-E094) leave config-server, ue-service and the others out of the share: each of
+    their per-service lines says 'excluded rows'."""
+    rows = [r for r in _view(bundle, "policy-3-2-7", "policy-3-1-1") if r["part"] == "per service"]
+    notes = {r["service"]: r["note"] for r in rows}
+    assert notes["config-server"] == "excluded rows" and notes["ue-service"] == "excluded rows"
+
+
+def test_html_opens_with_the_overview_table_and_its_columns(bundle):
+    """The result is one block the page styles (class atlas-result atlas-asm); the overview's last column names the
+    rows not used."""
+    out = asm_report.run_web(bundle, {"on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    assert out.startswith('<div class="atlas-result atlas-asm"><h3>Sidecar share of requested resources, every '
+                          'ASM-enabled scenario</h3>')
+    assert "<th>Replica ranges (counted at the max end)</th><th>Rows not used</th></tr></thead><tbody>" in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from calculators import shcm
+from calculators import report, shcm
 
 
 def test_backtest_pairs_the_tests_of_one_server_config_at_both_levels(bundle):
@@ -41,3 +41,35 @@ def test_defaults_of_a_named_test_are_its_own_rps(bundle):
                                                     "ceiling": "", "spare": "1"}
     with pytest.raises(KeyError, match="shcm-test-9"):
         shcm.defaults(bundle, "shcm-test-9")
+
+
+def test_report_title_method_and_extra_sources(bundle):
+    """Test 5 (config B, Table T-rhino-performance row 5: 2160 RPS at 3.2 cores = 40 % of 8 vCPU) at 21,600 RPS and an
+    80 % ceiling: 2160 x 6.4 / 3.2 = 4,320 RPS per node -> 5 nodes + the default spare = 6 (as
+    tests/test_calculators_dsr_shcm.py::test_shcm_test5_config_b). The report says so in its title and subtitle, states
+    the method, the spares and what is not sized, and cites the node's hardware sentence (T-hardware row 1) and the
+    server config (row 5)."""
+    rep = shcm.report_web(bundle, {"scenario": "shcm-test-5", "target": "21600", "unit": "RPS", "ceiling": "80"})
+    assert (rep["title"], rep["filename"]) == ("ShCM Rhino nodes: test 5", "shcm-shcm-test-5.xlsx")
+    assert rep["subtitle"] == ("6 Rhino node(s) for 21,600 RPS; baseline test 5 (shcm-test-5) (partial: Rhino nodes "
+                               "only, Cassandra not sized)")
+    method = report.sheet_named(rep, "Method")["rows"]
+    assert method[:4] == [
+        ["Method", "Rhino nodes = ceil(target / load per node): the load one node carried in test 5, or with a CPU "
+                   "ceiling that load scaled linearly to the ceiling's share of the node's vCPUs; spares added (N+k)."],
+        ["Spares", "1 spare node(s) added (N+k); the default is 1 (N+1): with a node down the others must carry its load."],
+        ["Not sized", "Cassandra database"],
+        ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
+    assert [x[0] for x in method[4:]] == ["Note from the guide"] * len(method[4:]) and method[4:]
+    sources = {r[0]: r for r in report.sheet_named(rep, "Sources")["rows"]}
+    node = sources["Rhino node (vCPUs read from the sentence)"]
+    assert (node[3], node[4]) == ("T-hardware", 1) and "(8 vCPUs, 16gb RAM)" in node[7]
+    assert (sources["Server config"][3], sources["Server config"][4], sources["Server config"][7]) == \
+        ("T-rhino-performance", 5, "B")
+
+
+def test_form_unit_sps_is_read(bundle):
+    """Test 1 (Table T-rhino-performance row 1: 1000 SPS, 1800 RPS at 2.8 cores = 35 % of 8 vCPU) from the form in
+    SPS at a 35 % ceiling: 5000 / 1000 = exactly 5 nodes for the load; read as RPS it would be 5000 / 1800 -> 3."""
+    res = shcm.compute_web(bundle, {"scenario": "shcm-test-1", "target": "5000", "unit": "SPS", "ceiling": "35"})
+    assert (res["inputs"]["unit"], res["load"], res["needed"], res["total"]) == ("SPS", 1000, 5, 6)
