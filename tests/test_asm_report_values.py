@@ -107,3 +107,25 @@ def test_html_opens_with_the_overview_table_and_its_columns(bundle):
     assert out.startswith('<div class="atlas-result atlas-asm"><h3>Sidecar share of requested resources, every '
                           'ASM-enabled scenario</h3>')
     assert "<th>Replica ranges (counted at the max end)</th><th>Rows not used</th></tr></thead><tbody>" in out
+
+
+def test_chart_bars_per_scenario_and_what(bundle):
+    """BSF 3.2 requests 167 of 469.7 CPU cores for sidecars (Tables 3-16, 3-17): 35.55 %. Each bar is one scenario
+    and what (CPU or memory request), the two side by side (yOffset), coloured by what; a partial scenario
+    (policy-3-2-7) is labelled as counted over its complete services."""
+    spec = asm_report.chart(asm.overview(bundle))
+    bars = [v for v in spec["data"]["values"] if v["scenario"] == "bsf-3-2"]
+    assert [(v["what"], v["share"]) for v in bars][0] == ("CPU request", round(167 / 469.7 * 100, 2)) == ("CPU request", 35.55)
+    assert [v["what"] for v in bars] == ["CPU request", "memory request"] and 0 < bars[1]["share"] < 100
+    assert any(v["scenario"] == "policy-3-2-7 (partial: complete services only)" for v in spec["data"]["values"])
+    enc = spec["encoding"]
+    assert (enc["y"]["field"], enc["x"]["field"], enc["yOffset"]["field"], enc["color"]["field"]) == \
+        ("scenario", "share", "what", "what")
+
+
+def test_what_if_at_the_load_given(bundle):
+    """A what-if load of 63,000 TPS given in the form: both scenarios are sized at it (bsf-3-1 at 63K TPS, not its own
+    22K), and the inputs echo it."""
+    _, _, wi, inputs = asm_report.compute_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1", "load": "63000"})
+    assert wi["add"]["scenario"] == "bsf-3-1" and wi["add"]["load"] == 63000 and wi["remove"]["load"] == 63000
+    assert inputs == {"on": "bsf-3-3", "off": "bsf-3-1", "load": "63000"}
