@@ -73,3 +73,15 @@ def test_form_unit_sps_is_read(bundle):
     SPS at a 35 % ceiling: 5000 / 1000 = exactly 5 nodes for the load; read as RPS it would be 5000 / 1800 -> 3."""
     res = shcm.compute_web(bundle, {"scenario": "shcm-test-1", "target": "5000", "unit": "SPS", "ceiling": "35"})
     assert (res["inputs"]["unit"], res["load"], res["needed"], res["total"]) == ("SPS", 1000, 5, 6)
+
+
+def test_a_config_the_bundle_does_not_describe_still_sizes(bundle):
+    """Without table T-server-configs in the bundle (no config descriptions), test 1 (config A, 1800 RPS) still sizes:
+    1800 / 1800 = 1 node + the default spare = 2; the config letter is kept, its description and cite are None and the
+    result's steps name the config without a description."""
+    info = dict(bundle["shcm_info"], configs={})
+    res = shcm.compute(dict(bundle, shcm_info=info), "shcm-test-1", 1800)
+    assert res["total"] == 2 and res["test"]["config"] == "A"
+    assert res["test"]["config_text"] is None and res["test"]["config_text_cite"] is None
+    config = next(r for r in shcm._rows(res) if r[1] == "config")
+    assert config[3] == "A" and config[5] == "Table T-rhino-performance, row 1"
