@@ -19,3 +19,12 @@ def test_current_replicas_must_be_a_whole_number(current):
 def test_a_whole_count_is_accepted():
     """50 replicas at 90 % against 75 %: ratio 1.2, above the band: ceil(1.2 x 50) = 60 (float64 1.2 x 50 = 60.0)."""
     assert overtarget.hpa(50, 90, 75)["desired"] == 60
+
+
+def test_no_product_means_every_product(bundle):
+    """No product chosen: the inputs echo an empty product (the page's 'all products' choice), the default 80 %
+    memory threshold and the v1.33 controller; the summary says 'across all products'."""
+    from calculators import overtarget_report
+    res = overtarget.compute(bundle, None)
+    assert res["inputs"] == {"product": "", "mem_threshold": 80, "kubernetes": "1.33"}
+    assert "across all products.</p>" in overtarget_report.to_html(res)
