@@ -129,3 +129,12 @@ def test_what_if_at_the_load_given(bundle):
     _, _, wi, inputs = asm_report.compute_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1", "load": "63000"})
     assert wi["add"]["scenario"] == "bsf-3-1" and wi["add"]["load"] == 63000 and wi["remove"]["load"] == 63000
     assert inputs == {"on": "bsf-3-3", "off": "bsf-3-1", "load": "63000"}
+
+
+def test_overview_csv_line_of_an_asm_scenario_without_sidecar_rows(bundle):
+    """Policy 3.2.1 runs ASM (Table 3-62 'ASM | Enable') but prints no istio-proxy row: its TOTAL line has empty
+    figures (16 columns after the scenario) and says why, never zeros."""
+    text = asm_report.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
+    line = next(r for r in csv.reader(io.StringIO(text)) if r[0] == "policy-3-2-1")
+    assert line == ["policy-3-2-1", "", "TOTAL"] + [""] * 13 + [
+        "ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"]
