@@ -28,3 +28,27 @@ def test_no_product_means_every_product(bundle):
     res = overtarget.compute(bundle, None)
     assert res["inputs"] == {"product": "", "mem_threshold": 80, "kubernetes": "1.33"}
     assert "across all products.</p>" in overtarget_report.to_html(res)
+
+
+HEADER = "name,replicas,cpu_request,observed,target\n"
+
+
+def test_cpu_request_of_zero_is_that_lines_problem():
+    """A request of 0 cores cannot turn cores into a percent and is no HPA's request: line 2 is refused naming the
+    field, even with the observation in percent; line 3 is evaluated."""
+    own, problems = overtarget.parse_own(HEADER + "a,5,0,72%,70\nb,5,1,72%,70\n")
+    assert problems == [{"line": 2, "message": "cpu_request must be cores above 0 (e.g. 4 or 500m), not '0'."}]
+    assert [e["name"] for e in own] == ["b"]
+
+
+def test_observed_millicores_are_thousandths_of_a_core():
+    """'3500m' used by 5 replicas of 1 core each: 3.5 cores / (5 x 1) = 70 % of the request, at the 70 % target:
+    over."""
+    own, problems = overtarget.parse_own(HEADER + "svc,5,1,3500m,70\n")
+    assert problems == [] and own[0]["observed"] == 70 and own[0]["status"] == "over"
+    assert own[0]["observed_how"] == "3.5 cores / (5 x 1)"
+
+
+def test_page_defaults():
+    """The page opens on every product, the 80 % memory threshold, the v1.33 controller and no CSV."""
+    assert overtarget.defaults() == {"product": "", "mem_threshold": "80", "kubernetes": "1.33", "csv": ""}
