@@ -52,3 +52,18 @@ def test_observed_millicores_are_thousandths_of_a_core():
 def test_page_defaults():
     """The page opens on every product, the 80 % memory threshold, the v1.33 controller and no CSV."""
     assert overtarget.defaults() == {"product": "", "mem_threshold": "80", "kubernetes": "1.33", "csv": ""}
+
+
+def test_range_only_follows_the_chosen_controller_from_either_end():
+    """Only the HPA's range is printed (min 5, max 10, no current count), 88 % against 80 %: 88 / 80 = 1.1 in float64,
+    |1 - 1.1| = 0.10000000000000009 > 0.1, so the v1.32 controller scales from either end: from 5, ceil(1.1 x 5 = 5.5)
+    = 6; from 10, ceil(1.1 x 10 = 11.0) = 11, clamped at the max of 10, which must rise to 11. The v1.33 controller
+    (1.1 <= 1.0 + 0.1) holds still at 5 and at 10."""
+    v132 = overtarget.hpa_view(88, 80, None, 5, 10, "1.32")
+    assert v132["desired_from_ends"] == {"min": {"desired": 6, "unclamped": 6, "bound": None, "max_must_rise_to": None},
+                                         "max": {"desired": 10, "unclamped": 11, "bound": "max", "max_must_rise_to": 11}}
+    assert (v132["max_must_rise_to"], v132["severity"]) == (11, "critical")
+    v133 = overtarget.hpa_view(88, 80, None, 5, 10, "1.33")
+    assert v133["desired_from_ends"] == {"min": {"desired": 5, "unclamped": 5, "bound": None, "max_must_rise_to": None},
+                                         "max": {"desired": 10, "unclamped": 10, "bound": None, "max_must_rise_to": None}}
+    assert (v133["max_must_rise_to"], v133["severity"]) == (None, "warning")
