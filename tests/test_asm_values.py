@@ -27,6 +27,8 @@ def test_differences_list_each_fact_of_both_runs(bundle):
     assert d["Call mix"] == {"what": "Call mix", "on": "8.43K nbsf traffic and 54.7K Rx traffic",
                              "off": "14.4K nBSF + 7.8K Rx", "differs": True}
     assert d["Deployment mode"] == {"what": "Deployment mode", "on": "BSF", "off": "BSF", "differs": False}
+    # bsf-3-1 is the '22K TPS, 4-site setup': 4 sites provisioned; bsf-3-3's facts state none
+    assert d["Sites provisioned"] == {"what": "Sites provisioned", "on": None, "off": 4, "differs": True}
 
 
 def test_observed_share_from_percent_of_the_request(bundle):
@@ -60,3 +62,12 @@ def test_observed_share_names_the_excluded_rows_of_its_site(bundle):
     obs = asm.overhead(made_up, "bsf-3-2")["observed"]
     assert obs["cpu"]["partial"] == ["Table 3-18 row 4 (CM Service, app)"]
     assert asm.overhead(bundle, "bsf-3-2")["observed"]["cpu"]["partial"] == []
+
+
+def test_a_scenario_whose_asm_state_is_not_stated_is_not_offered(bundle):
+    """Made up: bsf-3-1's ASM state blanked to 'not stated' (the guide states 'disabled'): it is neither an ASM-on nor
+    an ASM-off choice, and the page says the guide does not say whether ASM runs in it."""
+    scenarios = [dict(s, asm="not stated") if s["id"] == "bsf-3-1" else s for s in bundle["scenarios"]]
+    why = {x["id"]: x["reason"] for x in asm.not_offered(dict(bundle, scenarios=scenarios))}
+    assert why["bsf-3-1"] == ("the guide does not say whether ASM runs in bsf-3-1 (asm 'not stated'); choose a scenario "
+                              "the guide states as ASM-off.")

@@ -62,6 +62,8 @@ def test_report_title_method_and_extra_sources(bundle):
         ["Estimate", "A planning estimate from the vendor's benchmark, not a vendor figure."]]
     assert [x[0] for x in method[4:]] == ["Note from the guide"] * len(method[4:]) and method[4:]
     sources = {r[0]: r for r in report.sheet_named(rep, "Sources")["rows"]}
+    # the measured figures name their table, row and column as printed: row 5's SPS column prints 1200
+    assert sources["Load, sessions per second"][3:8] == ["T-rhino-performance", 5, None, "SPS", "1200"]
     node = sources["Rhino node (vCPUs read from the sentence)"]
     assert (node[3], node[4]) == ("T-hardware", 1) and "(8 vCPUs, 16gb RAM)" in node[7]
     assert (sources["Server config"][3], sources["Server config"][4], sources["Server config"][7]) == \
