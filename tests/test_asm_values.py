@@ -71,3 +71,23 @@ def test_a_scenario_whose_asm_state_is_not_stated_is_not_offered(bundle):
     why = {x["id"]: x["reason"] for x in asm.not_offered(dict(bundle, scenarios=scenarios))}
     assert why["bsf-3-1"] == ("the guide does not say whether ASM runs in bsf-3-1 (asm 'not stated'); choose a scenario "
                               "the guide states as ASM-off.")
+
+
+def test_observed_share_of_the_limit_where_the_guide_says_so(bundle):
+    """Made up: Policy 3.2.5's Config Server app reading at Site1 (Table 3-119 row 8, 7.51 %) marked as a percent of the
+    limit: the app then used 7.51 % x 2 replicas x its 4-core limit (Table 3-115 row 4) = 0.6008 cores, its sidecar
+    11.3 % x 2 x 2 = 0.452: 0.452 / 1.0528 = 42.93 % (of the request it is 60.07 %)."""
+    util = [dict(u, percent_basis="limit") if (u["scenario"], u["table_id"], u["row"], u["site"], u["metric"]) ==
+            ("policy-3-2-5", "3-119", 8, "site1", "cpu") else u for u in bundle["utilization"]]
+    share = {v["service"]: v["observed_cpu_share"]
+             for v in asm.overhead(dict(bundle, utilization=util), "policy-3-2-5")["services"]}
+    assert share["config-server"] == pytest.approx(0.452 / (0.6008 + 0.452) * 100)
+
+
+def test_site1_is_read_when_the_scenario_names_no_traffic_site(bundle):
+    """Made up: BSF 3.2 without its list of sites carrying traffic: the observed share is read at site1, as the
+    guide's Tables 3-18/3-19 print it there (32.765 of 100.04 cores)."""
+    scenarios = [{k: v for k, v in s.items() if k != "sites_with_traffic"} if s["id"] == "bsf-3-2" else s
+                 for s in bundle["scenarios"]]
+    obs = asm.overhead(dict(bundle, scenarios=scenarios), "bsf-3-2")["observed"]
+    assert obs["cpu"]["site"] == "site1" and obs["cpu"]["share"] == pytest.approx(32.765 / 100.04 * 100)

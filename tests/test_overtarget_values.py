@@ -67,3 +67,8 @@ def test_range_only_follows_the_chosen_controller_from_either_end():
     assert v133["desired_from_ends"] == {"min": {"desired": 5, "unclamped": 5, "bound": None, "max_must_rise_to": None},
                                          "max": {"desired": 10, "unclamped": 10, "bound": None, "max_must_rise_to": None}}
     assert (v133["max_must_rise_to"], v133["severity"]) == (None, "warning")
+
+
+def test_an_unknown_controller_is_refused_naming_the_choices():
+    with pytest.raises(OverTargetError, match=r"Unknown HPA controller '1\.31'; choose one of: 1\.33, 1\.32\."):
+        overtarget.within_tolerance(1.0, "1.31")
