@@ -88,3 +88,21 @@ def test_memory_row_without_a_site_shows_a_dash(bundle):
     assert ('<tr data-scenario="policy-3-5-1" data-service="sm-service"><td>policy-3-5-1</td><td>sm-service</td>'
             '<td>app</td><td>—</td><td>89.29</td><td>unstated</td>'
             '<td><a href="../../products/policy/policy-3-5-1/#table-3-246">Table 3-246, row 17</a></td></tr>') in html
+
+
+def test_report_of_one_product_and_of_all(bundle):
+    """The report names its calculator and, in its subtitle, the product it covers ('for policy') or 'across all
+    products', which the Inputs sheet says too. Policy Table 3-246 row 17 (SM Service memory 89.29 % at or above the
+    default 80 %) is a 'memory' row. The count rows carry no note except the near band's."""
+    res, own, problems = overtarget_report.compute_web(bundle, {"product": "policy"})
+    rep = overtarget_report.report_of(res, own, problems, bundle)
+    assert rep["calculator"] == "overtarget" and rep["subtitle"].endswith(" critical for policy")
+    mem = next(r for r in _sheet(rep, "Results")["rows"] if r[3] == "policy-3-5-1" and r[4] == "sm-service")
+    assert mem[:3] == ["memory", None, "memory"] and mem[7:9] == [89.29, 80]
+    totals = _sheet(rep, "Totals")["rows"]
+    assert totals[0][0] == "CPU at or over the target" and totals[0][2] is None
+    assert totals[1][2] == "observed >= 0.9 x target"
+    res, own, problems = overtarget_report.compute_web(bundle, {})
+    rep = overtarget_report.report_of(res, own, problems, bundle)
+    assert _sheet(rep, "Inputs")["rows"][0] == ["Product", None, None, "all products"]
+    assert rep["subtitle"].endswith(" critical across all products")
