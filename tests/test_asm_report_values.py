@@ -138,3 +138,17 @@ def test_overview_csv_line_of_an_asm_scenario_without_sidecar_rows(bundle):
     line = next(r for r in csv.reader(io.StringIO(text)) if r[0] == "policy-3-2-1")
     assert line == ["policy-3-2-1", "", "TOTAL"] + [""] * 13 + [
         "ASM enabled, but no sidecar rows are printed: sidecar cost unknown (not 0)"]
+
+
+def test_method_sheet_states_how_the_overhead_is_counted(bundle):
+    """The Method sheet says how the overhead is counted (requests at one site carrying traffic, a replica range at its
+    max end), how the comparison and the what-if are made, and labels Istio's published figures as a reference."""
+    method = _rows(_report(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"}), "Method")
+    assert [m[0] for m in method] == ["Overhead", "Comparison", "What-if", "Istio reference", "Istio reference"]
+    assert method[0][1] == (
+        "Per scenario and service, the sidecars' requested CPU and memory (replicas x per-container request) as a share of "
+        "everything the scenario's resource tables request, at one site carrying traffic (as the product pages and the "
+        "footprint calculator count it); a replica count printed as a min-max range counts at its max end, the most pods "
+        "the benchmark's autoscaler could run at its load. Observed share where the guide measures sidecars, at the first "
+        "site carrying traffic.")
+    assert method[3][1].startswith("Istio 1.3.5: 0.6 vCPU and 50 MB per 1,000 requests per second through a proxy (")
