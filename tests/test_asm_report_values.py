@@ -152,3 +152,40 @@ def test_method_sheet_states_how_the_overhead_is_counted(bundle):
         "the benchmark's autoscaler could run at its load. Observed share where the guide measures sidecars, at the first "
         "site carrying traffic.")
     assert method[3][1].startswith("Istio 1.3.5: 0.6 vCPU and 50 MB per 1,000 requests per second through a proxy (")
+
+
+def test_csv_headers_and_the_comparable_pairs_rows(bundle):
+    """The two downloads' columns, and for the like-for-like pair bsf-3-3 / bsf-3-1 the on - off line's sidecar CPU
+    per 1K: 280 / 63 - 0 = 4.4444 cores (Tables 3-25/3-26). Each per-service line names its source table and row."""
+    b = _like_for_like(bundle)
+    out = asm_report.run_web(b, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    assert out["inputs"] == {"on": "bsf-3-3", "off": "bsf-3-1", "load": ""}
+    view = list(csv.reader(io.StringIO(out["downloads"]["csv"]["text"]())))
+    assert view[0] == ["part", "scenario", "asm", "component", "service", "cpu_sidecar_cores", "cpu_total_cores",
+                       "cpu_sidecar_share_percent", "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent",
+                       "cpu_total_per_1k_cores", "cpu_sidecar_per_1k_cores", "mem_total_per_1k_gib",
+                       "mem_sidecar_per_1k_gib", "observed_cpu_sidecar_share_percent",
+                       "observed_memory_sidecar_share_percent", "load", "load_unit", "cpu_before_cores",
+                       "cpu_after_cores", "cpu_delta_cores", "mem_before_gib", "mem_after_gib", "mem_delta_gib",
+                       "sidecar_replicas", "replica_range", "sources", "note"]
+    rows = [dict(zip(view[0], r)) for r in view[1:]]
+    diff = next(r for r in rows if r["part"] == "on - off")
+    assert diff["cpu_sidecar_per_1k_cores"] == str(round(280 / 63, 4))
+    mgmt = next(r for r in rows if r["part"] == "per service" and r["service"] == "BSF Management Service")
+    assert "3-25/2" in mgmt["sources"].split()  # Table 3-25 row 2: 14 replicas, 2-core sidecar
+    overview = next(csv.reader(io.StringIO(out["downloads"]["overview"]["text"]())))
+    assert overview == ["scenario", "component", "service", "cpu_sidecar_cores", "cpu_total_cores",
+                        "cpu_sidecar_share_percent", "mem_sidecar_gib", "mem_total_gib", "mem_sidecar_share_percent",
+                        "load", "load_unit", "sources", "observed_cpu_sidecar_share_percent",
+                        "observed_memory_sidecar_share_percent", "sidecar_replicas", "replica_range", "partial"]
+
+
+def test_html_comparison_and_differences_tables(bundle):
+    """The comparison table labels its four per-1K lines; the differences table writes a fact a run does not state as
+    'not stated' (bsf-3-3's facts give no sites provisioned; bsf-3-1 is the '4-site setup'); the per-service table
+    gives a sidecar's replicas (BSF Management Service: 14, Table 3-25 row 2)."""
+    html = asm_report.run_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})["html"]
+    assert '<tr data-key="cpu_sidecar_per_1k"><td>CPU request, sidecars (cores)</td>' in html
+    assert "<tr><td>Sites provisioned</td><td>not stated</td><td>4</td><td>yes</td></tr>" in html
+    assert ('<tr data-service="BSF Management Service"><td>' in html
+            and html.split('<tr data-service="BSF Management Service">')[1].split("</tr>")[0].count("<td>14</td>") == 1)

@@ -106,3 +106,16 @@ def test_report_of_one_product_and_of_all(bundle):
     rep = overtarget_report.report_of(res, own, problems, bundle)
     assert _sheet(rep, "Inputs")["rows"][0] == ["Product", None, None, "all products"]
     assert rep["subtitle"].endswith(" critical across all products")
+
+
+def test_html_block_and_the_own_rows_the_other_controller_decides_differently(bundle):
+    """The result is one block the page styles (class atlas-result atlas-overtarget). A row of the reader's CSV at 88 %
+    against 80 % (5 replicas): v1.33 holds still (1.1 <= 1.0 + 0.1), v1.32 scales to ceil(5 x 1.1) = 6; the details
+    block lists it by its line."""
+    res, own, problems = overtarget_report.compute_web(bundle, {"product": "nef", "csv": HEADER88})
+    html = overtarget_report.to_html(res, own, problems)
+    assert html.startswith('<div class="atlas-result atlas-overtarget">')
+    assert "<li>Your CSV, line 2, svc: Kubernetes v1.32 or earlier: 6 replicas (critical)" in html
+
+
+HEADER88 = "name,replicas,cpu_request,observed,target\nsvc,5,1,88%,80\n"
