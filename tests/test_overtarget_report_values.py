@@ -119,3 +119,14 @@ def test_html_block_and_the_own_rows_the_other_controller_decides_differently(bu
 
 
 HEADER88 = "name,replicas,cpu_request,observed,target\nsvc,5,1,88%,80\n"
+
+
+def test_desired_text_when_the_controller_reads_no_metric():
+    """reconcileAutoscaler: a current count of 0 disables scaling; a current count below the HPA's min becomes the min
+    without reading the metric. Rows of the reader's CSV: 0 replicas, and 2 replicas with min 4 / max 10."""
+    head = "name,replicas,cpu_request,observed,target,min_replicas,max_replicas\n"
+    own, problems = overtarget.parse_own(head + "idle,0,1,50%,70,,\nsmall,2,1,50%,70,4,10\n")
+    assert problems == []
+    texts = {e["name"]: overtarget_report.desired_text(e) for e in own}
+    assert texts == {"idle": "0 (current 0: the HPA does not scale a target at 0 replicas)",
+                     "small": "4 (current 2 is below min 4: the HPA scales to its min)"}
