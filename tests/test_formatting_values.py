@@ -93,3 +93,11 @@ def test_a_row_with_a_carriage_return_is_quoted_whole():
     csv_writer(f).writerow([5, "a,b", "=1", 'x"\ry', None])
     assert f.getvalue() == '5,"a,b",\'=1,"x""\ry",\n'
     assert next(csv.reader(io.StringIO(f.getvalue(), newline=""))) == ["5", "a,b", "'=1", 'x"\ry', ""]
+
+
+def test_csv_cell_marks_a_tab_or_carriage_return_first_whatever_follows():
+    """OWASP's "CSV Injection" list: a cell starting with a tab (0x09) or a carriage return (0x0D) gets the apostrophe
+    even when a letter follows (no formula sign after the white space): "\\tTotal" -> "'\\tTotal", "\\rSite1" ->
+    "'\\rSite1". A space first is not on that list: " Total" stays as it is (test_csv_cell_keeps_text_after_white_space)."""
+    assert csv_cell("\tTotal") == "'\tTotal"
+    assert csv_cell("\rSite1") == "'\rSite1"

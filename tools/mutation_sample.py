@@ -114,6 +114,18 @@ MODULE_TESTS["calculators/partial.py"] = CALCULATOR_TESTS + ["tests/test_partial
 MODULE_TESTS["calculators/sidecars.py"] = CALCULATOR_TESTS + ["tests/test_sidecar_counts_made_up.py"]
 MODULE_TESTS["calculators/evidence.py"] = CALCULATOR_TESTS + ["tests/test_evidence_made_up.py"]
 MODULE_TESTS["calculators/backtest.py"] = CALCULATOR_TESTS + ["tests/test_backtest_made_up.py"]
+# footprint's small helpers and its report's pieces on made-up values (tests/test_footprint_helpers_values.py,
+# test_footprint_report_values.py; not in CALCULATOR_TESTS)
+MODULE_TESTS["calculators/footprint.py"] = CALCULATOR_TESTS + ["tests/test_footprint_helpers_values.py"]
+MODULE_TESTS["calculators/footprint_report.py"] = CALCULATOR_TESTS + ["tests/test_footprint_report_values.py",
+                                                                  "tests/test_footprint_helpers_values.py"]
+# the ShCM, over-target and ASM calculators' and their reports' values from named guide rows, each called directly
+MODULE_TESTS["calculators/shcm.py"] = CALCULATOR_TESTS + ["tests/test_shcm_values.py"]
+MODULE_TESTS["calculators/overtarget.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_values.py",
+                                                                "tests/test_overtarget_report_values.py"]
+MODULE_TESTS["calculators/overtarget_report.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_report_values.py"]
+MODULE_TESTS["calculators/asm.py"] = CALCULATOR_TESTS + ["tests/test_asm_values.py", "tests/test_asm_report_values.py"]
+MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_report_values.py"]
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
