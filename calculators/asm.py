@@ -233,7 +233,10 @@ def overhead(bundle: dict, sid: str) -> dict:
 
 
 def _observed(bundle, s, rows) -> dict:
-    """Observed sidecar share of CPU and memory at the first traffic site, where the source measures sidecars."""
+    """Observed sidecar share of CPU and memory at the first traffic site, where the source measures sidecars.
+    ``by_service``: per service with a sidecar reading at that site, its sidecar's share of the service's observed
+    amount in percent (a sidecar printed at 0.00 % is a share of 0, not a missing one); a service with no sidecar
+    reading is left out (not measured)."""
     site = (s.get("sites_with_traffic") or ["site1"])[0]
     res = {}
 
@@ -267,17 +270,18 @@ def _observed(bundle, s, rows) -> dict:
             else:
                 continue
             total += v
-            acc = per_svc.setdefault(u["service"], [Fraction(0), Fraction(0)])
+            acc = per_svc.setdefault(u["service"], [Fraction(0), Fraction(0), False])
             acc[1] += v
             if u["container"] == "istio-proxy":
                 side += v
                 acc[0] += v
+                acc[2] = True  # a sidecar reading, 0 % included: measured, not missing
         if total and len(units) == 1:
             gone = [r for r in exclusions(bundle, s["id"], "utilization")["rows"]
                     if r["site"] in (site, "") and r["metric"] == metric]
             res[metric] = {"site": site, "sidecar": float(side), "total": float(total), "unit": units.pop(),
                            "partial": [f"Table {r['table_id']} row {r['row']} ({r['service']}, {r['container']})" for r in gone],
-                           "by_service": {k: float(a / t * 100) for k, (a, t) in per_svc.items() if t and a},
+                           "by_service": {k: float(a / t * 100) for k, (a, t, measured) in per_svc.items() if t and measured},
                            "share": float(side / total * 100),
                            "sidecar_per_1k": float(side / _f(s["load_per_site"]) * 1000) if s.get("load_per_site") else None}
     return res

@@ -91,3 +91,14 @@ def test_site1_is_read_when_the_scenario_names_no_traffic_site(bundle):
                  for s in bundle["scenarios"]]
     obs = asm.overhead(dict(bundle, scenarios=scenarios), "bsf-3-2")["observed"]
     assert obs["cpu"]["site"] == "site1" and obs["cpu"]["share"] == pytest.approx(32.765 / 100.04 * 100)
+
+
+def test_a_sidecar_printed_at_zero_percent_is_a_share_of_zero_not_missing(bundle):
+    """Made up from Policy 3.2.5 at Site1 (Table 3-119): Config Server's istio-proxy reading (row 7, 11.3 %) printed as
+    0.00 % instead, its app at 7.51 %: the sidecar's share of the service's observed CPU is 0 / (0 + 0.3004) = 0 %,
+    measured, not missing (a printed 0.00 % is a reading: Table 3-120 row 8 prints ndbmysqld's sidecar so)."""
+    util = [dict(u, observed_percent=0.0) if (u["scenario"], u["service"], u["container"], u["site"], u["metric"]) ==
+            ("policy-3-2-5", "config-server", "istio-proxy", "site1", "cpu") else u for u in bundle["utilization"]]
+    assert sum(1 for u in util if u["service"] == "config-server" and u.get("observed_percent") == 0.0) == 1
+    share = {v["service"]: v["observed_cpu_share"] for v in asm.overhead(dict(bundle, utilization=util), "policy-3-2-5")["services"]}
+    assert share["config-server"] == 0.0
