@@ -236,7 +236,8 @@ def _observed(bundle, s, rows) -> dict:
     """Observed sidecar share of CPU and memory at the first traffic site, where the source measures sidecars.
     ``by_service``: per service with a sidecar reading at that site, its sidecar's share of the service's observed
     amount in percent (a sidecar printed at 0.00 % is a share of 0, not a missing one); a service with no sidecar
-    reading is left out (not measured)."""
+    reading, or with no reading of its other containers that can be counted (no request to turn a percent into
+    cores), is left out (not measured): its share is not known, not 100 %."""
     site = (s.get("sites_with_traffic") or ["site1"])[0]
     res = {}
 
@@ -270,18 +271,21 @@ def _observed(bundle, s, rows) -> dict:
             else:
                 continue
             total += v
-            acc = per_svc.setdefault(u["service"], [Fraction(0), Fraction(0), False])
+            acc = per_svc.setdefault(u["service"], [Fraction(0), Fraction(0), False, False])
             acc[1] += v
             if u["container"] == "istio-proxy":
                 side += v
                 acc[0] += v
                 acc[2] = True  # a sidecar reading, 0 % included: measured, not missing
+            else:
+                acc[3] = True
         if total and len(units) == 1:
             gone = [r for r in exclusions(bundle, s["id"], "utilization")["rows"]
                     if r["site"] in (site, "") and r["metric"] == metric]
             res[metric] = {"site": site, "sidecar": float(side), "total": float(total), "unit": units.pop(),
                            "partial": [f"Table {r['table_id']} row {r['row']} ({r['service']}, {r['container']})" for r in gone],
-                           "by_service": {k: float(a / t * 100) for k, (a, t, measured) in per_svc.items() if t and measured},
+                           "by_service": {k: float(a / t * 100) for k, (a, t, sidecar, rest) in per_svc.items()
+                                          if t and sidecar and rest},
                            "share": float(side / total * 100),
                            "sidecar_per_1k": float(side / _f(s["load_per_site"]) * 1000) if s.get("load_per_site") else None}
     return res

@@ -102,3 +102,14 @@ def test_a_sidecar_printed_at_zero_percent_is_a_share_of_zero_not_missing(bundle
     assert sum(1 for u in util if u["service"] == "config-server" and u.get("observed_percent") == 0.0) == 1
     share = {v["service"]: v["observed_cpu_share"] for v in asm.overhead(dict(bundle, utilization=util), "policy-3-2-5")["services"]}
     assert share["config-server"] == 0.0
+
+
+def test_a_service_whose_only_counted_reading_is_its_sidecar_has_no_share(bundle):
+    """Made up from Policy 3.2.5 at Site1 (Table 3-119): Config Server's app reading (row 8, 7.51 %) removed, its
+    istio-proxy reading (row 7, 11.3 %) kept: the sidecar is all that was counted, so its share of the service is not
+    known (None), not 100 %."""
+    util = [u for u in bundle["utilization"] if (u["scenario"], u["service"], u["container"], u["site"], u["metric"]) !=
+            ("policy-3-2-5", "config-server", "app", "site1", "cpu")]
+    assert len(util) == len(bundle["utilization"]) - 1
+    share = {v["service"]: v["observed_cpu_share"] for v in asm.overhead(dict(bundle, utilization=util), "policy-3-2-5")["services"]}
+    assert share["config-server"] is None
