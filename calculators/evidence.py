@@ -224,8 +224,9 @@ class Curve:
         peak = max((x for x in self.loads if x <= load), key=self._mean, default=None)
         if peak is not None and self._mean(peak) > v:
             v = self._mean(peak)
-            how = dict(how, kept=float(peak), runs=self._ids(peak), compared_runs=how["runs"], text=f"{_num(v)} {self.what} (kept from {self._label(peak)}: what a pod uses "
-                                                       f"never falls as its load rises; at this load {how['text']})")
+            how = dict(how, kept=float(peak), runs=self._ids(peak), compared_runs=how["runs"],
+                       text=f"{_num(v)} {self.what} (kept from {self._label(peak)}: what a pod uses never falls as its "
+                            f"load rises; at this load {how['text']})")
         return v, how
 
     def _raw(self, load: Fraction) -> tuple[Fraction, dict]:

@@ -10,13 +10,14 @@ import json
 import re
 import subprocess
 import sys
-import threading
-import time
-from pathlib import Path
+from http.server import SimpleHTTPRequestHandler
 
 import pytest
 
-from conftest import ROOT, _Handler, computed, result_cell, serve
+from conftest import ROOT, computed, result_cell, serve
+
+sys.path.insert(0, str(ROOT / "tools"))
+import benchmark  # noqa: E402  (tools/ is not a package: its emulated link and precompressed server)
 
 WORKER = ROOT / "docs" / "assets" / "js" / "pyworker.mjs"
 CALC = "/calculators/footprint/?scenario=bsf-3-3&load=126000&target=70"
@@ -72,8 +73,6 @@ def test_a_file_still_arriving_counts_the_bytes_the_link_carried():
 
 def test_the_benchmark_forces_a_boot_in_its_copy_of_the_site(tmp_path):
     """tools/benchmark.py --boot: the copy's worker (minified, as the build writes it) takes one boot on every link."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import benchmark
     js = tmp_path / "assets" / "js"
     js.mkdir(parents=True)
     (js / "pyworker.mjs").write_text("a=1,SNAPSHOT_MIN_MBIT=22;function chooseBoot(t){}")
@@ -116,41 +115,28 @@ SLOW_MBIT = 10
 modules, WebAssembly and standard library, about 5.1 MB with Brotli) take about 4 s."""
 
 
-class SlowLink(_Handler):
-    """Serves the built site with Pyodide's files (vendor/pyodide/: what the worker measures the link by) over one
-    link of SLOW_MBIT that they share, sent with Brotli (or gzip) as the Hosting page's servers send the build's
-    precompressed files; everything else as is at full speed, so the test takes seconds."""
-    lock = threading.Lock()
-    free_at = 0.0
-
-    def _slow(self) -> bool:
-        return "/vendor/pyodide/" in self.path
-
-    def send_head(self):
-        path = self.translate_path(self.path)
-        accepts = self.headers.get("Accept-Encoding", "")
-        for encoding, ext in (("br", ".br"), ("gzip", ".gz")):
-            if self._slow() and encoding in accepts and Path(path + ext).is_file() and Path(path).is_file():
-                f = open(path + ext, "rb")
-                self.send_response(200)
-                self.send_header("Content-Type", self.guess_type(path))
-                self.send_header("Content-Encoding", encoding)
-                self.send_header("Content-Length", str(Path(path + ext).stat().st_size))
-                self.end_headers()
-                return f
-        return super().send_head()
+class SlowLink(benchmark.Precompressed):
+    """Serves the built site as tools/benchmark.py does (the build's .br files to a browser that accepts them), with
+    Pyodide's files (vendor/pyodide/: what the worker measures the link by) over its emulated ``Link``, one rate they
+    share (the ``slow_link`` fixture sets it to SLOW_MBIT); everything else at full speed, so the test takes
+    seconds."""
 
     def copyfile(self, source, outputfile):
-        if not self._slow():
+        if "/vendor/pyodide/" in self.path:
             return super().copyfile(source, outputfile)
-        while data := source.read(32 * 1024):
-            with SlowLink.lock:  # one clock for the link: files in flight share its rate
-                start = max(time.perf_counter(), SlowLink.free_at)
-                SlowLink.free_at = start + len(data) * 8 / (SLOW_MBIT * 1e6)
-                until = SlowLink.free_at
-            time.sleep(max(0.0, until - time.perf_counter()))
-            outputfile.write(data)
-            outputfile.flush()
+        return SimpleHTTPRequestHandler.copyfile(self, source, outputfile)
+
+
+@pytest.fixture
+def slow_link(built_site):
+    """The built site served by SlowLink at SLOW_MBIT (no added round trip): its URL; the link reset afterwards."""
+    benchmark.Link.set((SLOW_MBIT, 0))
+    httpd, url = serve(built_site, SlowLink)
+    try:
+        yield url
+    finally:
+        httpd.shutdown()
+        benchmark.Link.set(None)
 
 
 def _requests(page) -> list[str]:
@@ -185,7 +171,7 @@ def test_a_fast_link_boots_from_the_snapshot_and_says_why(page, site_url):
 
 
 @pytest.mark.browser
-def test_a_slow_link_boots_from_the_files_with_the_same_numbers(page, site_url, built_site):
+def test_a_slow_link_boots_from_the_files_with_the_same_numbers(page, site_url, slow_link):
     """Scenario 3.3 at 126K TPS and a 70 % target: BSF Management Service 17 replicas and Diameter Gateway's sidecar
     18 (computed by hand from Table 3-25 in test_calculators.test_observed_cpu_rule_scenario_3_3), and the whole
     result table the same as the snapshot boot's on the fast link."""
@@ -193,51 +179,45 @@ def test_a_slow_link_boots_from_the_files_with_the_same_numbers(page, site_url, 
     computed(page)
     assert page.get_attribute("#atlas-calculator", "data-boot-from") == "snapshot"
     fast = _result_rows(page)
-    httpd, url = serve(built_site, SlowLink)
-    try:
-        slow = page.context.new_page()
-        urls = _requests(slow)
-        events = _events(slow)
-        slow.goto(url + CALC, wait_until="load")
-        computed(slow)
-        assert slow.get_attribute("#atlas-calculator", "data-boot-from") == "files"
-        why = slow.get_attribute("#atlas-calculator", "data-boot-why") or ""
-        m = re.fullmatch(r"the link measured ([\d.]+) Mbit/s: under 22 Mbit/s Python's own start-up comes before the memory snapshot would", why)
-        assert m and float(m.group(1)) < 22, why
-        assert "Python booted from its own start-up and the calculator's files: the link measured" in slow.inner_text("#atlas-calc-status")
-        assert not [u for u in urls if SNAPSHOT.search(u)], "the snapshot was fetched on the slow link"
-        assert result_cell(slow, "BSF Management Service", "app", "Replicas (target)") == "17"
-        assert result_cell(slow, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "18"
-        assert _result_rows(slow) == fast
-        # the code pack and data bundle are asked for only once Pyodide's WebAssembly and standard library have come,
-        # not beside them (they would share the slow link with the 4.9 MB Python waits for)
-        first = {}
-        for i, e in enumerate(events):
-            first.setdefault(e, i)
-        pack = next(i for (kind, name), i in first.items() if kind == "request" and re.fullmatch(r"code\.footprint\.\w+\.pack", name))
-        bundle = next(i for (kind, name), i in first.items() if kind == "request" and name.endswith(".marshal"))
-        for core in ("pyodide.asm.wasm", "python_stdlib.zip"):
-            assert first[("finished", core)] < min(pack, bundle), (core, events)
-    finally:
-        httpd.shutdown()
+    url = slow_link
+    slow = page.context.new_page()
+    urls = _requests(slow)
+    events = _events(slow)
+    slow.goto(url + CALC, wait_until="load")
+    computed(slow)
+    assert slow.get_attribute("#atlas-calculator", "data-boot-from") == "files"
+    why = slow.get_attribute("#atlas-calculator", "data-boot-why") or ""
+    m = re.fullmatch(r"the link measured ([\d.]+) Mbit/s: under 22 Mbit/s Python's own start-up comes before the memory snapshot would", why)
+    assert m and float(m.group(1)) < 22, why
+    assert "Python booted from its own start-up and the calculator's files: the link measured" in slow.inner_text("#atlas-calc-status")
+    assert not [u for u in urls if SNAPSHOT.search(u)], "the snapshot was fetched on the slow link"
+    assert result_cell(slow, "BSF Management Service", "app", "Replicas (target)") == "17"
+    assert result_cell(slow, "Diameter Gateway", "istio-proxy", "Replicas (target)") == "18"
+    assert _result_rows(slow) == fast
+    # the code pack and data bundle are asked for only once Pyodide's WebAssembly and standard library have come,
+    # not beside them (they would share the slow link with the 4.9 MB Python waits for)
+    first = {}
+    for i, e in enumerate(events):
+        first.setdefault(e, i)
+    pack = next(i for (kind, name), i in first.items() if kind == "request" and re.fullmatch(r"code\.footprint\.\w+\.pack", name))
+    bundle = next(i for (kind, name), i in first.items() if kind == "request" and name.endswith(".marshal"))
+    for core in ("pyodide.asm.wasm", "python_stdlib.zip"):
+        assert first[("finished", core)] < min(pack, bundle), (core, events)
     assert page.js_errors == []
 
 
 @pytest.mark.browser
-def test_a_snapshot_kept_from_an_earlier_visit_is_taken_even_on_a_slow_link(page, built_site):
+def test_a_snapshot_kept_from_an_earlier_visit_is_taken_even_on_a_slow_link(page, built_site, slow_link):
     """The service worker's cache (atlas-<build>) holding the snapshot, as after a first visit that booted from it:
     the revisit takes it without measuring the link."""
-    httpd, url = serve(built_site, SlowLink)
-    try:
-        page.goto(url + "/", wait_until="load")
-        manifest = json.loads((built_site / "assets" / "py" / "manifest.json").read_text())
-        snap = url + "/assets/py/" + manifest["snapshot"]["file"]
-        page.evaluate("""async (u) => { const c = await caches.open("atlas-test"); await c.add(u); }""", snap)
-        page.goto(url + CALC, wait_until="load")
-        computed(page)
-        assert page.get_attribute("#atlas-calculator", "data-boot-from") == "snapshot"
-        assert page.get_attribute("#atlas-calculator", "data-boot-why") == "the memory snapshot was kept from an earlier visit"
-        assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "17"
-    finally:
-        httpd.shutdown()
+    url = slow_link
+    page.goto(url + "/", wait_until="load")
+    manifest = json.loads((built_site / "assets" / "py" / "manifest.json").read_text())
+    snap = url + "/assets/py/" + manifest["snapshot"]["file"]
+    page.evaluate("""async (u) => { const c = await caches.open("atlas-test"); await c.add(u); }""", snap)
+    page.goto(url + CALC, wait_until="load")
+    computed(page)
+    assert page.get_attribute("#atlas-calculator", "data-boot-from") == "snapshot"
+    assert page.get_attribute("#atlas-calculator", "data-boot-why") == "the memory snapshot was kept from an earlier visit"
+    assert result_cell(page, "BSF Management Service", "app", "Replicas (target)") == "17"
     assert page.js_errors == []

@@ -519,6 +519,8 @@ def main() -> None:
     ap.add_argument("--tests", action="store_true",
                     help="also time the whole test suite as `make test` runs it, set-up done (minutes: run it alone)")
     opt = ap.parse_args()
+    if (opt.link or opt.boot) and not opt.links_only:
+        ap.error("--link and --boot measure first visits per link only: add --links-only (and --site)")
     if opt.mutation_scores:
         print(mutation_table(mutation_scores()))
         return

@@ -286,8 +286,8 @@ async function readBody(resp, t, expected, hasher) {
 /** ``bytes`` of ``url`` checked against ``expect`` ({bytes, sha256}: the size and full SHA-256 the build wrote;
  * or {prefix}: the start of its SHA-256, as the page names manifest.json). Throws a BootError naming the file,
  * the hash expected and the hash got when they differ, or saying it is empty (as checkCore's HEAD request does: a
- * body of 0 bytes is an empty file on the server, not a stale copy). ``hashed``: ms already spent feeding ``hasher`` (counted in
- * hashMs, with the rest). */
+ * body of 0 bytes is an empty file on the server, not a stale copy). ``hashed``: ms already spent feeding
+ * ``hasher`` (counted in hashMs, with the rest). */
 async function verify(url, bytes, expect, hasher, hashed = 0) {
   if (expect.bytes && !bytes.length) throw new BootError(url, "is empty (0 bytes).", REBUILD);
   if (expect.bytes !== undefined && bytes.length !== expect.bytes) {
@@ -441,8 +441,9 @@ const snapshotName = manifestP.then((manifest) => {
 // wins where bytes are cheap and loses where they are not. Measured with both boots forced on the same build (the
 // standard library served stored and Brotli-compressed, Pyodide's core files asked for as this worker starts;
 // tools/benchmark.py's emulated link and server, as `--links-only --link MBIT,MS --boot files|snapshot` runs them:
-// cold cache, .br served, footprint first result, medians of 3, 2026-11-27, the 2-core machine shared with other work): 20 Mbit/s 30 ms files 4,932 ms, snapshot 5,189 (bare
-// Pyodide 5,162); 28 Mbit/s 25 ms files 4,605, snapshot 3,890; 40 Mbit/s 20 ms files 3,694, snapshot 2,926. A boot's
+// cold cache, .br served, footprint first result, medians of 3, 2026-11-27, the 2-core machine shared with other
+// work): 20 Mbit/s 30 ms files 4,932 ms, snapshot 5,189 (bare Pyodide 5,162); 28 Mbit/s 25 ms files 4,605, snapshot
+// 3,890; 40 Mbit/s 20 ms files 3,694, snapshot 2,926. A boot's
 // time being about a + b / rate, the difference crosses zero at 21.6 Mbit/s (from 20 and 28) or 22.9 (from 20 and
 // 40), hence SNAPSHOT_MIN_MBIT = 22 (16 before the standard library shrank by 0.95 MB for both boots and the core
 // files were asked for earlier, which helped the files' boot more). The rate is measured from bytes this worker
@@ -565,12 +566,13 @@ let snapshotHeap = 0;
 snapshotBytes.catch(() => named.then(() => files(), () => {}));
 // Resolved once the bodies of Pyodide's WebAssembly and standard library (CORE_BODIES) have come, whole or failed
 // (a failure is named by its own check): the files boot's code and data wait for it (below).
-const CORE_BODIES = new Set(["pyodide.asm.wasm", "python_stdlib.zip"]);
+const CORE_BODIES = ["pyodide.asm.wasm", "python_stdlib.zip"];
+const coreAwaited = new Set(CORE_BODIES);
 let coreArrived = null;
 const coreIn = new Promise((resolve) => { coreArrived = resolve; });
 function coreBodyDone(url) {
-  CORE_BODIES.delete(url.pathname.split("/").pop());
-  if (!CORE_BODIES.size) coreArrived();
+  coreAwaited.delete(url.pathname.split("/").pop());
+  if (!coreAwaited.size) coreArrived();
 }
 // The files when this visit boots without the snapshot (bootChoice above): fetched once Pyodide's WebAssembly and
 // standard library have come (coreIn), not beside them. Python cannot start before those two arrive, and it needs the
