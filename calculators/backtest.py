@@ -44,7 +44,7 @@ from fractions import Fraction
 
 from . import evidence, runs
 from .inputs import exact
-from .partial import TEST_COMPONENTS, usable
+from .partial import TEST_COMPONENTS, exclusions, usable
 
 FIXED_CNDB = ("ndbmgmd", "ndbmysqld")
 """cnDBTier services the footprint keeps fixed per site: management nodes and the SQL nodes that carry
@@ -178,6 +178,7 @@ class _Product:
                 self.left_out.append({"doc": doc, "scenario": sid, "what": ", ".join(ranged),
                                       "why": "replicas printed as a min-max range: the pods that ran, and so the cores "
                                              "they used, are unknown (readings not used)"})
+            self.left_out += _unjoined(bundle, doc, sid)
 
     def by_call_model(self, excluded=frozenset()) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = {}
@@ -516,6 +517,35 @@ def _run(bundle: dict) -> dict:
         bands[doc] = {m: {lv: dict(band(_ratios(pts, m, lv)), **cov[m][lv]) for lv in LEVELS} for m in METHODS}
     return {"points": points, "summary": summary, "by_call_model": by_cm, "bands": bands, "left_out": left_out, "notes": notes,
             "extrapolation": extrapolation}
+
+
+def _unjoined(bundle: dict, doc: str, sid: str) -> list[dict]:
+    """Left-out entries for run ``sid``'s usable CPU readings that read no container of its usable resource rows
+    (``runs.reading_container``): grouped by why, each reading named by service, container, table and row."""
+    rows = runs.index(bundle)["resources"].get(sid, [])
+    left = exclusions(bundle, sid, "resources")["rows"]
+    why_of: dict[str, list[str]] = {}
+    for u in runs.joined(runs.readings(bundle, sid, "cpu"), rows):
+        if u["reads"] is not None:
+            continue
+        mine = [x for x in left if x["service"] == u["service"]]
+        name = runs.reading_container(u, mine)
+        gone = next((x for x in mine if x["container"] == name), None)
+        where = f"Table {u['table_id']} row {u['row']}"
+        if gone is not None:
+            where += f"; its resource row: Table {gone['table_id']} row {gone['row']}"
+            why = (f"the container's resource row is {gone['status']}"
+                   + (f" ({', '.join(gone['errata'])})" if gone.get("errata") else "")
+                   + ": no request to turn the percentage into cores (readings not used)")
+        elif not any(r["service"] == u["service"] for r in rows):
+            why = "the run's resource tables print no row of this service: no request to turn the percentage into cores (readings not used)"
+        else:
+            why = ("the run's resource tables print no row of this container (only its pod's other containers): no request to "
+                   "turn the percentage into cores (readings not used)")
+        what = f"{u['service']}/{u['container']} ({where})"
+        if what not in why_of.setdefault(why, []):
+            why_of[why].append(what)
+    return [{"doc": doc, "scenario": sid, "what": ", ".join(whats), "why": why} for why, whats in why_of.items()]
 
 
 def _left_out_runs(prod: _Product, pts: list[dict]) -> list[dict]:
