@@ -254,7 +254,7 @@ def _observed(bundle, s, rows) -> dict:
                                  (("cpu_request_cores", "cpu_cores"), ("cpu_limit_cores", "cpu_cores"))),
                                 ("memory", [u for u in mem_rows if u["metric"] == "memory"],
                                  (("mem_request_gib", "mem_gib"), ("mem_limit_gib", "mem_gib")))):
-        urows = [u for u in urows if u["site"] == site and usable(u)]
+        urows = [u for u in urows if u["site"] in (site, "") and usable(u)]
         if not any(u["container"] == "istio-proxy" for u in urows):
             continue
         side = total = Fraction(0)

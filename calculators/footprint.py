@@ -327,11 +327,10 @@ def _size_run(bundle: dict, scenario: str, req: Request, evidence: dict | None) 
     min_rep = _whole(req.min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
     rows = runs.baseline_rows(all_rows, traffic_sites)
-    util = [u for u in idx["utilization"].get(scenario, []) if usable(u)
-            and (not traffic_sites or u["site"] in traffic_sites)]
-    util = runs.joined(util, rows)  # each reading with the printed container it reads (``reads``)
-    cpu_util = [u for u in util if u["metric"] == "cpu"]
-    mem_util = [u for u in util if u["metric"] == "memory"]
+    # the usable readings at the sites carrying traffic, or printed for no site (runs.readings), each with the printed
+    # container it reads (``reads``)
+    cpu_util = runs.joined(runs.readings(bundle, scenario, "cpu"), rows)
+    mem_util = runs.joined(runs.readings(bundle, scenario, "memory"), rows)
 
     pods: dict[tuple, list[dict]] = {}
     for r in rows:
@@ -622,8 +621,8 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
             lead = "cores used at each load from the comparable runs"
         else:
             u_cpu, u_row = used
-            lead = (f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}, "
-                    f"{u_row['site']})")
+            lead = (f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}"
+                    + (f", {u_row['site']})" if u_row["site"] else ")"))
         for st in states:
             ts = _state_target(t, st)
             if curve is not None:
@@ -853,7 +852,8 @@ def _size_data_nodes(base_rep, main, ctx, out) -> dict:
     obs = [u for u in ctx["mem_util"] if u["service"] == "ndbmtd" and u["reads"] == main["container"]]
     fill = max((_frac(u["observed_percent"]) for u in obs if u.get("observed_percent") is not None), default=None)
     where = next((u for u in obs if u.get("observed_percent") is not None and _frac(u["observed_percent"]) == fill), None)
-    seen = (f"memory {float(fill):g} % observed ({where['site']}, Table {where.get('table_id', '?')} row {where.get('row', '?')})"
+    seen = (f"memory {float(fill):g} % observed ({where['site'] + ', ' if where['site'] else ''}Table {where.get('table_id', '?')} "
+            f"row {where.get('row', '?')})"
             if fill is not None else "no memory observation in the source")
     groups = math.ceil(base_rep / NO_OF_REPLICAS)
     base_even = groups * NO_OF_REPLICAS
