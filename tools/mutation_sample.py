@@ -365,6 +365,22 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if item not in slow]
 
 
+MEMOS = (("calculators.backtest", "_LAST"), ("calculators.runs", "_INDEX"))
+"""Module-level memos through which a test can get a result without running the code that computes it."""
+
+
+def pytest_runtest_setup(item):
+    """While mutmut records which tests call which function (``MUTANT_UNDER_TEST=stats``, one process for every
+    test), empties the MEMOS before each test: else a test whose ``backtest.run(bundle)`` finds the result another
+    test left in the memo never calls ``_Product`` or ``runs.cores_used``, is not recorded as their test, and is
+    not run against their mutants (a seed 20261130 survivor of ``_Product`` that such a test catches)."""
+    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
+        return
+    for module, name in MEMOS:
+        if module in sys.modules:
+            getattr(sys.modules[module], name).clear()
+
+
 def pytest_sessionstart(session):
     """Loads what ATLAS_MUTATION_REUSE names ("atlas": ``atlas.datastore.load()`` of data/; "bundle":
     ``atlas.bundle.build`` of that data) once, in the process mutmut forks each mutant's run from, and makes later
