@@ -1,0 +1,24 @@
+"""Cells of the ASM page's overview table (calculators/asm_report.py ``to_html``) a reader reads one by one, from
+named tables of the BSF and Policy guides, the figures worked out by hand in each test's docstring."""
+from __future__ import annotations
+
+from calculators import asm_report
+
+
+def _overview_cell(html: str, scenario: str, index: int) -> str:
+    """The ``index``-th cell (from 0) of ``scenario``'s row in the page's overview table."""
+    row = html.split(f'<tr data-scenario="{scenario}"', 1)[1].split("</tr>", 1)[0]
+    return row.split("<td>")[index + 1].split("</td>")[0]
+
+
+def test_observed_sidecar_cpu_per_1k_needs_a_load_per_site(bundle):
+    """BSF 3.2 (54K TPS per site, traffic on Site1): its sidecars are observed at 32.765 cores (Tables 3-18 rows
+    1-11 and 3-19 rows 1-3), 32.765 / 54,000 x 1,000 = 0.60676: '0.607 per 1K TPS (site1)' in the overview's
+    'Sidecar CPU per 1K load (cores, observed at one site)' column (the 11th). The same reading from a scenario that
+    states no load per site has nothing to divide by: 'not measured in cores', as the mesh page writes it, not a
+    dash per 1K."""
+    ov, cmp, wi, _ = asm_report.compute_web(bundle, {"on": "bsf-3-2", "off": "bsf-3-1"})
+    assert _overview_cell(asm_report.to_html(ov, cmp, wi), "bsf-3-2", 10) == "0.607 per 1K TPS (site1)"
+    no_load = [dict(o, observed=dict(o["observed"], cpu=dict(o["observed"]["cpu"], sidecar_per_1k=None)))
+               if o["scenario"] == "bsf-3-2" else o for o in ov]
+    assert _overview_cell(asm_report.to_html(no_load, cmp, wi), "bsf-3-2", 10) == "not measured in cores"
