@@ -123,7 +123,8 @@ MODULE_TESTS["calculators/footprint_report.py"] = CALCULATOR_TESTS + ["tests/tes
 MODULE_TESTS["calculators/shcm.py"] = CALCULATOR_TESTS + ["tests/test_shcm_values.py"]
 MODULE_TESTS["calculators/overtarget.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_values.py",
                                                                 "tests/test_overtarget_report_values.py"]
-MODULE_TESTS["calculators/overtarget_report.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_report_values.py"]
+MODULE_TESTS["calculators/overtarget_report.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_report_values.py",
+                                                                       "tests/test_overtarget_report_text.py"]
 MODULE_TESTS["calculators/asm.py"] = CALCULATOR_TESTS + ["tests/test_asm_values.py", "tests/test_asm_report_values.py"]
 MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_report_values.py",
                                                                "tests/test_asm_report_overview_cells.py"]
