@@ -1,8 +1,9 @@
-"""Cells of the ASM page's overview table (calculators/asm_report.py ``to_html``) a reader reads one by one, from
-named tables of the BSF and Policy guides, the figures worked out by hand in each test's docstring."""
+"""The ASM page's overview of every ASM-enabled scenario (calculators/asm_report.py): the table's rows and cells a
+reader reads one by one (``to_html``) and the chart beside it (``chart``), from named tables of the BSF and Policy
+guides, the figures worked out by hand in each test's docstring."""
 from __future__ import annotations
 
-from calculators import asm_report
+from calculators import asm, asm_report
 
 
 def _overview_cell(html: str, scenario: str, index: int) -> str:
@@ -22,3 +23,18 @@ def test_observed_sidecar_cpu_per_1k_needs_a_load_per_site(bundle):
     no_load = [dict(o, observed=dict(o["observed"], cpu=dict(o["observed"]["cpu"], sidecar_per_1k=None)))
                if o["scenario"] == "bsf-3-2" else o for o in ov]
     assert _overview_cell(asm_report.to_html(no_load, cmp, wi), "bsf-3-2", 10) == "not measured in cores"
+
+
+def test_overview_rows_mark_the_partial_scenarios(bundle):
+    """Policy 3.2.7 is partial (Table 3-140's application rows flagged by erratum policy-E031, its Query Service
+    sidecar printed without a value, policy-E094) and prints no replica range: its row carries data-partial alone.
+    BSF 3.2 (Tables 3-16, 3-17) has every row usable: neither mark."""
+    html = asm_report.run_web(bundle, {"on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    assert '<tr data-scenario="policy-3-2-7" data-partial><td>policy-3-2-7</td>' in html
+    assert '<tr data-scenario="bsf-3-2"><td>bsf-3-2</td>' in html
+
+
+def test_chart_describes_itself(bundle):
+    """The chart's description, which a screen reader reads in place of the bars, says what they show."""
+    spec = asm_report.chart(asm.overview(bundle))
+    assert spec["description"] == "Sidecar share of requested CPU and memory per ASM-enabled scenario"
