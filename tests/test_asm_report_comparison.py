@@ -63,3 +63,44 @@ def test_view_csv_what_if_lines(bundle):
     assert [float(remove[k]) for k in ("cpu_before_cores", "cpu_after_cores", "cpu_delta_cores")] == [763.8, 483.8, -280]
     assert [float(remove[k]) for k in ("mem_before_gib", "mem_after_gib", "mem_delta_gib")] == [1449.875, 1167.875, -282]
     assert remove["note"] == "per site, requests"
+
+
+def test_html_differences_and_per_service_tables(bundle):
+    """The differences table follows the caveat; the per-service table of BSF 3.3 gives BSF Management Service
+    (Table 3-25 row 2: 14 replicas, app 4 cores and 1 GiB, istio-proxy 2 cores and 2 GiB): sidecars 28 cores of
+    14 x 6 = 84 (33.3 %) and 28 GiB of 14 x 3 = 42 (66.7 %); the page's block ends with that table."""
+    html = asm_report.run_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})["html"]
+    assert ('The two runs differ in more than ASM:</p><table class="atlas-rows atlas-asm-differences"><thead><tr>'
+            '<th>What</th><th>ASM on</th><th>ASM off</th><th>Differs</th></tr></thead><tbody><tr>') in html
+    mgmt = html.split('<tr data-service="BSF Management Service">')[1].split("</tr>")[0]
+    assert "<td>14</td><td>28</td><td>84</td><td>33.3 %</td><td>28</td><td>42</td><td>66.7 %</td>" in mgmt
+    assert html.endswith("</tr></tbody></table></div></div>")
+
+
+def test_view_csv_totals_and_per_service_notes(bundle):
+    """BSF 3.3's total line: sidecar memory 282 GiB, sidecar share of CPU 280 / 763.8 = 36.6588 %; no row of it is
+    left out, so its per-service lines have no note and its total's note is the load alone. The like-for-like
+    pair's on - off sidecar memory per 1K: 282 / 63 - 0 = 4.4762 GiB."""
+    _, cmp, wi, _ = asm_report.compute_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    rows = list(csv.DictReader(io.StringIO(asm_report.view_csv(cmp, wi))))
+    total = next(r for r in rows if r["part"] == "total" and r["scenario"] == "bsf-3-3")
+    assert float(total["mem_sidecar_gib"]) == 282
+    assert total["cpu_sidecar_share_percent"] == str(round(280 / 763.8 * 100, 4)) == "36.6588"
+    assert total["note"].startswith("load: ")
+    assert {r["note"] for r in rows if r["part"] == "per service"} == {""}
+    _, cmp, wi, _ = asm_report.compute_web(_like_for_like(bundle), {"on": "bsf-3-3", "off": "bsf-3-1"})
+    diff = next(r for r in csv.DictReader(io.StringIO(asm_report.view_csv(cmp, wi))) if r["part"] == "on - off")
+    assert diff["mem_sidecar_per_1k_gib"] == str(round(282 / 63, 4)) == "4.4762"
+
+
+def test_report_totals_note_and_what_if_method(bundle):
+    """The report's Totals line of BSF 3.3 (no replica range, nothing partial) has no note; the Method sheet says the
+    what-if goes through the footprint calculator."""
+    from calculators import asm, report
+    ov, cmp, wi, i = asm_report.compute_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    rep = asm_report.report_of(ov, cmp, wi, asm.asm_without_sidecars(bundle), i, bundle)
+    row = next(r for r in report.sheet_named(rep, "Totals")["rows"] if r[:2] == ["bsf-3-3", "TOTAL, one site carrying traffic"])
+    assert row[8] is None
+    method = report.sheet_named(rep, "Method")["rows"]
+    assert method[2] == ["What-if", "Through the footprint calculator: sidecars added to the ASM-off scenario (sized "
+                         "from the ASM-on one) and removed from the ASM-on one, at the load given."]

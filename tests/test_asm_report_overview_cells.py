@@ -38,3 +38,19 @@ def test_chart_describes_itself(bundle):
     """The chart's description, which a screen reader reads in place of the bars, says what they show."""
     spec = asm_report.chart(asm.overview(bundle))
     assert spec["description"] == "Sidecar share of requested CPU and memory per ASM-enabled scenario"
+
+
+def test_overview_observed_share_cell(bundle):
+    """BSF 3.2 at Site1 (Tables 3-18 and 3-19): sidecars use 32.765 of 100.04 cores (32.75 %) and 21.446 of 599.684 GB
+    of memory (3.58 %), shown to one decimal: '32.8 % / 3.6 %' in the 'Observed sidecar share of CPU / memory'
+    column (the 9th)."""
+    html = asm_report.run_web(bundle, {"on": "bsf-3-2", "off": "bsf-3-1"})["html"]
+    assert _overview_cell(html, "bsf-3-2", 8) == "32.8 % / 3.6 %"
+
+
+def test_chart_is_bars_as_wide_as_the_page(bundle):
+    """Bars with a tooltip, as wide as their container, 26 pixels of height per ASM-enabled scenario with sidecar rows
+    (11: BSF 3.2 and 3.3, Policy 3.2.2 to 3.2.10): 286."""
+    spec = asm_report.chart(asm.overview(bundle))
+    assert spec["mark"] == {"type": "bar", "tooltip": True}
+    assert (spec["width"], spec["height"]) == ("container", 26 * 11)

@@ -72,3 +72,22 @@ def test_report_sources_name_the_guide_by_id_when_the_bundle_has_no_title(bundle
     assert [(r[0], r[1], r[3], r[4]) for r in ue] == [
         ("policy-3-2-2: ue-service app site1 (observed, target)", "policy", "3-83", 16),
         ("policy-3-2-2: ue-service app (replicas)", "policy", "3-81", 11)]
+
+
+def test_report_sources_take_the_guide_from_the_row_when_the_scenario_is_not_listed(bundle):
+    """Policy Table 3-83 row 16 (policy-3-2-2, ue-service): a row carries its guide ('policy'); where the bundle's
+    scenario list does not name its scenario, the Sources row still names the Policy guide by its title."""
+    res, own, problems = overtarget_report.compute_web(bundle, {"product": "policy"})
+    title = next(s["title"] for s in bundle["sources"] if s["id"] == "policy")
+    unlisted = dict(bundle, scenarios=[s for s in bundle["scenarios"] if s["id"] != "policy-3-2-2"])
+    rows = report.sheet_named(overtarget_report.report_of(res, own, problems, unlisted), "Sources")["rows"]
+    ue = next(r for r in rows if r[0] == "policy-3-2-2: ue-service app site1 (observed, target)")
+    assert ue[1] == title
+
+
+def test_report_method_sheet_names_its_three_rules(bundle):
+    """The Method sheet: how the flags are set, the HPA's rule, and how severity is decided, in that order."""
+    res, own, problems = overtarget_report.compute_web(bundle, {"product": "nef"})
+    method = report.sheet_named(overtarget_report.report_of(res, own, problems, bundle), "Method")["rows"]
+    assert [m[0] for m in method] == ["Flags", "HPA", "Severity"]
+    assert method[0][1].startswith("over: observed >= target; near: below the target but observed >= 0.9 x target")
