@@ -124,9 +124,12 @@ MODULE_TESTS["calculators/footprint_report.py"] = CALCULATOR_TESTS + ["tests/tes
 MODULE_TESTS["calculators/shcm.py"] = CALCULATOR_TESTS + ["tests/test_shcm_values.py"]
 MODULE_TESTS["calculators/overtarget.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_values.py",
                                                                 "tests/test_overtarget_report_values.py"]
-MODULE_TESTS["calculators/overtarget_report.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_report_values.py"]
+MODULE_TESTS["calculators/overtarget_report.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_report_values.py",
+                                                                       "tests/test_overtarget_report_text.py"]
 MODULE_TESTS["calculators/asm.py"] = CALCULATOR_TESTS + ["tests/test_asm_values.py", "tests/test_asm_report_values.py"]
-MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_report_values.py"]
+MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_report_values.py",
+                                                               "tests/test_asm_report_overview_cells.py",
+                                                               "tests/test_asm_report_comparison.py"]
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
