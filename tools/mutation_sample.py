@@ -114,6 +114,7 @@ MODULE_TESTS["calculators/partial.py"] = CALCULATOR_TESTS + ["tests/test_partial
 MODULE_TESTS["calculators/sidecars.py"] = CALCULATOR_TESTS + ["tests/test_sidecar_counts_made_up.py"]
 MODULE_TESTS["calculators/evidence.py"] = CALCULATOR_TESTS + ["tests/test_evidence_made_up.py"]
 MODULE_TESTS["calculators/backtest.py"] = CALCULATOR_TESTS + ["tests/test_backtest_made_up.py"]
+MODULE_TESTS["calculators/runs.py"] = CALCULATOR_TESTS + ["tests/test_runs_values.py"]
 # footprint's small helpers and its report's pieces on made-up values (tests/test_footprint_helpers_values.py,
 # test_footprint_report_values.py; not in CALCULATOR_TESTS)
 MODULE_TESTS["calculators/footprint.py"] = CALCULATOR_TESTS + ["tests/test_footprint_helpers_values.py"]
