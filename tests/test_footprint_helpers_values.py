@@ -77,3 +77,87 @@ def test_comparable_runs_section_names_the_product_the_anchor_and_each_run(bundl
     # 30,000 TPS on one site)
     assert ("pods and per-pod requests as in <strong>PCF SM 30K TPS single site, Binding enabled, no ASM</strong> "
             "(policy-3-5-1, 30,000 TPS per site)") in html
+
+
+def _sidecar_ctx(observed_cores) -> dict:
+    """A made-up pod's context: one load state at the baseline's load (x1), a sidecar target of 80 % of the limit,
+    the sidecar istio-proxy of svc-one observed at ``observed_cores`` over the pod's replicas."""
+    return {"states": [{"state": "normal", "load": 1000, "factor": Fraction(1), "ceiling": None}],
+            "sc_target": Fraction(80), "warnings": [],
+            "cpu_util": [{"service": "svc-one", "container": "istio-proxy", "observed_abs": observed_cores,
+                          "abs_unit": "cores", "table_id": "3-9", "row": 4}]}
+
+
+def test_check_sidecars_warns_only_above_the_sidecars_ceiling():
+    """A sidecar with a 2-core limit and an 80 % target may use 2 x 80 / 100 = 1.6 cores per pod. Observed 3.2 cores
+    over 2 pods, at the same load, on 2 pods: 3.2 x 1 / 2 = 1.6 per pod, at the ceiling, not above it: no warning.
+    Observed 3.3 cores: 1.65 per pod, above: a warning naming the figures."""
+    sidecar = {"container": "istio-proxy", "is_sidecar": True, "cpu_limit_cores": 2, "cpu_request_cores": 1}
+    main = {"container": "main", "is_sidecar": False, "cpu_limit_cores": 4, "cpu_request_cores": 4}
+    ctx, out = _sidecar_ctx("3.2"), {"notes": []}
+    footprint._check_sidecars([main, sidecar], "svc-one", 2, 2, ctx, out)
+    assert out["notes"] == [] and ctx["warnings"] == []
+    ctx, out = _sidecar_ctx("3.3"), {"notes": []}
+    footprint._check_sidecars([main, sidecar], "svc-one", 2, 2, ctx, out)
+    msg = ("svc-one: sidecar istio-proxy would use 1.65 cores per pod at this load (observed 3.3 cores over 2 pods, "
+           "x 1, over 2 pods), above 80 % of its 2-core limit: raise the sidecar's CPU or the replicas")
+    assert out["notes"] == [msg] and ctx["warnings"] == [msg]
+
+
+def test_extrapolation_names_the_largest_and_smallest_load_measured():
+    """Made-up curves scaled beyond their runs: svc-a at 1.5 and svc-b at 1.25 x the largest load measured (normal
+    state), svc-a at 0.5 x the smallest (failover state, say); proportional beyond the runs (power 1)."""
+    ext = [("svc-a", 1.5, ["run-a"], "normal"), ("svc-b", 1.25, ["run-a"], "normal"),
+           ("svc-a", 0.5, ["run-b"], "failover")]
+    out = footprint._extrapolation(ext, {"factor": 1}, "TPS", {"power": 1})
+    assert out["text"] == ("1.5 x the largest load measured (normal state; 2 pod(s): svc-a, svc-b); "
+                           "0.5 x the smallest load measured (failover state; 1 pod(s): svc-a): beyond the comparable "
+                           "runs each of these is scaled from the nearest run in proportion to load")
+    # the farthest is the one whose log is largest: |ln 0.5| = 0.69 > ln 1.5 = 0.41
+    assert (out["factor"], out["up"], out["down"], out["services"]) == (0.5, 1.5, 0.5, ["svc-a", "svc-b"])
+
+
+def test_row_takes_the_single_printed_figure_as_request_and_limit():
+    """A container whose table prints one CPU and one memory figure (2 cores, 4 GiB; request or limit not stated):
+    both are the request and the limit; 2 -> 3 replicas: 6 cores and 12 GiB of limits after, 4 and 8 before."""
+    c = {"component": "app", "service": "svc-one", "container": "main", "is_sidecar": False, "cpu_cores": 2,
+         "mem_gib": 4, "replicas": 2, "table_id": "3-4", "row": 5, "row_label": "svc-one"}
+    sz = {"replicas": 3, "rule": "cpu+memory", "detail": "made up", "binding": "cpu", "notes": []}
+    r = footprint._row(c, "traffic", sz, 2)
+    assert (r["cpu_request"], r["cpu_limit"], r["mem_request"], r["mem_limit"]) == (2, 2, 4, 4)
+    assert (r["cpu_limit_before"], r["cpu_limit_after"], r["mem_limit_before"], r["mem_limit_after"]) == (4, 6, 8, 12)
+    assert r["basis"] == "single value (request/limit not stated)" and r["group"] == "application"
+
+
+def test_pack_refuses_a_max_pods_that_is_not_positive_naming_its_unit():
+    import pytest
+    with pytest.raises(footprint.FootprintError) as e:
+        footprint._pack([], (Fraction(16), Fraction(64)), "gke", None, None, None, None, "-5", None)
+    assert str(e.value) == "Max pods per node must be greater than zero (pods); got -5."
+
+
+def test_database_pod_sized_at_your_database_target():
+    """A made-up database pod (role 'database') of 2 replicas with a 2-core request, observed at 2 cores in all
+    (Table 3-9 row 4, Site1), at 1.5 x the baseline's load and your database target of 50 %: 2 x 1.5 / (2 x 50 %)
+    = 3 -> 3 replicas; no memory request printed."""
+    ctx = {"states": [{"state": "normal", "load": 1500, "factor": Fraction(3, 2), "ceiling": None}],
+           "target": Fraction(70), "db_target": Fraction(50), "sc_target": None, "wide": None, "warnings": [],
+           "cpu_util": [{"service": "db-svc", "container": "main", "observed_abs": "2", "abs_unit": "cores",
+                         "table_id": "3-9", "row": 4, "site": "Site1"}],
+           "mem_util": [], "curves": {}, "printed_targets": {}, "holds": {}, "sessions": None, "excluded_util": []}
+    main = {"container": "main", "is_sidecar": False, "cpu_request_cores": 2}
+    out = footprint._size_pod("database", "app", "db-svc", 2, 1, main, [main], ctx)
+    assert out["detail"] == ("2 cores used (Table 3-9 row 4, Site1) at your database target; "
+                             "normal: 2 x 1.5 / (2 x 50 %) -> 3; memory: no memory request printed")
+    assert (out["rule"], out["replicas"], out["binding"]) == ("cpu+memory", 3, "cpu")
+    # a traffic pod of the same readings is sized at your (traffic) target, 70 %: 3 / (2 x 0.7) = 2.14 -> 3
+    traffic = footprint._size_pod("traffic", "app", "db-svc", 2, 1, main, [main], ctx)
+    assert traffic["detail"].startswith("2 cores used (Table 3-9 row 4, Site1) at your target; normal: 2 x 1.5 / (2 x 70 %) -> 3")
+
+
+def test_empty_node_shape_fields_mean_no_packing(bundle):
+    """The node shape left empty (as a form or a script may send it, "") is no node shape: no packing, no nodes,
+    as with None; bsf-3-3 (the BSF guide's 63K TPS, 3-site run) at its own load."""
+    res = footprint.compute(bundle, "bsf-3-3", 63000, node_cores="", node_mem_gib="")
+    assert res["packing"] is None and res["nodes_per_site"] is None
+    assert (res["inputs"]["node_cores"], res["inputs"]["node_mem_gib"]) == (None, None)
