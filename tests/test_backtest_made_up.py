@@ -239,3 +239,36 @@ def test_held_out_coverage_checks_each_level_even_when_another_has_no_band():
     assert cov["evidence"]["service"] == {"covered": 10, "checked": 11, "basis": "run", "coverage": pytest.approx(1000 / 11)}
     assert cov["evidence"]["whole"] == {"covered": 0, "checked": 0, "basis": "run", "coverage": None}
     assert cov["one-run"]["service"]["checked"] == 0 and cov["one-run"]["service"]["coverage"] is None
+
+
+def test_a_whole_footprint_sums_enough_of_the_run_predicted():
+    """Three runs, three pods each: 'svc' (10 x 10 = 100 cores requested), 'db' (10 x 30 = 300) and 'aux' (10 x 10 =
+    100): 500 cores. syn-1 prints a CPU reading of all three, syn-2 of svc and db (400 of 500: 80 %), syn-3 of svc
+    only (100 of 500: 20 %, left out as a run to predict). From syn-3, syn-1's and syn-2's whole footprints would sum
+    svc alone, the one pod syn-3 also read: 100 of 500 cores, 20 %, under half: no whole comparison, listed with its
+    share. syn-2 -> syn-1 and syn-1 -> syn-2 sum svc and db, the pods both read: 400 of 500, coverage 0.8 (syn-1's own
+    readings cover all 500)."""
+    b = _made_up([10, 20, 30])
+    b["services"] += [{"doc": "syn", "service": "db", "component": "app", "role": "database"},
+                      {"doc": "syn", "service": "aux", "component": "app", "role": "traffic"}]
+    for i in range(3):
+        b["resources"].append(dict(b["resources"][i], service="db", row=2, row_label="db", cpu_request_cores=30))
+        b["resources"].append(dict(b["resources"][i], service="aux", row=3, row_label="aux"))
+    for i in range(2):
+        b["utilization"].append(dict(b["utilization"][i], service="db", row=2, observed_percent=30))
+    b["utilization"].append(dict(b["utilization"][0], service="aux", row=3, observed_percent=50))
+    res = backtest.run(b)
+    whole = {(p["from"], p["to"]): p for p in res["points"] if p["method"] == "one-run" and p["level"] == "whole"}
+    assert set(whole) == {("syn-2", "syn-1"), ("syn-1", "syn-2")}
+    # syn-2 -> syn-1: svc 20 x 1,000/2,000 = 10, db 0.3 x 10 x 30 = 90 x 1/2 = 45: 55 against 10 + 90 printed
+    w = whole[("syn-2", "syn-1")]
+    assert (w["subject"], w["coverage"], w["predicted_to"], w["observed_to"]) == ("2 pods", 0.8, 55.0, 100.0)
+    assert whole[("syn-1", "syn-2")]["coverage"] == 0.8
+    # the pairs from syn-3 keep their per-service comparisons
+    assert [p["subject"] for p in res["points"] if p["method"] == "one-run" and p["from"] == "syn-3"] == ["svc / app"] * 2
+    thin = [x for x in res["left_out"] if x["what"].startswith("whole footprint predicted from")]
+    assert thin == [
+        {"doc": "syn", "scenario": s, "what": "whole footprint predicted from syn-3 (20 %)",
+         "why": "the pods both runs read cover less than 50 % of the CPU this run requests (the share in brackets): the "
+                "sum would compare a few pods, not a footprint; their per-service comparisons are kept"}
+        for s in ("syn-1", "syn-2")]

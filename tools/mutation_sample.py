@@ -84,7 +84,7 @@ CALCULATOR_TESTS = [
     "tests/test_sidecars.py", "tests/test_calculators_dsr_shcm.py", "tests/test_backtest.py",
     "tests/test_footprint_rules.py", "tests/test_calculators_cli.py", "tests/test_calculators_inputs.py",
     "tests/test_calculator_contracts.py", "tests/test_calculator_details.py", "tests/test_later_downloads.py",
-    "tests/test_evidence.py", "tests/test_reports.py",
+    "tests/test_evidence.py", "tests/test_reports.py", "tests/test_readings_join.py",
 ]
 """The tests of calculators/ (setup.cfg [mutmut] lists the same for a plain ``mutmut run``)."""
 MODULE_TESTS = {
