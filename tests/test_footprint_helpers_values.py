@@ -85,8 +85,8 @@ def _sidecar_ctx(observed_cores) -> dict:
     the sidecar istio-proxy of svc-one observed at ``observed_cores`` over the pod's replicas."""
     return {"states": [{"state": "normal", "load": 1000, "factor": Fraction(1), "ceiling": None}],
             "sc_target": Fraction(80), "warnings": [],
-            "cpu_util": [{"service": "svc-one", "container": "istio-proxy", "observed_abs": observed_cores,
-                          "abs_unit": "cores", "table_id": "3-9", "row": 4}]}
+            "cpu_util": [{"service": "svc-one", "container": "istio-proxy", "reads": "istio-proxy",
+                          "observed_abs": observed_cores, "abs_unit": "cores", "table_id": "3-9", "row": 4}]}
 
 
 def test_check_sidecars_warns_only_above_the_sidecars_ceiling():
@@ -143,8 +143,8 @@ def test_database_pod_sized_at_your_database_target():
     = 3 -> 3 replicas; no memory request printed."""
     ctx = {"states": [{"state": "normal", "load": 1500, "factor": Fraction(3, 2), "ceiling": None}],
            "target": Fraction(70), "db_target": Fraction(50), "sc_target": None, "wide": None, "warnings": [],
-           "cpu_util": [{"service": "db-svc", "container": "main", "observed_abs": "2", "abs_unit": "cores",
-                         "table_id": "3-9", "row": 4, "site": "Site1"}],
+           "cpu_util": [{"service": "db-svc", "container": "main", "reads": "main", "observed_abs": "2",
+                         "abs_unit": "cores", "table_id": "3-9", "row": 4, "site": "Site1"}],
            "mem_util": [], "curves": {}, "printed_targets": {}, "holds": {}, "sessions": None, "excluded_util": []}
     main = {"container": "main", "is_sidecar": False, "cpu_request_cores": 2}
     out = footprint._size_pod("database", "app", "db-svc", 2, 1, main, [main], ctx)
