@@ -162,3 +162,59 @@ def test_empty_node_shape_fields_mean_no_packing(bundle):
     res = footprint.compute(bundle, "bsf-3-3", 63000, node_cores="", node_mem_gib="")
     assert res["packing"] is None and res["nodes_per_site"] is None
     assert (res["inputs"]["node_cores"], res["inputs"]["node_mem_gib"]) == (None, None)
+
+
+def test_added_sidecar_takes_the_request_and_limit_printed_for_the_same_service():
+    """A sidecar added from another run's row of the same service printing a request and a limit (0.5 / 1 core,
+    0.25 / 0.5 GiB) and no single figure: each kept as printed, the row cited."""
+    src = {"scenario": "run-b", "table_id": "3-12", "row": 7, "row_label": "istio-proxy", "cpu_request_cores": 0.5,
+           "cpu_limit_cores": 1, "mem_request_gib": 0.25, "mem_limit_gib": 0.5}
+    main = {"component": "app", "service": "svc-one", "container": "main"}
+    c = footprint._added_sidecar(main, {"by_service": {("app", "svc-one"): src}})
+    assert (c["cpu_request_cores"], c["cpu_limit_cores"], c["mem_request_gib"], c["mem_limit_gib"]) == (0.5, 1, 0.25, 0.5)
+    assert (c["source_scenario"], c["table_id"], c["row"], c["container"], c["added"]) == ("run-b", "3-12", 7, "istio-proxy", True)
+
+
+def test_apply_bands_gives_a_cpu_sized_row_its_replicas_at_each_end_of_the_band():
+    """A made-up band of one pod's cores, printed / predicted 0.8 to 1.5 over 20 comparisons (90 % covered), and a
+    row sized from 3 x its baseline replicas' worth of load (``base`` 3, nothing fixed above 1): ceil(3 x 0.8) = 3
+    and ceil(3 x 1.5) = 5 replicas; the band's own ends and counts kept beside them. A row not sized from CPU (no
+    scale) gets no range."""
+    bands = {"guide-x": {"one-run": {"service": {"lo": 0.8, "hi": 1.5, "comparisons": 20, "coverage": 90}}}}
+    rows = [{"_scale": {"cpu": [], "base": 3, "fixed": 1}, "replicas_after": 3}, {"replicas_after": 2}]
+    footprint._apply_bands(rows, bands, "guide-x", "one-run")
+    assert rows[0]["range"] == {"low": 3, "high": 5, "lo": 0.8, "hi": 1.5, "comparisons": 20, "coverage": 90}
+    assert rows[1]["range"] is None and "_scale" not in rows[0]
+
+
+def test_extrapolation_of_one_run_is_the_load_ratio_up_or_down():
+    # 1.5 x the run's load: up; 0.5 x: down; 1 x: within what was measured
+    up = footprint._extrapolation([], {"factor": 1.5}, "TPS", None)
+    assert up == {"factor": 1.5, "up": 1.5, "down": None, "services": [],
+                  "text": "1.5 x the run's load per site: every CPU-sized pod is scaled from one run"}
+    down = footprint._extrapolation([], {"factor": 0.5}, "TPS", None)
+    assert (down["up"], down["down"]) == (None, 0.5)
+    assert footprint._extrapolation([], {"factor": 1}, "TPS", None) is None
+
+
+def test_held_state_factor_grows_with_a_rising_load_and_holds_at_a_falling_one():
+    """A made-up service holding sessions, no count given: at 1.5 x the load its memory grows 1.5 x; at 0.5 x it is
+    kept at what the benchmark used (1 x)."""
+    ctx = {"holds": {"svc-one": "sessions"}, "held_count": None, "sessions": None, "warnings": []}
+    assert footprint._held_state_factor("svc-one", Fraction(3, 2), ctx) == (
+        Fraction(3, 2), "it holds sessions: grows with the load (conservative)")
+    assert footprint._held_state_factor("svc-one", Fraction(1, 2), ctx)[0] == 1
+
+
+def test_median_of_odd_and_even_counts():
+    # sorted values: the middle one; of an even count, the mean of the two middle ones: (2 + 4) / 2 = 3
+    assert footprint._median([Fraction(1), Fraction(2), Fraction(4)]) == 2
+    assert footprint._median([Fraction(1), Fraction(2), Fraction(4), Fraction(8)]) == 3
+    assert footprint._median([]) is None
+
+
+def test_parse_positive_takes_zero_only_when_allowed():
+    import pytest
+    assert footprint.parse_positive("0", "Spare nodes", "nodes", allow_zero=True) == 0
+    with pytest.raises(footprint.FootprintError):
+        footprint.parse_positive("0", "Spare nodes", "nodes")

@@ -327,3 +327,33 @@ def test_summary_lines_of_an_evidence_result_give_each_run_alone():
         "the same request from run-a alone: 5.25 cores per site",
         "the same request from run-c alone: 6 cores per site, 2 nodes per site (at least)",
         "the same request from run-d alone: cannot be sized alone: no CPU printed"]
+
+
+def test_summary_of_an_evidence_result_names_the_mode_and_the_asm_asked():
+    res = _evidence_result()
+    res["evidence"].update(mode="PCF", asm=False)
+    html = footprint_report.result_html(res)
+    assert ('<p class="atlas-summary">Sized from the comparable runs of <strong>Model M</strong> (guide-x, deployment '
+            "mode PCF, ASM off): pods and per-pod requests as in <strong>Run A</strong> (run-a, 14,000 TPS per site), "
+            "cores used from 2 run(s): run-a, run-c.") in html
+    res["evidence"].update(mode=None, asm=True)
+    assert "(guide-x, ASM on): pods" in footprint_report.result_html(res)
+
+
+BAND = {"comparisons": 40, "lo": 0.8, "hi": 1.25, "k": 2, "expected_coverage": 90, "covered": 36, "checked": 40,
+        "coverage": 90, "basis": "run"}
+"""A made-up held-out band: printed / predicted 0.8 to 1.25 over 40 comparisons (the 2nd lowest and highest),
+36 of 40 covered held out (90 %)."""
+
+
+def test_band_sentence_says_how_much_the_band_covered_held_out():
+    assert footprint_report.band_sentence({"method": "evidence", "band": BAND}) == (
+        "Likely: where the cores the pods use fell in 40 held-out comparisons of sizing from the comparable runs, each "
+        "run of the product predicted without its own figures: printed / predicted between 0.80 and 1.25 (the k-th "
+        "lowest and highest, k = 2, expected to cover 90 % of new cases; held out, the band covered 36 of 40 (90 %)). "
+        "The range moves only pods sized from CPU; pods held at the benchmark's replicas, by memory or by the data they "
+        "hold do not move, and the choice of run is not in it: the comparable runs below show that.")
+    # too few comparisons to measure its coverage
+    few = footprint_report.band_sentence({"method": "one-run", "band": dict(BAND, coverage=None)})
+    assert ("comparisons of scaling one run in proportion to load," in few
+            and "of new cases; its coverage cannot be measured: too few comparisons). " in few)
