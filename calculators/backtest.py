@@ -583,25 +583,26 @@ def _left_out_runs(prod: _Product, pts: list[dict]) -> list[dict]:
                         "why": f"the only run of its call model ({s.get('call_model_name') or s['call_model']})"})
         elif sid not in predicted:
             out.append({"doc": prod.doc, "scenario": sid, "what": "the whole run", "why": "no pod with a usable CPU reading"})
-        elif sid not in whole:
+        elif sid not in whole and prod.coverage[sid] < MIN_COVERAGE:  # else each thin comparison is named below
             out.append({"doc": prod.doc, "scenario": sid, "what": "whole footprint",
                         "why": f"its usable CPU readings cover {float(prod.coverage[sid]) * 100:.0f} % of the CPU it requests "
                                f"(a whole-footprint comparison needs {float(MIN_COVERAGE) * 100:.0f} %)"})
     whole_from = {(p["method"], p["to"], p["from"]) for p in pts if p["level"] == "whole"}
+    predicted = {(p["method"], p["to"]) for p in pts if p["level"] == "service"}
     thin: dict[tuple, list[str]] = {}
-    for p in pts:
-        k = (p["method"], p["to"], p["from"])
-        if p["level"] == "service" and k not in whole_from and k in prod.thin:
-            share = f"{float(prod.thin[k]) * 100:.0f} %"
-            label = p["from"] if p["method"] == "one-run" else "its comparable runs"
-            entry = f"{label} ({share})" if p["method"] == "one-run" else label
-            if entry not in thin.setdefault((p["method"], p["to"]), []):
-                thin[(p["method"], p["to"])].append(entry)
+    # prod.thin also holds what the held-out power choice computed without some runs: only a comparison the result
+    # keeps (service points, and no whole twin) is named; a comparable runs' share is named without its figure, which
+    # may come from such a computation
+    for (method, to, frm), share in prod.thin.items():
+        if (method, to) in predicted and (method, to, frm) not in whole_from:
+            entry = f"{frm} ({float(share) * 100:.0f} %)" if method == "one-run" else "its comparable runs"
+            if entry not in thin.setdefault((method, to), []):
+                thin[(method, to)].append(entry)
     for (method, to), froms in thin.items():
         out.append({"doc": prod.doc, "scenario": to, "what": f"whole footprint predicted from {', '.join(froms)}",
-                    "why": f"the pods both runs read cover less than {float(MIN_COVERAGE) * 100:.0f} % of the CPU this run "
-                           f"requests (the share in brackets): the sum would compare a few pods, not a footprint; "
-                           f"their per-service comparisons are kept"})
+                    "why": f"the pods read both by the runs it is predicted from and by this run cover less than "
+                           f"{float(MIN_COVERAGE) * 100:.0f} % of the CPU this run requests (the share in brackets): the "
+                           f"sum would compare a few pods, not a footprint; their per-service comparisons are kept"})
     return out
 
 

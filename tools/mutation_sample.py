@@ -114,6 +114,7 @@ MODULE_TESTS["calculators/partial.py"] = CALCULATOR_TESTS + ["tests/test_partial
 MODULE_TESTS["calculators/sidecars.py"] = CALCULATOR_TESTS + ["tests/test_sidecar_counts_made_up.py"]
 MODULE_TESTS["calculators/evidence.py"] = CALCULATOR_TESTS + ["tests/test_evidence_made_up.py"]
 MODULE_TESTS["calculators/backtest.py"] = CALCULATOR_TESTS + ["tests/test_backtest_made_up.py"]
+MODULE_TESTS["calculators/runs.py"] = CALCULATOR_TESTS + ["tests/test_runs_values.py"]
 # footprint's small helpers and its report's pieces on made-up values (tests/test_footprint_helpers_values.py,
 # test_footprint_report_values.py, and test_footprint_report_text.py: a whole made-up result's page, CSV, Helm values,
 # chart and report; not in CALCULATOR_TESTS)
