@@ -116,10 +116,12 @@ MODULE_TESTS["calculators/evidence.py"] = CALCULATOR_TESTS + ["tests/test_eviden
 MODULE_TESTS["calculators/backtest.py"] = CALCULATOR_TESTS + ["tests/test_backtest_made_up.py"]
 MODULE_TESTS["calculators/runs.py"] = CALCULATOR_TESTS + ["tests/test_runs_values.py"]
 # footprint's small helpers and its report's pieces on made-up values (tests/test_footprint_helpers_values.py,
-# test_footprint_report_values.py; not in CALCULATOR_TESTS)
+# test_footprint_report_values.py, and test_footprint_report_text.py: a whole made-up result's page, CSV, Helm values,
+# chart and report; not in CALCULATOR_TESTS)
 MODULE_TESTS["calculators/footprint.py"] = CALCULATOR_TESTS + ["tests/test_footprint_helpers_values.py"]
 MODULE_TESTS["calculators/footprint_report.py"] = CALCULATOR_TESTS + ["tests/test_footprint_report_values.py",
-                                                                  "tests/test_footprint_helpers_values.py"]
+                                                                  "tests/test_footprint_helpers_values.py",
+                                                                  "tests/test_footprint_report_text.py"]
 # the ShCM, over-target and ASM calculators' and their reports' values from named guide rows, each called directly
 MODULE_TESTS["calculators/shcm.py"] = CALCULATOR_TESTS + ["tests/test_shcm_values.py"]
 MODULE_TESTS["calculators/overtarget.py"] = CALCULATOR_TESTS + ["tests/test_overtarget_values.py",
