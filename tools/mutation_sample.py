@@ -118,7 +118,8 @@ MODULE_TESTS["calculators/runs.py"] = CALCULATOR_TESTS + ["tests/test_runs_value
 # footprint's small helpers and its report's pieces on made-up values (tests/test_footprint_helpers_values.py,
 # test_footprint_report_values.py, and test_footprint_report_text.py: a whole made-up result's page, CSV, Helm values,
 # chart and report; not in CALCULATOR_TESTS)
-MODULE_TESTS["calculators/footprint.py"] = CALCULATOR_TESTS + ["tests/test_footprint_helpers_values.py"]
+MODULE_TESTS["calculators/footprint.py"] = CALCULATOR_TESTS + ["tests/test_footprint_helpers_values.py",
+                                                               "tests/test_footprint_memory_values.py"]
 MODULE_TESTS["calculators/footprint_report.py"] = CALCULATOR_TESTS + ["tests/test_footprint_report_values.py",
                                                                   "tests/test_footprint_helpers_values.py",
                                                                   "tests/test_footprint_report_text.py"]
