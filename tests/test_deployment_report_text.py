@@ -1,0 +1,129 @@
+"""calculators/deployment_report.py: the sentences and cells a reader reads on the "Your deployment" page that the
+fresh mutation draw of November 2026 showed unchecked: "(max must rise to N)" in the HPA table, a matched service that
+no comparable run prints, the use-against-request rows of every service after one without them, the scaling table's
+decimals and nothing after it when there is nothing to warn of, the chart's description, and the file "Export inputs"
+writes. Every expected value is worked out by hand in the test's comments (made-up workloads, or the small fixture
+tests/fixtures/deployment/get-small.json and top-small.txt, whose figures tests/test_deployment_cli.py works out)."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from calculators import deployment_report as dr
+
+FIX = Path(__file__).parent / "fixtures" / "deployment"
+SMALL = {"product": "policy", "call_model": "pcf-sm", "load": "10000", "objects": (FIX / "get-small.json").read_text(),
+         "top": (FIX / "top-small.txt").read_text()}
+
+
+def _workload(kind: str, ns: str, name: str, replicas: int, cpu: str, mem: str) -> dict:
+    return {"kind": kind, "metadata": {"name": name, "namespace": ns},
+            "spec": {"replicas": replicas, "template": {"spec": {"containers": [
+                {"name": "app", "resources": {"requests": {"cpu": cpu, "memory": mem}}}]}}}}
+
+
+# Three Policy services, in the order the service pages' registry lists them (the order the page shows services in):
+# sm-service (its Deployment ocpcf-pcf-smservice, 5 pods of 1 core / 1 GiB, each using 2 cores, an HPA of 2-5 at 80 %),
+# usage-monitoring (1 pod of 1 core / 1 GiB, no kubectl top line; no PCF SM run prints it) and ndbappmysqld (a
+# StatefulSet of 2 pods of 4 cores / 8 GiB, each using 1 core), observed at 10,000 TPS
+MADE_UP = {"kind": "List", "items": [
+    _workload("Deployment", "p", "ocpcf-pcf-smservice", 5, "1", "1Gi"),
+    _workload("Deployment", "p", "usage-monitoring", 1, "1", "1Gi"),
+    _workload("StatefulSet", "db", "ndbappmysqld", 2, "4", "8Gi"),
+    {"kind": "HorizontalPodAutoscaler", "metadata": {"name": "sm", "namespace": "p"},
+     "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "ocpcf-pcf-smservice"}, "minReplicas": 2, "maxReplicas": 5,
+              "metrics": [{"type": "Resource", "resource": {"name": "cpu", "target": {"type": "Utilization",
+                                                                                      "averageUtilization": 80}}}]}}]}
+MADE_UP_TOP = ("NAMESPACE POD NAME CPU(cores) MEMORY(bytes)\n"
+               + "".join(f"p ocpcf-pcf-smservice-5c7d8f9b6-x{i}b2c app 2 1Gi\n" for i in range(5))
+               + "".join(f"db ndbappmysqld-{i} app 1 2Gi\n" for i in range(2)))
+MADE_UP_PARAMS = {"product": "policy", "call_model": "pcf-sm", "load": "10000", "objects": json.dumps(MADE_UP),
+                  "top": MADE_UP_TOP}
+
+
+def _row(html: str, marker: str) -> str:
+    """The table row of ``html`` that carries ``marker`` (a data- attribute), up to its </tr>."""
+    return next(x for x in html.split("<tr") if marker in x).split("</tr>")[0]
+
+
+def test_headline_of_the_made_up_deployment(bundle):
+    # 3 workloads (the HPA is not one) all matched: 5 + 1 + 2 x 4 = 14 cores requested, 5 x 2 + 2 x 1 = 12 used, per
+    # 1K at 10,000 TPS: 1.4 and 1.2; the sm-service HPA is critical (below); ndbappmysqld requests 4 cores per pod and
+    # uses 1 (25 %), far less than the vendor's ratio asks (the under-use table)
+    html = dr.result_html(dr.compute_web(bundle, MADE_UP_PARAMS))
+    assert ('10,000 TPS at your site: 3 workload(s) read, 3 matched to 3 service(s), 0 unmatched; 1.4 cores requested '
+            "and 1.2 used per 1K TPS; 1 HPA(s) critical; 1 service(s) using far less than they request.</p>") in html
+
+
+def test_hpa_held_at_its_max_says_how_far_the_max_must_rise(bundle):
+    # 5 pods each using 2 cores of a 1-core request: 200 % of requests, read as 200; 200 / 80 = 2.5 replicas' worth
+    # each: ceil(2.5 x 5) = ceil(12.5) = 13 wanted, but maxReplicas is 5: the HPA stays at 5 and the max must rise to
+    # 13 (critical, the controller's rule in calculators/overtarget.py)
+    html = dr.result_html(dr.compute_web(bundle, MADE_UP_PARAMS))
+    row = _row(html, 'data-workload="p/ocpcf-pcf-smservice"')
+    assert row == (' data-workload="p/ocpcf-pcf-smservice"><th scope="row">p/ocpcf-pcf-smservice</th><td>sm-service</td>'
+                   "<td>5</td><td>2-5</td><td>80</td><td>200</td><td>200</td><td>2.5</td><td>5 (max must rise to 13)</td>"
+                   '<td><span class="atlas-sev atlas-sev-critical" data-severity="critical">critical</span></td><td></td>')
+
+
+def test_a_matched_service_no_comparable_run_prints(bundle):
+    # usage-monitoring is a Policy service (its page exists) that none of PCF SM's comparable runs (Policy 3.2.3,
+    # 3.2.4, 3.2.8, 3.2.10, 3.5.1, 3.5.2) prints: every vendor cell is a dash, the nearest run says so. Yours: 1 pod,
+    # 1 core and 1 GiB requested at 10,000 TPS: 0.1 per 1K; no kubectl top line: used '–'
+    html = dr.result_html(dr.compute_web(bundle, MADE_UP_PARAMS))
+    assert _row(html, 'data-service="usage-monitoring"') == (
+        ' data-service="usage-monitoring"><th scope="row"><a href="../../services/usage-monitoring/">Usage Monitoring</a>'
+        "</th><td>1</td><td>0.1</td><td>–</td><td>–</td><td>–</td><td>not in the comparable runs</td><td>–</td>"
+        "<td>0.1</td><td>–</td>")
+
+
+def test_use_against_request_rows_follow_a_service_without_them(bundle):
+    # usage-monitoring, listed between sm-service and ndbappmysqld, has no comparable run to compare with: the rows of
+    # ndbappmysqld after it are still shown. Yours per pod: sm-service 2 of 1 core used (200 %), ndbappmysqld 1 of 4
+    # (25 %); neither has a vendor memory reading in the nearest run, so CPU rows only
+    html = dr.result_html(dr.compute_web(bundle, MADE_UP_PARAMS))
+    body = re.search(r'id="deployment-under">.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+    assert re.findall(r'data-service="([^"]+)" data-resource="(\w+)"', body) == [("sm-service", "cpu"),
+                                                                                 ("ndbappmysqld", "cpu")]
+    row = _row(html, 'data-service="ndbappmysqld" data-resource="cpu"')
+    assert "<td>cpu</td><td>25 %</td>" in row and "<td>4 cores</td>" in row
+    assert row.endswith("<td>far less than requested</td>")
+    assert "<td>200 %</td>" in _row(html, 'data-service="sm-service" data-resource="cpu"')
+
+
+def test_scaling_table_decimals_and_nothing_after_it(bundle):
+    # The small fixture at 100,000 TPS on 2 sites (tests/test_deployment_cli.py works it out): 35.75 cores per site,
+    # 71.5 on both. Memory per site: 7 ingress-gateway pods x (6 GiB + 512 MiB) = 45.5 GiB, plus ndbmtd's 4 x
+    # 0.1201171875 = 0.48046875 GiB (a database service, not scaled by load): 45.98046875 GiB. The table shows one
+    # decimal (35.8, 46, 71.5); no node size given: nodes '–'; yours is not partial: the note is empty
+    out = dr.compute_web(bundle, dict(SMALL, target_load="100000", target_sites="2"))
+    html = dr.result_html(out)
+    assert "<p>Sized for 100,000 TPS on 2 site(s) (5 x your load per site).</p>" in html
+    assert ('<tr><th scope="row">From your deployment</th><td>35.8</td><td>46</td><td>–</td><td>71.5</td><td></td></tr>'
+            in html)
+    # the vendor's runs sized the request (no error), and yours has no warning: the table ends the section, the
+    # method note follows it directly
+    table = html.index('id="deployment-scale"')
+    assert html[table:].split("</tbody></table></div>", 1)[1].startswith('<p class="atlas-note">Your site: ')
+
+
+def test_chart_describes_itself_for_screen_readers(bundle):
+    # Vega-Lite's description is the chart's accessible text (its aria-label): it names both panels
+    spec = dr.result_chart(bundle, dr.compute_web(bundle, SMALL))
+    assert spec["description"] == ("CPU cores per 1K of load for every vendor run and your deployment; per matched "
+                                   "service, cores used per 1K.")
+
+
+def test_export_file_keeps_the_workloads_as_given_and_carries_the_points(bundle):
+    # the file "Export inputs" writes: the form's fields as strings (never the parsed objects or the page's calc
+    # field), the workloads as the reader gave them (YAML stays YAML), and the result's points
+    yaml_text = "kind: List\nitems: []\n"
+    got = dr.export_file(bundle, dict(SMALL, calc="deployment", mapping=None), yaml_text)
+    assert got["format"] == "benchmark-atlas-deployment-inputs" and got["version"] == 1
+    assert got["inputs"] == {"product": "policy", "call_model": "pcf-sm", "load": "10000", "top": SMALL["top"],
+                             "objects_text": yaml_text}
+    assert got["points"] is not None
+    # nothing pasted: no result, no points
+    empty = dr.export_file(bundle, {"product": "policy", "call_model": "pcf-sm", "load": "10000"}, "")
+    assert empty["points"] is None and empty["inputs"]["objects_text"] == ""
