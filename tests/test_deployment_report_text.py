@@ -6,6 +6,8 @@ writes. Every expected value is worked out by hand in the test's comments (made-
 tests/fixtures/deployment/get-small.json and top-small.txt, whose figures tests/test_deployment_cli.py works out)."""
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from pathlib import Path
@@ -127,3 +129,75 @@ def test_export_file_keeps_the_workloads_as_given_and_carries_the_points(bundle)
     # nothing pasted: no result, no points
     empty = dr.export_file(bundle, {"product": "policy", "call_model": "pcf-sm", "load": "10000"}, "")
     assert empty["points"] is None and empty["inputs"]["objects_text"] == ""
+
+
+def test_vendor_runs_rows_whether_or_not_you_paste(bundle):
+    # The vendor's rows of "Where you stand" do not depend on what you paste: the page with nothing pasted shows the
+    # same rows, without yours. Policy 3.2.8 (Tables 3-150/3-151, 43,000 TPS on its site): 2,431 cores requested /
+    # 43 = 56.535 per 1K; Table 3-151 row 4 prints no memory request for ndbmysqld, so memory requested is a lower
+    # bound; the run has Istio sidecars (ASM on), Policy 3.5.1 ("no ASM" in its title) has none
+    def rows(html):
+        body = re.search(r'id="deployment-totals">.*?<tbody>(.*?)</tbody>', html, re.S).group(1)
+        return ["<tr" + x for x in body.split("<tr")[1:]]
+    pasted = rows(dr.result_html(dr.compute_web(bundle, SMALL)))
+    bare = rows(dr.result_html(dr.compute_web(bundle, dict(SMALL, objects="", top=""))))
+    assert pasted[0].startswith('<tr class="atlas-yours">') and pasted[1:] == bare
+    r328 = next(x for x in bare if "/policy-3-2-8/" in x)
+    assert r328.startswith('<tr><th scope="row"><a href="../../products/policy/policy-3-2-8/">Policy 3.2.8</a>: ')
+    assert "(ASM on)</th><td>43,000</td><td>56.535</td>" in r328
+    assert r328.endswith("<td>no memory request printed for ndbmysqld: memory requested is at least this</td></tr>")
+    assert "(ASM off)</th><td>30,000</td>" in next(x for x in bare if "/policy-3-5-1/" in x)
+
+
+def test_problems_of_the_small_fixture_each_where_it_is(bundle):
+    # get-small.json: Deployment pcf/broken has replicas 'many' and a CPU request '12x'; top-small.txt: line 6 reads
+    # '12x', line 7 has 4 columns, line 9 (pod lone-pod, no namespace column) belongs to no workload of kubectl get
+    html = dr.result_html(dr.compute_web(bundle, SMALL))
+    quantity = "is not a Kubernetes quantity (a number with an optional suffix: 250m, 1.5, 512Mi, 1Gi, 1G, 1e9)"
+    assert ('<details class="admonition warning" open id="deployment-problems"><summary>4 problem(s) in what you '
+            "pasted: the other rows are used</summary><ul>"
+            "<li><code>Deployment/pcf/broken/spec.replicas</code>: &#x27;many&#x27; is not a whole number of 0 or more</li>"
+            f"<li><code>Deployment/pcf/broken/app/resources.requests.cpu</code>: &#x27;12x&#x27; {quantity}</li>"
+            f"<li><code>line 6</code>: CPU(cores): &#x27;12x&#x27; {quantity}</li>"
+            "<li><code>line 7</code>: 4 columns, expected 5 (NAMESPACE POD NAME CPU(cores) MEMORY(bytes))</li>"
+            "<li>1 kubectl top line(s) belong to no workload of kubectl get (e.g. line 9, pod lone-pod): read as workloads "
+            "of their own</li></ul></details>") in html
+    # the made-up deployment has nothing wrong: no problems block
+    assert 'id="deployment-problems"' not in dr.result_html(dr.compute_web(bundle, MADE_UP_PARAMS))
+
+
+def test_unmatched_workloads_offer_every_service_of_the_product(bundle):
+    # pcf/broken left out by hand ("" in the mapping) stays listed, its choice "(leave out)"; ?/lone-pod is not mapped.
+    # Each list offers "leave out of the comparison" and then every Policy service of the service pages' registry, in
+    # its order
+    html = dr.result_html(dr.compute_web(bundle, dict(SMALL, mapping=json.dumps({"pcf/broken": ""}))))
+    assert ("<p>1 workload(s) matched no service of this product by name: map each by hand (your mapping is exported "
+            "with your inputs, never put in the address).</p>") in html
+    policy = [s for s in bundle["deployment_names"]["services"] if s["doc"] == "policy"]
+    opts = "".join(f'<option value="{s["service"]}">{s.get("display_name") or s["service"]}</option>' for s in policy)
+    lone = ('<li data-workload="?/lone-pod"><label>Pod <code>?/lone-pod</code> (1 pod(s), containers app) '
+            '<select class="atlas-map" data-map-key="?/lone-pod"><option value="" selected>(not mapped)</option>'
+            f'<option value="-">leave out of the comparison</option>{opts}</select></label></li>')
+    assert lone in html.replace("&#x27;", "'")
+    assert '<select class="atlas-map" data-map-key="pcf/broken"><option value="">(leave out)</option>' in html
+    assert '<option value="alternate-route">Alternate Route Service</option>' in opts  # the registry's first Policy one
+
+
+def test_csv_rows_of_a_vendor_run_an_hpa_and_each_workload(bundle):
+    rows = list(csv.reader(io.StringIO(dr.result_csv(dr.compute_web(bundle, SMALL)))))
+    assert rows[0] == dr.CSV_COLS
+    ig = {r[3]: r for r in rows if r[0] == "service" and r[1] == "ingress-gateway"}
+    # Policy 3.2.8, Table 3-150 row 9: 29 ingress-gateway pods of 5 + 2.5 cores and 6 + 2 GiB requested: 217.5 cores,
+    # 232 GiB; Table 3-152: 23.737 cores used; per 1K at 43,000 TPS: 5.05814, 0.552023, 5.395349 (6 decimals)
+    assert ig["policy-3-2-8"][4:9] == ["43000", "", "5.05814", "0.552023", "5.395349"]
+    # Policy 3.2.3, Table 3-92 row 6 prints its replicas as a range (2-27): read at its max end, and said so
+    assert ig["policy-3-2-3"][-1] == "replicas printed as a range, read at its max end" and ig["policy-3-2-8"][-1] == ""
+    # the ingress-gateway HPA (tests/test_deployment_cli.py): 3 pods, target 80 %, reads 62, desired 3, ok
+    hpa = next(r for r in rows if r[0] == "hpa" and r[2] == "pcf/ocpcf-occnp-ingress-gateway")
+    assert dict(zip(dr.CSV_COLS, hpa)) == dict(dict.fromkeys(dr.CSV_COLS, ""), kind="hpa", service="ingress-gateway",
+                                               workload="pcf/ocpcf-occnp-ingress-gateway", pods="3",
+                                               hpa_target_percent="80", hpa_reads_percent="62", desired_replicas="3",
+                                               severity="ok")
+    work = {r[2]: r[-1] for r in rows if r[0] == "workload"}
+    assert work == {"pcf/ocpcf-occnp-ingress-gateway": "matched by name", "cndbtier/ndbmtd": "matched by name",
+                    "pcf/broken": "unmatched", "?/lone-pod": "unmatched"}
