@@ -125,6 +125,8 @@ def test_every_option_help_keeps_the_guides_capitals_and_names_its_real_default(
                        r"cndbtier|rhino|istio|kubernetes)(?![\w-])")
     for prog, opt, default, text in helps:
         assert text and text != text.upper() and "XX" not in text, (prog, opt, text)
+        # nor shouted: three words in capitals in a row are no unit or acronym
+        assert not re.search(r"\b[A-Z]{2,}\s+[A-Z]{2,}\s+[A-Z]{2,}\b", text), (prog, opt, text)
         if opt != "--format":
             assert not lower.search(re.sub(r"`[^`]*`", "", text)), (prog, opt, text)
     # where a help names the default and the parser has one, they agree: "(default X)" or "X (default)"
@@ -138,3 +140,74 @@ def test_every_option_help_keeps_the_guides_capitals_and_names_its_real_default(
                                                      "target, else 100)")
     assert by[("footprint", "--sidecar-cpu")] == "with --asm add: cores per sidecar"
     assert by[("footprint", "--format")] == "output format (default table)"
+
+
+def test_asm_table_overview_of_every_asm_enabled_run(bfile, capsys):
+    assert cli(["--bundle", bfile, "asm", "--on", "bsf-3-2", "--off", "bsf-3-1", "--format", "table"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Sidecar share of requested CPU and memory at one site carrying traffic, every ASM-enabled scenario:"
+    rows = {r["scenario"]: r for r in _table_at(lines, "scenario ")}
+    # BSF 3.2: sidecars request 86 (Table 3-16) + 81 (Table 3-17) = 167 of 469.7 cores: 35.555 %; per 1K at 54,000 TPS
+    # 167 / 54 = 3.093. Observed (Tables 3-18/3-19, Site1): sidecars 32.765 of 100.04 cores used: 32.752 %, and
+    # 32.765 / 54 = 0.607 per 1K (tests/test_calculators_asm_overtarget.py works both out row by row)
+    b32 = rows["bsf-3-2"]
+    assert (b32["sidecar_cpu"], b32["all_cpu"], b32["cpu_share"], b32["sidecar_cpu_per_1k_requested"],
+            b32["sidecar_cpu_per_1k_observed"], b32["observed_cpu_share"]) == ("167", "469.7", "35.555 %", "3.093",
+                                                                               "0.607", "32.752 %")
+    # Policy 3.2.7 (Table 3-140): 13 of its 23 services' application rows are flagged (policy-E031): its share is over
+    # the 10 complete services only, and says so; it prints no observed sidecar CPU in cores
+    p327 = rows["policy-3-2-7"]
+    assert p327["cpu_share"].startswith("partial: ") and p327["cpu_share"].endswith(" % over 10 of 23 services")
+    assert p327["mem_share"].endswith(" % over 10 of 23 services") and p327["observed_cpu_share"] == "not measured"
+    assert p327["sidecar_cpu_per_1k_observed"] == "—"
+    # the lines under the table: replicas printed as ranges, partial runs, a run without sidecar rows, the reference
+    assert any(x.startswith("ranges: policy-3-2-3: ") and "Table 3-92" in x and "row 6 (Ingress Gateway, 2-27)" in x
+               for x in lines)
+    assert any(x.startswith("partial: policy-3-2-7: 14 rows of Table 3-140 could not be used") for x in lines)
+    assert ("no sidecar rows: policy-3-2-1 is ASM-enabled but prints no sidecar rows; its sidecar cost is unknown "
+            "(not 0).") in lines
+    ref = next(x for x in lines if x.startswith("reference (not from the guides): "))
+    assert ref.startswith("reference (not from the guides): Istio 1.3.5: 0.6 vCPU and 50 MB per 1,000 requests/s "
+                          "through one proxy (https://istio.io/v1.3/docs/concepts/performance-and-scalability); ")
+    # the pair's call mixes, as each guide section prints them, differ: no difference is given
+    assert ("not comparable: call model differs: bsf-3-2 runs '4.5k nbsf Traffic and 50k Rx traffic', bsf-3-1 runs "
+            "'14.4K nBSF + 7.8K Rx'") in lines
+
+
+def test_footprint_ranked_runs_count_nodes_as_each_run_alone_does(bfile, capsys):
+    # With 64-core / 256 GiB nodes (GKE reservations: 6 % of the first core, 1 % of the second, 0.5 % of the next two,
+    # 0.25 % of the other 60 = 0.23 cores, 63.77 left for pods), Policy 3.2.8's 2,431 cores need at least
+    # ceil(2431 / 63.77) = ceil(38.12) = 39 nodes; CPU binds and they fit: 39, the count the one-run footprint of
+    # policy-3-2-8 gives for the same request
+    nodes = ["--node-cores", "64", "--node-mem", "256"]
+    assert cli(["--bundle", bfile, "footprint", "--call-model", "policy:pcf-sm", "--load", "43000", *nodes]) == 0
+    ranked = {r["run"]: r for r in _table_at(capsys.readouterr().out.splitlines(), "run ")}
+    assert ranked["policy-3-2-8"]["alone_nodes"] == "39"
+    assert all((r["alone_nodes"] != "—") == (r["comparable"] == "yes") for r in ranked.values())
+    assert cli(["--bundle", bfile, "footprint", "--scenario", "policy-3-2-8", "--load", "43000", *nodes]) == 0
+    assert "Nodes per site: at least 39 (0 spare) of 64 cores / 256 GiB; binding: cpu; " in capsys.readouterr().out
+
+
+def test_asm_what_if_names_the_load_each_change_is_sized_at(bfile, capsys):
+    # no --load: each scenario at its own load per site, BSF 3.2 at 54,000 TPS (Tables 3-16/3-17), BSF 3.1 at 22,000
+    # (Table 3-5); removing ASM from BSF 3.2 frees its 167 sidecar cores: 469.7 -> 302.7
+    assert cli(["--bundle", bfile, "asm", "--on", "bsf-3-2", "--off", "bsf-3-1", "--format", "table"]) == 0
+    rows = {r["change"]: r for r in _table_at(capsys.readouterr().out.splitlines(), "change ")}
+    assert (rows["remove"]["scenario"], rows["remove"]["load"], rows["remove"]["cpu_before"], rows["remove"]["cpu_after"],
+            rows["remove"]["cpu_delta"]) == ("bsf-3-2", "54,000", "469.7", "302.7", "-167")
+    assert (rows["add"]["scenario"], rows["add"]["load"], rows["add"]["cpu_before"]) == ("bsf-3-1", "22,000", "251")
+
+
+def test_deployment_refuses_a_kubernetes_version_it_does_not_model(capsys):
+    # the HPA controller's rule is modelled for 1.33 (and later) and 1.32 (and earlier) only
+    with pytest.raises(SystemExit) as e:
+        cli(["deployment", "--product", "policy", "--load", "1000", "--kubernetes", "1.31"])
+    assert e.value.code == 2 and "argument --kubernetes: invalid choice: '1.31'" in capsys.readouterr().err
+
+
+def test_list_reads_the_bundle_given_as_one_argument(bfile, capsys):
+    # --bundle=FILE before --list: the same listing as --bundle FILE
+    assert cli(["--bundle", bfile, "deployment", "--list"]) == 0
+    spaced = capsys.readouterr().out
+    assert cli([f"--bundle={bfile}", "deployment", "--list"]) == 0
+    assert capsys.readouterr().out == spaced and "--product policy --call-model pcf-sm " in spaced

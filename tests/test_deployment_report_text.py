@@ -201,3 +201,85 @@ def test_csv_rows_of_a_vendor_run_an_hpa_and_each_workload(bundle):
     work = {r[2]: r[-1] for r in rows if r[0] == "workload"}
     assert work == {"pcf/ocpcf-occnp-ingress-gateway": "matched by name", "cndbtier/ndbmtd": "matched by name",
                     "pcf/broken": "unmatched", "?/lone-pod": "unmatched"}
+
+
+def test_headline_and_hpa_row_of_the_small_fixture(bundle):
+    # tests/test_deployment_cli.py works the fixture out: 4 workloads read (ingress-gateway, ndbmtd, pcf/broken and
+    # the kubectl top pod lone-pod), 2 unmatched (pcf/broken, ?/lone-pod), so 2 matched to 2 services; per 1K 1.875
+    # cores requested, 0.415 used. The ingress-gateway HPA: (2.5 + 0.15) / 4.25 = 62.35 % of requests (2 decimals),
+    # read 62; 62 / 80 = 0.775; ceil(0.775 x 3) = 3 replicas: ok
+    html = dr.result_html(dr.compute_web(bundle, SMALL))
+    assert ("10,000 TPS at your site: 4 workload(s) read, 2 matched to 2 service(s), 2 unmatched; 1.875 cores requested "
+            "and 0.415 used per 1K TPS; 0 HPA(s) critical; ") in html
+    assert _row(html, 'data-workload="pcf/ocpcf-occnp-ingress-gateway"') == (
+        ' data-workload="pcf/ocpcf-occnp-ingress-gateway"><th scope="row">pcf/ocpcf-occnp-ingress-gateway</th>'
+        "<td>ingress-gateway</td><td>3</td><td>2-5</td><td>80</td><td>62.35</td><td>62</td><td>0.775</td><td>3</td>"
+        '<td><span class="atlas-sev atlas-sev-ok" data-severity="ok">ok</span></td><td></td>')
+
+
+def test_workloads_without_an_hpa_or_without_top(bundle):
+    # the made-up deployment without its HPA and without kubectl top: still a result (requests only), no HPA table,
+    # nothing to compare use with
+    obj = dict(MADE_UP, items=[x for x in MADE_UP["items"] if x["kind"] != "HorizontalPodAutoscaler"])
+    out = dr.compute_web(bundle, dict(MADE_UP_PARAMS, objects=json.dumps(obj), top=""))
+    assert out["res"] is not None
+    html = dr.result_html(out)
+    assert ('<h3>Over their HPA target</h3><p id="deployment-over-none">No workload pasted has an HPA with a CPU '
+            "utilization target.</p>") in html
+    assert "<p>No matched service has both your use and a vendor reading to compare.</p>" in html
+    # 14 cores requested (5 + 1 + 8): 1.4 per 1K (what it says of use with no kubectl top is left to
+    # calculators/deployment.py's totals)
+    assert "3 workload(s) read, 3 matched to 3 service(s), 0 unmatched; 1.4 cores requested and " in html
+
+
+def test_problems_without_stray_top_lines(bundle):
+    # one CPU request that is no quantity, every kubectl top line placed: the problems block lists that one problem
+    obj = json.loads(json.dumps(MADE_UP))
+    obj["items"][1]["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "1x"
+    html = dr.result_html(dr.compute_web(bundle, dict(MADE_UP_PARAMS, objects=json.dumps(obj))))
+    assert ('<summary>1 problem(s) in what you pasted: the other rows are used</summary><ul><li><code>Deployment/p/'
+            "usage-monitoring/app/resources.requests.cpu</code>: &#x27;1x&#x27; is not a Kubernetes quantity") in html
+    assert "belong to no workload" not in html
+
+
+def test_under_use_table_header_and_vendor_memory_cells(bundle):
+    html = dr.result_html(dr.compute_web(bundle, MADE_UP_PARAMS))
+    assert ('<table class="atlas-data" id="deployment-under"><caption>Use against request, per pod: yours beside the '
+            "vendor&#x27;s ratio</caption><thead><tr><th>Service</th><th>Resource</th><th>Your use / request</th>"
+            "<th>Vendor use / request</th><th>Your request per pod</th><th>Request at the vendor&#x27;s ratio</th>"
+            "<th>Severity (KRR)</th><th>Flag</th></tr></thead><tbody><tr ").replace("&#x27;", "'") in html.replace("&#x27;", "'")
+    # memory used per 1K of a vendor run: a figure where its tables print memory used (Policy 3.2.8), a dash where
+    # they print none (Policy 3.2.3: no memory reading for any of its services)
+    cells = lambda sid: re.findall(r"<td>(.*?)</td>", next(x for x in html.split("<tr") if f"/{sid}/" in x))
+    assert re.fullmatch(r"\d+\.\d{3}", cells("policy-3-2-8")[4]) and cells("policy-3-2-3")[4] == "–"
+
+
+def test_chart_axes_are_quantities(bundle):
+    spec = dr.result_chart(bundle, dr.compute_web(bundle, SMALL))
+    home, services = spec["vconcat"]
+    assert home["encoding"]["y"] == {"field": "efficiency", "type": "quantitative",
+                                     "title": "CPU cores requested per 1K of load"}
+    assert home["encoding"]["x"] == {"field": "load", "type": "quantitative", "scale": {"type": "log"},
+                                     "title": "Load per site (log scale)"}
+    enc = services["spec"]["encoding"]
+    assert enc["x"] == {"field": "load", "type": "quantitative", "title": "Load per site"}
+    assert enc["y"] == {"field": "per_1k", "type": "quantitative", "title": "Cores used per 1K"}
+
+
+def test_csv_names_the_services_a_run_has_no_cpu_reading_for(bundle):
+    # the page says how many services of a run have no CPU reading; the CSV's total row names them, comma-separated
+    out = dr.compute_web(bundle, SMALL)
+    rows = list(csv.DictReader(io.StringIO(dr.result_csv(out))))
+    note = next(r for r in rows if r["kind"] == "total" and r["run"] == "policy-3-2-3")["note"]
+    html = dr.result_html(out)
+    count = int(re.search(r"/policy-3-2-3/.*?no CPU reading for (\d+) service", html).group(1))
+    m = re.fullmatch(r"used: at least \(no reading for (.*)\)", note)
+    assert m and len(m.group(1).split(", ")) == count and all(re.fullmatch(r"[a-z0-9-]+", x) for x in m.group(1).split(", "))
+    assert next(r for r in rows if r["kind"] == "total" and r["run"] == "policy-3-2-10")["note"] == ""
+
+
+def test_report_title_and_subtitle(bundle):
+    from calculators import catalogue
+    rep = catalogue.report(bundle, {"calc": "deployment", **SMALL})["report"]
+    assert (rep["title"], rep["subtitle"], rep["filename"]) == (
+        "Your deployment beside the vendor's runs", "Policy, PCF SM, 10000 TPS at your site", "your-deployment.xlsx")
