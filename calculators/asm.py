@@ -53,6 +53,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from . import footprint as fp
+from . import runs
 from .inputs import exact
 from .scenario import asm_on, benchmark_load
 from .partial import exclusions, usable
@@ -241,9 +242,11 @@ def _observed(bundle, s, rows) -> dict:
     site = (s.get("sites_with_traffic") or ["site1"])[0]
     res = {}
 
-    def pod(service, container):
-        c = [r for r in rows if r["service"] == service and r["container"] == container and r["site"] in (site, "")]
-        return c[0] if c else None
+    def pod(u):
+        """The resource row at ``site`` of the container reading ``u`` reads (``runs.reading_container``), or None."""
+        mine = [r for r in rows if r["service"] == u["service"] and r["site"] in (site, "")]
+        name = runs.reading_container(u, mine)
+        return next((r for r in mine if r["container"] == name), None)
 
     mem_rows = [dict(zip(bundle["util_rows"]["cols"], x)) for x in (bundle.get("util_rows") or {"rows": []})["rows"]
                 if x[0] == s["id"]] if bundle.get("util_rows") else []
@@ -251,7 +254,7 @@ def _observed(bundle, s, rows) -> dict:
                                  (("cpu_request_cores", "cpu_cores"), ("cpu_limit_cores", "cpu_cores"))),
                                 ("memory", [u for u in mem_rows if u["metric"] == "memory"],
                                  (("mem_request_gib", "mem_gib"), ("mem_limit_gib", "mem_gib")))):
-        urows = [u for u in urows if u["site"] == site and usable(u)]
+        urows = [u for u in urows if u["site"] in (site, "") and usable(u)]
         if not any(u["container"] == "istio-proxy" for u in urows):
             continue
         side = total = Fraction(0)
@@ -262,7 +265,7 @@ def _observed(bundle, s, rows) -> dict:
                 v = _f(u["observed_abs"])
                 units.add(u.get("abs_unit"))
             elif u.get("observed_percent") is not None:
-                p = pod(u["service"], u["container"])
+                p = pod(u)
                 basis = _num(p, *keys[1]) if p and u["percent_basis"] == "limit" else _num(p, *keys[0]) if p else None
                 if p is None or basis is None or p.get("replicas") is None:
                     continue

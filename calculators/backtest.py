@@ -20,7 +20,9 @@ Nothing is fitted on the run it predicts. For every product, every run B is pred
 Two levels. *Service*: one pod's main container (the container the footprint sizes from; sidecars follow their
 pod). *Whole footprint*: the sum over the pods predicted and printed for B, what a footprint adds up; a run is a
 whole-footprint comparison only when its usable CPU readings cover at least ``MIN_COVERAGE`` of the CPU it
-requests (``runs.requested_cpu``), else it is listed as left out with its share. A reading whose replicas were
+requests (``runs.requested_cpu``), else it is listed as left out with its share; and the pods one comparison sums
+(those the predicting runs read too) must cover that share of it, else that comparison has no whole-footprint twin
+and is listed as left out with the share it would sum. A reading whose replicas were
 printed as a min-max range (the pods that ran are unknown) and a reading flagged by an erratum are never used.
 
 Error: the absolute percentage error ``|predicted - printed| / printed``; a printed 0 has none and is counted apart.
@@ -44,7 +46,7 @@ from fractions import Fraction
 
 from . import evidence, runs
 from .inputs import exact
-from .partial import TEST_COMPONENTS, usable
+from .partial import TEST_COMPONENTS, exclusions, usable
 
 FIXED_CNDB = ("ndbmgmd", "ndbmysqld")
 """cnDBTier services the footprint keeps fixed per site: management nodes and the SQL nodes that carry
@@ -52,8 +54,10 @@ georeplication channels (MySQL NDB Cluster manual; Oracle cnDBTier guides: see s
 
 GENERIC_CALL_MODEL = ("call model data",)
 MIN_COVERAGE = Fraction(1, 2)
-"""A run is a whole-footprint comparison when its usable CPU readings cover at least half of the CPU it requests
-(a Benchmark Atlas choice, stated before any error was looked at: below it, the sum compares a few small pods)."""
+"""A run is a whole-footprint comparison when its usable CPU readings cover at least half of the CPU it requests,
+and so must the pods one comparison sums (a Benchmark Atlas choice, stated before any error was looked at: below it,
+the sum compares a few small pods; applied to each comparison's pods since November 2026, when a pair from a run
+with three usable pods was found counted as a whole footprint)."""
 MIN_BAND = 9
 """Fewest held-out comparisons that give a band: with 9, k = 1 and the band spans the lowest to the highest ratio,
 expected to cover 8 in 10 new comparisons."""
@@ -155,11 +159,14 @@ class _Product:
         self.runs = [s for s in bundle["scenarios"] if s["doc"] == doc and s["id"] in have and s.get("load_per_site")]
         self.main: dict[str, dict[tuple, dict]] = {}
         self.coverage: dict[str, Fraction] = {}
+        self.pod_cpu: dict[str, dict[tuple, Fraction]] = {}
+        self.requested: dict[str, Fraction] = {}
+        self.thin: dict[tuple, Fraction] = {}
         self.left_out: list[dict] = []
         for s in self.runs:
             sid = s["id"]
             used = runs.cores_used(bundle, sid)
-            mains, covered, ranged = {}, Fraction(0), []
+            mains, covered, ranged, pod_cpu = {}, Fraction(0), [], {}
             for (component, service), containers in runs.pods(bundle, sid).items():
                 main = runs.main_container(containers)
                 rule = cpu_rule(component, service, self.roles.get((doc, service)), False)
@@ -170,14 +177,16 @@ class _Product:
                     ranged.append(service)
                     continue
                 mains[(component, service)] = dict(r, rule=rule, container=main["container"])
-                covered += runs.pod_request(containers, r["replicas"])
-            self.main[sid] = mains
-            req = runs.requested_cpu(bundle, sid)
+                pod_cpu[(component, service)] = runs.pod_request(containers, r["replicas"])
+                covered += pod_cpu[(component, service)]
+            self.main[sid], self.pod_cpu[sid] = mains, pod_cpu
+            req = self.requested[sid] = runs.requested_cpu(bundle, sid)
             self.coverage[sid] = covered / req if req else Fraction(0)
             if ranged:
                 self.left_out.append({"doc": doc, "scenario": sid, "what": ", ".join(ranged),
                                       "why": "replicas printed as a min-max range: the pods that ran, and so the cores "
                                              "they used, are unknown (readings not used)"})
+            self.left_out += _unjoined(bundle, doc, sid)
 
     def by_call_model(self, excluded=frozenset()) -> dict[str, list[dict]]:
         out: dict[str, list[dict]] = {}
@@ -187,9 +196,18 @@ class _Product:
         return out
 
 
-def _whole(points: list[dict], prod: _Product, method: str, to: str, frm: str) -> dict | None:
-    """The whole-footprint comparison of run ``to`` from its service ``points`` (None below MIN_COVERAGE)."""
-    if not points or prod.coverage[to] < MIN_COVERAGE:
+def _whole(points: list[dict], keys: list[tuple], prod: _Product, method: str, to: str, frm: str) -> dict | None:
+    """The whole-footprint comparison of run ``to`` from its service ``points`` (one per pod ``keys``, in order): None
+    when the pods compared cover less than MIN_COVERAGE of the CPU ``to`` requests (its pods with usable readings may
+    cover more: the pods the predicting run also read are what is summed; ``prod.thin[(method, to, frm)]`` keeps
+    the share compared)."""
+    if not points:
+        return None
+    req = prod.requested[to]
+    compared = sum((prod.pod_cpu[to][k] for k in keys), Fraction(0)) / req if req else Fraction(0)
+    if compared < MIN_COVERAGE:
+        if prod.coverage[to] >= MIN_COVERAGE:
+            prod.thin[(method, to, frm)] = compared
         return None
     pred = sum(_frac(p["predicted_to"]) for p in points)
     printed = sum(_frac(p["observed_to"]) for p in points)
@@ -199,7 +217,7 @@ def _whole(points: list[dict], prod: _Product, method: str, to: str, frm: str) -
             "from": frm, "to": to, "subject": f"{len(points)} pods", "load_from": p0["load_from"], "load_to": p0["load_to"],
             "unit": p0["unit"], "observed_from": None, "observed_to": float(printed), "predicted_to": float(pred),
             "value_unit": "cores", "ape": ape, "ratio": _ratio(pred, printed), "source_from": "", "source_to": "",
-            "coverage": float(prod.coverage[to]), "how": ""}
+            "coverage": float(compared), "how": ""}
 
 
 def _evidence_comparisons(prod: _Product, excluded=frozenset(), only=None, power=Fraction(1)) -> list[dict]:
@@ -218,11 +236,12 @@ def _evidence_comparisons(prod: _Product, excluded=frozenset(), only=None, power
                                      exclude=tuple(excluded) + (b["id"],), power=power)
             except evidence.EvidenceError:
                 continue
-            pts = []
+            pts, keys = [], []
             for key, r in prod.main[b["id"]].items():
                 curve = plan["curves"].get(key)
                 if curve is None:
                     continue
+                keys.append(key)
                 if r["rule"] == "fixed":
                     pred, how = curve.nearest(b["load_per_site"])
                 else:
@@ -231,7 +250,7 @@ def _evidence_comparisons(prod: _Product, excluded=frozenset(), only=None, power
                                   None, b["load_per_site"], b.get("load_unit") or "", None, r["cores"], pred,
                                   how["text"], f"Table {r['table_id']} row {r['row']}", "cores", how["kind"]))
             out += pts
-            w = _whole(pts, prod, "evidence", b["id"], "comparable runs")
+            w = _whole(pts, keys, prod, "evidence", b["id"], "comparable runs")
             if w:
                 out.append(w)
     return out
@@ -303,12 +322,13 @@ def _one_run_comparisons(prod: _Product, excluded=frozenset()) -> list[dict]:
             for b in group:
                 if a is b:
                     continue
-                pts = []
+                pts, keys = [], []
                 ma, mb = prod.main[a["id"]], prod.main[b["id"]]
                 for key, rb in mb.items():
                     ra = ma.get(key)
                     if ra is None:
                         continue
+                    keys.append(key)
                     f = _frac(b["load_per_site"]) / _frac(a["load_per_site"])
                     pred = ra["cores"] if rb["rule"] == "fixed" else ra["cores"] * f
                     pts.append(point(prod.doc, "one-run", rb["rule"], cm, [a["id"]], b["id"], f"{key[1]} / {rb['container']}",
@@ -316,7 +336,7 @@ def _one_run_comparisons(prod: _Product, excluded=frozenset()) -> list[dict]:
                                       pred, f"Table {ra['table_id']} row {ra['row']}", f"Table {rb['table_id']} row {rb['row']}",
                                       "cores"))
                 out += pts
-                w = _whole(pts, prod, "one-run", b["id"], a["id"])
+                w = _whole(pts, keys, prod, "one-run", b["id"], a["id"])
                 if w:
                     out.append(w)
     return out
@@ -518,6 +538,35 @@ def _run(bundle: dict) -> dict:
             "extrapolation": extrapolation}
 
 
+def _unjoined(bundle: dict, doc: str, sid: str) -> list[dict]:
+    """Left-out entries for run ``sid``'s usable CPU readings that read no container of its usable resource rows
+    (``runs.reading_container``): grouped by why, each reading named by service, container, table and row."""
+    rows = runs.index(bundle)["resources"].get(sid, [])
+    left = exclusions(bundle, sid, "resources")["rows"]
+    why_of: dict[str, list[str]] = {}
+    for u in runs.joined(runs.readings(bundle, sid, "cpu"), rows):
+        if u["reads"] is not None:
+            continue
+        mine = [x for x in left if x["service"] == u["service"]]
+        name = runs.reading_container(u, mine)
+        gone = next((x for x in mine if x["container"] == name), None)
+        where = f"Table {u['table_id']} row {u['row']}"
+        if gone is not None:
+            where += f"; its resource row: Table {gone['table_id']} row {gone['row']}"
+            why = (f"the container's resource row is {gone['status']}"
+                   + (f" ({', '.join(gone['errata'])})" if gone.get("errata") else "")
+                   + ": no request to turn the percentage into cores (readings not used)")
+        elif not any(r["service"] == u["service"] for r in rows):
+            why = "the run's resource tables print no row of this service: no request to turn the percentage into cores (readings not used)"
+        else:
+            why = ("the run's resource tables print no row of this container (only its pod's other containers): no request to "
+                   "turn the percentage into cores (readings not used)")
+        what = f"{u['service']}/{u['container']} ({where})"
+        if what not in why_of.setdefault(why, []):
+            why_of[why].append(what)
+    return [{"doc": doc, "scenario": sid, "what": ", ".join(whats), "why": why} for why, whats in why_of.items()]
+
+
 def _left_out_runs(prod: _Product, pts: list[dict]) -> list[dict]:
     """Runs of ``prod`` that are in no comparison, or in no whole-footprint one, with why."""
     out = []
@@ -534,10 +583,26 @@ def _left_out_runs(prod: _Product, pts: list[dict]) -> list[dict]:
                         "why": f"the only run of its call model ({s.get('call_model_name') or s['call_model']})"})
         elif sid not in predicted:
             out.append({"doc": prod.doc, "scenario": sid, "what": "the whole run", "why": "no pod with a usable CPU reading"})
-        elif sid not in whole:
+        elif sid not in whole and prod.coverage[sid] < MIN_COVERAGE:  # else each thin comparison is named below
             out.append({"doc": prod.doc, "scenario": sid, "what": "whole footprint",
                         "why": f"its usable CPU readings cover {float(prod.coverage[sid]) * 100:.0f} % of the CPU it requests "
                                f"(a whole-footprint comparison needs {float(MIN_COVERAGE) * 100:.0f} %)"})
+    whole_from = {(p["method"], p["to"], p["from"]) for p in pts if p["level"] == "whole"}
+    predicted = {(p["method"], p["to"]) for p in pts if p["level"] == "service"}
+    thin: dict[tuple, list[str]] = {}
+    # prod.thin also holds what the held-out power choice computed without some runs: only a comparison the result
+    # keeps (service points, and no whole twin) is named; a comparable runs' share is named without its figure, which
+    # may come from such a computation
+    for (method, to, frm), share in prod.thin.items():
+        if (method, to) in predicted and (method, to, frm) not in whole_from:
+            entry = f"{frm} ({float(share) * 100:.0f} %)" if method == "one-run" else "its comparable runs"
+            if entry not in thin.setdefault((method, to), []):
+                thin[(method, to)].append(entry)
+    for (method, to), froms in thin.items():
+        out.append({"doc": prod.doc, "scenario": to, "what": f"whole footprint predicted from {', '.join(froms)}",
+                    "why": f"the pods read both by the runs it is predicted from and by this run cover less than "
+                           f"{float(MIN_COVERAGE) * 100:.0f} % of the CPU this run requests (the share in brackets): the "
+                           f"sum would compare a few pods, not a footprint; their per-service comparisons are kept"})
     return out
 
 

@@ -327,10 +327,10 @@ def _size_run(bundle: dict, scenario: str, req: Request, evidence: dict | None) 
     min_rep = _whole(req.min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
     rows = runs.baseline_rows(all_rows, traffic_sites)
-    util = [u for u in idx["utilization"].get(scenario, []) if usable(u)
-            and (not traffic_sites or u["site"] in traffic_sites)]
-    cpu_util = [u for u in util if u["metric"] == "cpu"]
-    mem_util = [u for u in util if u["metric"] == "memory"]
+    # the usable readings at the sites carrying traffic, or printed for no site (runs.readings), each with the printed
+    # container it reads (``reads``)
+    cpu_util = runs.joined(runs.readings(bundle, scenario, "cpu"), rows)
+    mem_util = runs.joined(runs.readings(bundle, scenario, "memory"), rows)
 
     pods: dict[tuple, list[dict]] = {}
     for r in rows:
@@ -358,7 +358,7 @@ def _size_run(bundle: dict, scenario: str, req: Request, evidence: dict | None) 
            "holds": {sv["service"]: sv["holds"] for sv in bundle["services"] if sv["doc"] == scen["doc"] and sv.get("holds")},
            "sessions": None if req.sessions in (None, "") else parse_positive(req.sessions, "Records held", "sessions, bindings or subscribers"),
            "held_count": _held_count(scen),
-           "excluded_util": [x for x in exclusions(bundle, scenario, "utilization")["rows"]]}
+           "excluded_util": runs.joined(exclusions(bundle, scenario, "utilization")["rows"], rows)}
     for (component, service), containers in pods.items():
         role = roles.get((scen["doc"], service))
         main = runs.main_container(containers)
@@ -604,7 +604,7 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
         out["detail"] = why
         return out
     t_user = ctx["db_target"] if role == "database" else ctx["target"]
-    obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["container"] == main["container"]]
+    obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["reads"] == main["container"]]
     request = main.get("cpu_request_cores")
     curve = ctx["curves"].get((component, service))
     printed = next((u["target_percent"] for u in obs if u.get("target_percent")), None)
@@ -621,8 +621,8 @@ def _size_pod(role, component, service, base_rep, floor, main, containers, ctx) 
             lead = "cores used at each load from the comparable runs"
         else:
             u_cpu, u_row = used
-            lead = (f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}, "
-                    f"{u_row['site']})")
+            lead = (f"{float(u_cpu):.4g} cores used (Table {u_row.get('table_id', '?')} row {u_row.get('row', '?')}"
+                    + (f", {u_row['site']})" if u_row["site"] else ")"))
         for st in states:
             ts = _state_target(t, st)
             if curve is not None:
@@ -699,7 +699,7 @@ def _held_count(scen: dict) -> dict | None:
 
 def _no_reading_why(ctx, service, main) -> str:
     """Why a pod has no CPU reading to size from: none printed, or printed but excluded (the erratum named)."""
-    left = [x for x in ctx["excluded_util"] if x["service"] == service and x["container"] == main["container"]
+    left = [x for x in ctx["excluded_util"] if x["service"] == service and x["reads"] == main["container"]
             and x["metric"] == "cpu"]
     if not left:
         return "no observed CPU for this pod"
@@ -810,7 +810,7 @@ def _memory_need(base_rep, main, ctx, service) -> tuple[int, str, Fraction | Non
     req = main.get("mem_request_gib") or main.get("mem_gib")
     if not req:
         return 0, "no memory request printed", None
-    obs = [u for u in ctx["mem_util"] if u["service"] == service and u["container"] == main["container"]]
+    obs = [u for u in ctx["mem_util"] if u["service"] == service and u["reads"] == main["container"]]
     used = runs.amount_used(obs, base_rep, req, main.get("mem_limit_gib"), "GiB")
     if used:
         m, u = used
@@ -849,10 +849,11 @@ def _held_state_factor(service: str, fmax, ctx) -> tuple[Fraction, str]:
 def _size_data_nodes(base_rep, main, ctx, out) -> dict:
     """ndbmtd: by the data held, in whole node groups; never below the baseline without a data size."""
     req = main.get("mem_request_gib") or main.get("mem_gib")
-    obs = [u for u in ctx["mem_util"] if u["service"] == "ndbmtd" and u["container"] == main["container"]]
+    obs = [u for u in ctx["mem_util"] if u["service"] == "ndbmtd" and u["reads"] == main["container"]]
     fill = max((_frac(u["observed_percent"]) for u in obs if u.get("observed_percent") is not None), default=None)
     where = next((u for u in obs if u.get("observed_percent") is not None and _frac(u["observed_percent"]) == fill), None)
-    seen = (f"memory {float(fill):g} % observed ({where['site']}, Table {where.get('table_id', '?')} row {where.get('row', '?')})"
+    seen = (f"memory {float(fill):g} % observed ({where['site'] + ', ' if where['site'] else ''}Table {where.get('table_id', '?')} "
+            f"row {where.get('row', '?')})"
             if fill is not None else "no memory observation in the source")
     groups = math.ceil(base_rep / NO_OF_REPLICAS)
     base_even = groups * NO_OF_REPLICAS
@@ -887,7 +888,7 @@ def _check_sidecars(containers, service, base_rep, new_rep, ctx, out) -> None:
         if not c["is_sidecar"]:
             continue
         lim = c.get("cpu_limit_cores") or c.get("cpu_cores")
-        obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["container"] == c["container"]]
+        obs = [u for u in ctx["cpu_util"] if u["service"] == service and u["reads"] == c["container"]]
         used = runs.amount_used(obs, base_rep, c.get("cpu_request_cores") or c.get("cpu_cores"), lim, "cores")
         if not used or not lim or not new_rep:
             continue

@@ -96,7 +96,7 @@ import math
 import re
 from fractions import Fraction
 
-from . import inputs
+from . import inputs, runs
 from .partial import exclusions, usable
 from .formatting import fmt
 
@@ -295,11 +295,14 @@ def products(bundle: dict) -> list[str]:
     return [s["id"] for s in bundle["sources"] if s["id"] in docs]
 
 
-def _replicas(bundle, scenario, service, container, site):
-    cands = [r for r in bundle["resources"] if r["scenario"] == scenario and r["service"] == service
-             and r["container"] == container and (r.get("replicas") is not None or r.get("replicas_max") is not None)]
-    for r in sorted(cands, key=lambda r: 0 if r["site"] == site else 1 if not r["site"] else 2):
-        if r["site"] in (site, ""):
+def _replicas(bundle, u):
+    """The resource row giving the replicas of the pod that utilization row ``u`` reads, at its site or for no site
+    (the container it reads by ``runs.reading_container``), or None."""
+    mine = [r for r in runs.index(bundle)["resources"].get(u["scenario"], []) if r["service"] == u["service"]]
+    name = runs.reading_container(u, mine)
+    cands = [r for r in mine if r["container"] == name and (r.get("replicas") is not None or r.get("replicas_max") is not None)]
+    for r in sorted(cands, key=lambda r: 0 if r["site"] == u["site"] else 1 if not r["site"] else 2):
+        if r["site"] in (u["site"], ""):
             return r
     return None
 
@@ -388,14 +391,15 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD, kub
             st = classify(u["observed_percent"], u["target_percent"])
             if not st:
                 continue
-            rep = _replicas(bundle, u["scenario"], u["service"], u["container"], u["site"])
+            rep = _replicas(bundle, u)
             cur = rep["replicas"] if rep else None
             lo = int(rep["replicas_min"]) if rep and rep.get("replicas_min") is not None else None
             hi = int(rep["replicas_max"]) if rep and rep.get("replicas_max") is not None else None
             gone = None
             if rep is None:
-                gone = next((x for x in exclusions(bundle, u["scenario"], "resources")["rows"]
-                             if x["service"] == u["service"] and x["container"] == u["container"] and x["site"] in (u["site"], "")), None)
+                left = [x for x in exclusions(bundle, u["scenario"], "resources")["rows"] if x["service"] == u["service"]]
+                name = runs.reading_container(u, left)
+                gone = next((x for x in left if x["container"] == name and x["site"] in (u["site"], "")), None)
             cpu.append({**base, "target": u["target_percent"], "status": st,
                         "ratio": float(_frac(u["observed_percent"]) / _frac(u["target_percent"])),
                         **hpa_view(u["observed_percent"], u["target_percent"], None if cur is None else int(cur), lo, hi, controller),

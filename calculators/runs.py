@@ -12,6 +12,9 @@ One definition each, shared by the footprint calculator, the backtest and the ev
   ``mysqlndbcluster``, else the container with the largest CPU request; never a sidecar when there is another);
 * ``base_replicas``: the replicas a pod ran, a count printed as a min-max range read at its max end (the most pods
   the benchmark's autoscaler could run at its load: conservative);
+* ``reading_container``: which of a pod's printed containers a utilization row reads (the same name; or the pod's
+  main container, printed without a name in the resource table, which the utilization table names after the service
+  or ``mysqlndbcluster``);
 * ``amount_used``: cores (or GiB) a container used at the busiest site carrying traffic: an absolute figure in the
   unit where printed, else percent x replicas x the per-pod request (the limit where the data records that the
   percentage is of the limit);
@@ -101,6 +104,44 @@ def base_replicas(main: dict, containers: list[dict]) -> tuple[int | None, str]:
     return rep, ""
 
 
+UNNAMED_MAIN = "app"
+"""The container name curation gives a pod's main container when the resource table prints it without a name
+(data/schemas/resources.schema.json, ``container``)."""
+MAIN_NAMES = ("mysqlndbcluster",)
+"""Names a utilization table gives a pod's main container besides the service's own name: cnDBTier's data, SQL and
+management pods run their NDB process in the container ``mysqlndbcluster`` (Policy 3.2.5 Table 3-120, 3.5.1 Table
+3-247, 3.5.2 Table 3-258, 3.6.1 Table 3-268 print it; their resource tables print the pod as one unnamed row)."""
+
+
+def reading_container(u: dict, containers: list[dict]) -> str | None:
+    """The container of a pod's resource rows ``containers`` (one service's rows) that utilization row ``u`` reads.
+
+    The container of the same name when the pod prints one. Else, when the pod's resource rows print its main
+    container without a name (``UNNAMED_MAIN``, not a sidecar) and the reading names the service itself or a
+    ``MAIN_NAMES`` container, that unnamed main container: the resource table and the utilization table of one run
+    print the same container, once by its row and once by its name (e.g. Policy 3.2.5: Table 3-117 prints the
+    ndbmtd pod as one row with Istio columns, Table 3-120 reads ``ndbmtd/mysqlndbcluster`` and
+    ``ndbmtd/istio-proxy``). Else None: the reading has no resource row (a container such as ``init-sidecar`` or
+    ``db-infra-monitor-svc`` whose request is not printed), so no percentage of it can be turned into cores."""
+    name = u["container"]
+    if any(c["container"] == name for c in containers):
+        return name
+    if (name == u["service"] or name in MAIN_NAMES) and any(
+            c["container"] == UNNAMED_MAIN and not c.get("is_sidecar") for c in containers):
+        return UNNAMED_MAIN
+    return None
+
+
+def joined(util: list[dict], resource_rows: list[dict]) -> list[dict]:
+    """Utilization rows ``util`` of one run, each a copy with ``reads``: the name of the container of its service's
+    rows in ``resource_rows`` (the same run's resource rows) that it reads (``reading_container``), None when the
+    reading has no resource row. The printed ``container`` is kept as printed."""
+    by_service: dict[str, list[dict]] = {}
+    for r in resource_rows:
+        by_service.setdefault(r["service"], []).append(r)
+    return [dict(u, reads=reading_container(u, by_service.get(u["service"], []))) for u in util]
+
+
 def amount_used(obs: list[dict], replicas, request, limit, unit: str) -> tuple[Fraction, dict] | None:
     """Peak amount used (cores for ``unit`` 'cores', GiB for 'GiB') over the utilization rows ``obs`` of one
     container, with the row it came from; None when no row gives one.
@@ -144,14 +185,17 @@ def cores_used(bundle: dict, sid: str) -> dict[tuple, dict]:
     if sid in idx["cores_used"]:
         return idx["cores_used"][sid]
     out: dict[tuple, dict] = {}
-    obs: dict[tuple, list[dict]] = {}
+    by_service: dict[str, list[dict]] = {}
     for u in readings(bundle, sid, "cpu"):
-        obs.setdefault((u["service"], u["container"]), []).append(u)
+        by_service.setdefault(u["service"], []).append(u)
     for (component, service), containers in pods(bundle, sid).items():
         main = main_container(containers)
         rep, rng = base_replicas(main, containers)
+        obs: dict[str, list[dict]] = {}
+        for u in by_service.get(service, []):
+            obs.setdefault(reading_container(u, containers), []).append(u)
         for c in containers:
-            rows = obs.get((service, c["container"]))
+            rows = obs.get(c["container"])
             if not rows:
                 continue
             crep = c.get("replicas") if c.get("replicas") is not None else rep

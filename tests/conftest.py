@@ -376,8 +376,22 @@ def browser():
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        _navigations_wait_the_boot_limit(b)
         yield b
         b.close()
+
+
+def _navigations_wait_the_boot_limit(b) -> None:
+    """Every context of browser ``b`` waits up to BOOT_LIMIT_MS for a navigation (page.goto, reload). A page's load
+    event waits for its subresources, which on a busy 2-core machine (a full run beside other work) once took longer
+    than Playwright's 30 s default; a navigation is a state to wait for, like the calculator's boot."""
+    new_context = b.new_context
+
+    def with_limit(*args, **kwargs):
+        ctx = new_context(*args, **kwargs)
+        ctx.set_default_navigation_timeout(BOOT_LIMIT_MS)
+        return ctx
+    b.new_context = with_limit
 
 
 class Blocker:

@@ -295,3 +295,12 @@ def test_a_calculator_product_is_compared_by_its_own_rule(bundle):
     p = next(p for p in pts if p["method"] == "one-run" and p["level"] == "service" and p["from"] == "shcm-test-1"
              and p["to"] == "shcm-test-2")
     assert p["rule"] == "cpu-per-node" and p["predicted_to"] == pytest.approx(3.08)
+
+
+def test_held_out_coverage_basis_per_product(bundle):
+    """NEF's runs come two per API and ShCM's few per server configuration: removing a run leaves no band, so their
+    coverage holds one comparison out at a time ('comparison'); Policy's and DSR's remove a whole run ('run').
+    (Called directly, not through the module's fixture: a mutation run credits a shared fixture to one test only.)"""
+    bands = backtest.run(bundle)["bands"]
+    assert {doc: bands[doc]["one-run"]["whole"]["basis"] for doc in ("nef", "shcm", "policy", "dsr")} == {
+        "nef": "comparison", "shcm": "comparison", "policy": "run", "dsr": "run"}

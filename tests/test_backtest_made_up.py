@@ -239,3 +239,102 @@ def test_held_out_coverage_checks_each_level_even_when_another_has_no_band():
     assert cov["evidence"]["service"] == {"covered": 10, "checked": 11, "basis": "run", "coverage": pytest.approx(1000 / 11)}
     assert cov["evidence"]["whole"] == {"covered": 0, "checked": 0, "basis": "run", "coverage": None}
     assert cov["one-run"]["service"]["checked"] == 0 and cov["one-run"]["service"]["coverage"] is None
+
+
+def test_a_whole_footprint_sums_enough_of_the_run_predicted():
+    """Three runs, three pods each: 'svc' (10 x 10 = 100 cores requested), 'db' (10 x 30 = 300) and 'aux' (10 x 10 =
+    100): 500 cores. syn-1 prints a CPU reading of all three, syn-2 of svc and db (400 of 500: 80 %), syn-3 of svc
+    only (100 of 500: 20 %, left out as a run to predict). From syn-3, syn-1's and syn-2's whole footprints would sum
+    svc alone, the one pod syn-3 also read: 100 of 500 cores, 20 %, under half: no whole comparison, listed with its
+    share. syn-2 -> syn-1 and syn-1 -> syn-2 sum svc and db, the pods both read: 400 of 500, coverage 0.8 (syn-1's own
+    readings cover all 500)."""
+    b = _made_up([10, 20, 30])
+    b["services"] += [{"doc": "syn", "service": "db", "component": "app", "role": "database"},
+                      {"doc": "syn", "service": "aux", "component": "app", "role": "traffic"}]
+    for i in range(3):
+        b["resources"].append(dict(b["resources"][i], service="db", row=2, row_label="db", cpu_request_cores=30))
+        b["resources"].append(dict(b["resources"][i], service="aux", row=3, row_label="aux"))
+    for i in range(2):
+        b["utilization"].append(dict(b["utilization"][i], service="db", row=2, observed_percent=30))
+    b["utilization"].append(dict(b["utilization"][0], service="aux", row=3, observed_percent=50))
+    res = backtest.run(b)
+    whole = {(p["from"], p["to"]): p for p in res["points"] if p["method"] == "one-run" and p["level"] == "whole"}
+    assert set(whole) == {("syn-2", "syn-1"), ("syn-1", "syn-2")}
+    # syn-2 -> syn-1: svc 20 x 1,000/2,000 = 10, db 0.3 x 10 x 30 = 90 x 1/2 = 45: 55 against 10 + 90 printed
+    w = whole[("syn-2", "syn-1")]
+    assert (w["subject"], w["coverage"], w["predicted_to"], w["observed_to"]) == ("2 pods", 0.8, 55.0, 100.0)
+    assert whole[("syn-1", "syn-2")]["coverage"] == 0.8
+    # the pairs from syn-3 keep their per-service comparisons
+    assert [p["subject"] for p in res["points"] if p["method"] == "one-run" and p["from"] == "syn-3"] == ["svc / app"] * 2
+    thin = [x for x in res["left_out"] if x["what"].startswith("whole footprint predicted from")]
+    assert thin == [
+        {"doc": "syn", "scenario": s, "what": "whole footprint predicted from syn-3 (20 %)",
+         "why": "the pods read both by the runs it is predicted from and by this run cover less than 50 % of the CPU "
+                "this run requests (the share in brackets): the sum would compare a few pods, not a footprint; their "
+                "per-service comparisons are kept"}
+        for s in ("syn-1", "syn-2")]
+
+
+def test_a_thin_comparison_is_named_for_each_method():
+    """Two runs, pods 'svc' (100 cores requested) and 'db' (300): syn-1 reads both, syn-2 svc only (100 of 400: 25 %,
+    left out as a run to predict). syn-1 predicted from syn-2, by its comparable runs (syn-2 alone) and by one run,
+    sums svc alone: 25 %, under half: no whole comparison by either method, each named."""
+    b = _made_up([10, 20])
+    b["services"].append({"doc": "syn", "service": "db", "component": "app", "role": "database"})
+    for i in range(2):
+        b["resources"].append(dict(b["resources"][i], service="db", row=2, row_label="db", cpu_request_cores=30))
+    b["utilization"].append(dict(b["utilization"][0], service="db", row=2, observed_percent=30))
+    res = backtest.run(b)
+    assert not [p for p in res["points"] if p["level"] == "whole"]
+    why = ("the pods read both by the runs it is predicted from and by this run cover less than 50 % of the CPU this run "
+           "requests (the share in brackets): the sum would compare a few pods, not a footprint; their per-service "
+           "comparisons are kept")
+    assert res["left_out"] == [
+        {"doc": "syn", "scenario": "syn-2", "what": "whole footprint",
+         "why": "its usable CPU readings cover 25 % of the CPU it requests (a whole-footprint comparison needs 50 %)"},
+        {"doc": "syn", "scenario": "syn-1", "what": "whole footprint predicted from its comparable runs", "why": why},
+        {"doc": "syn", "scenario": "syn-1", "what": "whole footprint predicted from syn-2 (25 %)", "why": why}]
+
+
+def test_band_of_thirteen_ratios():
+    """m = 13: k = round(0.1 x 14) = round(1.4) = 1, the lowest and the highest ratio; expected coverage (14 - 2) / 14
+    = 85.71 %. (With k = 2 the band would be 2-12.)"""
+    b = backtest.band([float(x) for x in range(13, 0, -1)])
+    assert (b["lo"], b["hi"], b["k"], b["comparisons"]) == (1.0, 13.0, 1, 13)
+    assert b["expected_coverage"] == pytest.approx(1200 / 14)
+
+
+def test_a_run_without_a_load_per_site_is_not_compared():
+    """syn-3 prints no load per site: it is not among the product's runs (nothing to scale to or from), whatever its
+    rows. The two others remain."""
+    b = _made_up([10, 20, 30])
+    b["scenarios"][2]["load_per_site"] = None
+    assert [s["id"] for s in backtest._Product(b, "syn").runs] == ["syn-1", "syn-2"]
+
+
+def test_comparisons_scale_beyond_the_range_with_the_products_power():
+    """comparisons() scales with the power the bundle carries for the product (key ``extrapolation``): syn-2 (2,000
+    TPS, 20 cores) held out from syn-1 alone (1,000 TPS, 10 cores) at power 1/2: 10 x 2 ** 0.5 = 14.1421 cores;
+    without a power for 'syn', proportional: 20."""
+    b = _made_up([10, 20])
+    ev = lambda b: next(p for p in backtest.comparisons(b, "syn") if p["method"] == "evidence" and p["to"] == "syn-2"
+                        and p["level"] == "service")
+    assert ev(b)["predicted_to"] == 20
+    b["extrapolation"] = {"syn": {"power": 0.5}}
+    assert ev(b)["predicted_to"] == pytest.approx(14.1421, abs=1e-4)
+    assert ev(b)["unit"] == "TPS"  # the run's own load unit
+
+
+def test_a_reading_whose_resource_row_is_missing_names_its_status():
+    """Run s: svc's main container has no usable resource row, only one printed without a value ('missing', no
+    erratum: Table R1 row 4); its reading (Table U1 row 2, 10 %) reads it: left out, named with the row's status
+    and no erratum list."""
+    b = {"scenarios": [{"id": "s", "doc": "syn", "sites_with_traffic": ["site1"]}], "resources": [],
+         "resources_excluded": [{"scenario": "s", "component": "app", "service": "svc", "container": "app",
+                                 "table_id": "R1", "row": 4, "row_label": "svc", "site": "", "status": "missing",
+                                 "errata": []}],
+         "utilization": [{"scenario": "s", "service": "svc", "container": "app", "metric": "cpu", "site": "",
+                          "status": "ok", "observed_percent": 10, "table_id": "U1", "row": 2}]}
+    assert backtest._unjoined(b, "syn", "s") == [{
+        "doc": "syn", "scenario": "s", "what": "svc/app (Table U1 row 2; its resource row: Table R1 row 4)",
+        "why": "the container's resource row is missing: no request to turn the percentage into cores (readings not used)"}]

@@ -19,8 +19,9 @@ def test_k_writes_whole_hundreds_from_one_thousand_as_k():
 
 def test_no_reading_why_names_only_the_pods_own_excluded_reading():
     """An excluded CPU reading counts for a pod only when both its service and its container are the pod's: a reading
-    of another service's container of the same name (both 'main' here) is not this pod's."""
-    other = {"service": "diam-gateway", "container": "main", "metric": "cpu", "table_id": "3-9", "row": 4,
+    of another service's container of the same name (both 'main' here) is not this pod's. (``reads``: the container
+    the reading reads, as ``runs.joined`` gives it.)"""
+    other = {"service": "diam-gateway", "container": "main", "reads": "main", "metric": "cpu", "table_id": "3-9", "row": 4,
              "errata": ["E-7"], "status": "excluded"}
     ctx = {"excluded_util": [other]}
     assert footprint._no_reading_why(ctx, "bsf-management", {"container": "main"}) == "no observed CPU for this pod"

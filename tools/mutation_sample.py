@@ -84,7 +84,7 @@ CALCULATOR_TESTS = [
     "tests/test_sidecars.py", "tests/test_calculators_dsr_shcm.py", "tests/test_backtest.py",
     "tests/test_footprint_rules.py", "tests/test_calculators_cli.py", "tests/test_calculators_inputs.py",
     "tests/test_calculator_contracts.py", "tests/test_calculator_details.py", "tests/test_later_downloads.py",
-    "tests/test_evidence.py", "tests/test_reports.py",
+    "tests/test_evidence.py", "tests/test_reports.py", "tests/test_readings_join.py",
 ]
 """The tests of calculators/ (setup.cfg [mutmut] lists the same for a plain ``mutmut run``)."""
 MODULE_TESTS = {
@@ -114,6 +114,7 @@ MODULE_TESTS["calculators/partial.py"] = CALCULATOR_TESTS + ["tests/test_partial
 MODULE_TESTS["calculators/sidecars.py"] = CALCULATOR_TESTS + ["tests/test_sidecar_counts_made_up.py"]
 MODULE_TESTS["calculators/evidence.py"] = CALCULATOR_TESTS + ["tests/test_evidence_made_up.py"]
 MODULE_TESTS["calculators/backtest.py"] = CALCULATOR_TESTS + ["tests/test_backtest_made_up.py"]
+MODULE_TESTS["calculators/runs.py"] = CALCULATOR_TESTS + ["tests/test_runs_values.py"]
 # footprint's small helpers and its report's pieces on made-up values (tests/test_footprint_helpers_values.py,
 # test_footprint_report_values.py; not in CALCULATOR_TESTS)
 MODULE_TESTS["calculators/footprint.py"] = CALCULATOR_TESTS + ["tests/test_footprint_helpers_values.py"]
