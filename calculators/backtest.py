@@ -226,11 +226,9 @@ def _evidence_comparisons(prod: _Product, excluded=frozenset(), only=None, power
     the whole footprint. ``only``: one call model."""
     out = []
     for cm, group in prod.by_call_model(excluded).items():
-        if only is not None and cm != only:
+        if (only is not None and cm != only) or len(group) < 2:
             continue
         for b in group:
-            if len(group) < 2:
-                continue
             try:
                 plan = evidence.plan(prod.bundle, prod.doc, cm, b.get("deployment_mode"), _asm(b), b["load_per_site"],
                                      exclude=tuple(excluded) + (b["id"],), power=power)

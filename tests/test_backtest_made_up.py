@@ -338,3 +338,28 @@ def test_a_reading_whose_resource_row_is_missing_names_its_status():
     assert backtest._unjoined(b, "syn", "s") == [{
         "doc": "syn", "scenario": "s", "what": "svc/app (Table U1 row 2; its resource row: Table R1 row 4)",
         "why": "the container's resource row is missing: no request to turn the percentage into cores (readings not used)"}]
+
+
+def test_a_lone_call_model_does_not_stop_the_others():
+    """syn-1 is the only run of call model 'lone' and comes first; syn-2 and syn-3 (call model m, 20 and 30 cores at
+    2,000 and 3,000 TPS) are still predicted from each other by their comparable runs: syn-2 from syn-3 scaled
+    proportionally, 30 x 2/3 = 20; syn-3 from syn-2, 20 x 3/2 = 30."""
+    b = _made_up([10, 20, 30])
+    b["scenarios"][0].update(call_model="lone", call_model_name="Lone")
+    ev = {p["to"]: p["predicted_to"] for p in backtest.run(b)["points"] if p["method"] == "evidence" and p["level"] == "service"}
+    assert ev == {"syn-2": 20, "syn-3": 30}
+
+
+def test_comparable_runs_are_ranked_for_the_asm_of_the_run_predicted():
+    """syn-1 (1,000 TPS, 10 cores) and syn-3 (3,000, 30) run without ASM; syn-2 (2,000, 50) and syn-4 (4,000, 100)
+    with it. syn-2 held out is predicted from the runs with ASM first: syn-4 alone, 100 x 2,000 / 4,000 = 50 (ratio
+    1); ranked for either ASM it would be interpolated between syn-1 and syn-3, 20. Its whole footprint is the one
+    pod: no source rows of its own."""
+    b = _made_up([10, 50, 30, 100])
+    for i in (1, 3):
+        b["scenarios"][i]["asm"] = "enabled"
+    res = backtest.run(b)
+    p = next(p for p in res["points"] if p["method"] == "evidence" and p["level"] == "service" and p["to"] == "syn-2")
+    assert (p["predicted_to"], p["from"], p["how"], p["ratio"]) == (50, "syn-4", "scaled", 1.0)
+    w = next(p for p in res["points"] if p["method"] == "evidence" and p["level"] == "whole" and p["to"] == "syn-2")
+    assert (w["source_from"], w["source_to"], w["from"], w["subject"]) == ("", "", "comparable runs", "1 pods")

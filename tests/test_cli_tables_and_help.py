@@ -211,3 +211,16 @@ def test_list_reads_the_bundle_given_as_one_argument(bfile, capsys):
     spaced = capsys.readouterr().out
     assert cli([f"--bundle={bfile}", "deployment", "--list"]) == 0
     assert capsys.readouterr().out == spaced and "--product policy --call-model pcf-sm " in spaced
+
+
+def test_deployment_without_call_model_takes_the_products_first(bfile, capsys, tmp_path):
+    # --call-model omitted: the product's first call model ("default: its first"); Policy's first with comparable
+    # runs is PCRF data (policy-3-1-1, 3-1-3, 3-1-5; deployment --list prints it first for policy)
+    fix = __import__("pathlib").Path(__file__).parent / "fixtures" / "deployment"
+    argv = ["--bundle", bfile, "deployment", "--product", "policy", "--load", "10000", "--get", str(fix / "get-small.json"),
+            "--format", "json"]
+    assert cli(argv) == 0
+    assert json.loads(capsys.readouterr().out)["request"]["call_model"] == "pcrf-data"
+    # a mapping file that cannot be read is named as the form names it
+    assert cli(argv + ["--mapping", str(tmp_path / "missing.json")]) == 2
+    assert capsys.readouterr().err.startswith(f"error: Mapping: cannot read {tmp_path / 'missing.json'}: ")

@@ -72,3 +72,15 @@ def test_amount_used_reads_past_a_row_it_cannot_use():
     # an absolute figure in another unit is not this one's: 3 GiB is skipped, 1.5 cores read as printed
     rows = [{"observed_abs": 3, "abs_unit": "GiB"}, {"observed_abs": 1.5, "abs_unit": "cores"}]
     assert runs.amount_used(rows, 2, 4, None, "cores") == (Fraction(3, 2), rows[1])
+
+
+def test_the_main_container_by_name_before_the_largest_request():
+    """A cnDBTier pod printed by container: mysqlndbcluster (2 cores) is its main container, though its backup
+    container requests more (4); a pod with an unnamed main row ('app') is sized by it; else the largest request, and
+    a sidecar only when the pod has nothing else."""
+    ndb = [_row("db-backup-executor-svc", cpu_request_cores=4), _row("mysqlndbcluster", cpu_request_cores=2)]
+    assert runs.main_container(ndb)["container"] == "mysqlndbcluster"
+    assert runs.main_container([_row("big", cpu_request_cores=9), _row("app", cpu_request_cores=1)])["container"] == "app"
+    assert runs.main_container([_row("a", cpu_request_cores=1), _row("b", cpu_cores=3)])["container"] == "b"
+    assert runs.main_container([_row("istio-proxy", cpu_request_cores=8), _row("a", cpu_request_cores=1)])["container"] == "a"
+    assert runs.main_container([_row("istio-proxy", cpu_request_cores=8)])["container"] == "istio-proxy"
