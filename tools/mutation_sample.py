@@ -133,6 +133,11 @@ MODULE_TESTS["calculators/asm.py"] = CALCULATOR_TESTS + ["tests/test_asm_values.
 MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_report_values.py",
                                                                "tests/test_asm_report_overview_cells.py",
                                                                "tests/test_asm_report_comparison.py"]
+# the deployment page's sentences, scaling table and export file (tests/test_deployment_report_text.py) and the command
+# line's tables and help (tests/test_cli_tables_and_help.py), each called in-process
+MODULE_TESTS["calculators/deployment_report.py"] = (CALCULATOR_TESTS + DEPLOYMENT_TESTS
+                                                    + ["tests/test_deployment_report_text.py"])
+MODULE_TESTS["calculators/__main__.py"] = CALCULATOR_TESTS + DEPLOYMENT_TESTS + ["tests/test_cli_tables_and_help.py"]
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
