@@ -59,3 +59,57 @@ def test_view_csv_totals_give_the_sidecar_cpu_per_1k(bundle):
     total = {r["scenario"]: r for r in csv.DictReader(io.StringIO(asm_report.view_csv(cmp, wi))) if r["part"] == "total"}
     assert float(total["bsf-3-3"]["cpu_sidecar_per_1k_cores"]) == round(280 / 63, 4) == 4.4444
     assert float(total["bsf-3-1"]["cpu_sidecar_per_1k_cores"]) == 0
+
+
+def test_overview_csv_line_of_a_sidecar_counted_at_the_max_of_its_range(bundle):
+    """Policy 3.2.4, Table 3-104 row 6 'Ingress Gateway' (as above): 27 sidecars at 2.5 CPU and 2 Gi, 67.5 cores of
+    202.5 (33.3333 %) and 54 GiB of 216 (25.0 %), counted at the max of its 2-27 replicas; no observed share."""
+    text = asm_report.to_csv(asm.overview(bundle), asm.asm_without_sidecars(bundle))
+    line = next(r for r in csv.DictReader(io.StringIO(text))
+                if (r["scenario"], r["service"]) == ("policy-3-2-4", "ingress-gateway"))
+    assert [float(line[k]) for k in ("cpu_sidecar_cores", "cpu_total_cores", "cpu_sidecar_share_percent", "mem_sidecar_gib",
+                                     "mem_total_gib", "mem_sidecar_share_percent")] == [67.5, 202.5, round(67.5 / 202.5 * 100, 4),
+                                                                                        54, 216, 25.0]
+    assert (line["component"], line["sources"], line["sidecar_replicas"], line["replica_range"], line["partial"],
+            line["observed_cpu_sidecar_share_percent"], line["observed_memory_sidecar_share_percent"]) == (
+        "app", "3-104/6", "27", "2-27 counted at 27 (Table 3-104 row 6)", "", "", "")
+
+
+def test_report_results_and_sources_rows_of_a_sidecar_counted_at_the_max_of_its_range(bundle):
+    """The same service in the report: its Results row gives the range it was counted from as '2-27', its Sources row
+    names Table 3-104 row 6 as where its replicas and requests come from."""
+    rep = asm_report.report_web(bundle, {"on": "policy-3-2-4", "off": "policy-3-1-1"})
+    row = next(r for r in report.sheet_named(rep, "Results")["rows"] if r[:3] == ["policy-3-2-4", "app", "ingress-gateway"])
+    assert row[3:5] == [67.5, 202.5] and row[6:8] == [54, 216] and row[13:] == [27, "2-27", None]
+    src = [r for r in report.sheet_named(rep, "Sources")["rows"] if r[0] == "policy-3-2-4: ingress-gateway"]
+    assert [(r[3], r[4], r[6]) for r in src] == [("3-104", 6, "replicas and requests")]
+
+
+def test_overview_row_of_an_asm_scenario_without_sidecar_rows(bundle):
+    """Policy 3.2.1 (ASM enabled in Table 3-62, no istio-proxy row): one row across the figures' 12 columns saying so."""
+    html = asm_report.run_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})["html"]
+    assert ('<tr data-scenario="policy-3-2-1" data-no-sidecars><td>policy-3-2-1</td><td colspan="12">ASM enabled, but no '
+            'sidecar rows are printed in its resource tables: its sidecar cost is unknown (not 0).</td></tr>'
+            '</tbody></table></div>') in html
+
+
+def test_report_what_if_remove_row(bundle):
+    """Removing ASM from BSF 3.3 at its own 63,000 TPS: 763.8 cores and 1,449.875 GiB before, less its 280 cores and
+    282 GiB of sidecars (tests/test_asm_report_comparison.py's docstring): 483.8 cores and 1,167.875 GiB after."""
+    rep = asm_report.report_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    row = next(r for r in report.sheet_named(rep, "Totals")["rows"] if r[1].startswith("what-if: remove"))
+    assert row[:2] == ["bsf-3-3", "what-if: remove sidecars at 63000 TPS"]
+    assert row[2:4] == [763.8, 483.8] and row[4] is None and row[5:7] == [1449.875, 1167.875] and row[7] is None
+    assert row[8] == "per site: CPU -280 cores, memory -282 GiB"
+
+
+def test_html_what_if_table_opens_with_its_heading_and_columns(bundle):
+    """The what-if table: per site, requests; before, after and the change of CPU (cores) and memory (GiB); the remove
+    line of BSF 3.3 at its 63,000 TPS takes 280 cores and 282 GiB off 763.8 and 1,449.875."""
+    html = asm_report.run_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})["html"]
+    assert ('<h3>What-if on a footprint (per site, requests)</h3><div class="atlas-table-wrap"><table class="atlas-rows '
+            'atlas-asm-whatif"><thead><tr><th>Change</th><th>Scenario at load</th><th>CPU before (cores)</th>'
+            '<th>CPU after (cores)</th><th>Δ CPU</th><th>Memory before (GiB)</th><th>Memory after (GiB)</th>'
+            '<th>Δ memory</th></tr></thead><tbody>') in html
+    assert ('<tr data-change="remove"><td>remove ASM</td><td>bsf-3-3 at 63,000 TPS</td><td>763.8</td><td>483.8</td>'
+            '<td>-280</td><td>1,449.875</td><td>1,167.875</td><td>-282</td></tr>') in html
