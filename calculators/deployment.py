@@ -244,6 +244,12 @@ def _sum(xs):
     return sum(xs, Fraction(0))
 
 
+def _known_sum(xs: list) -> Fraction | None:
+    """The sum of the figures of ``xs`` that were read (not None); None when none was (unknown, not 0)."""
+    known = [x for x in xs if x is not None]
+    return _sum(known) if known else None
+
+
 def _running(w: dict) -> list[dict]:
     return [c for c in w["containers"] if not c["init"]]
 
@@ -531,8 +537,9 @@ def compute(bundle: dict, *, doc, call_model=None, load, sites=None, objects=Non
         services.append(row)
     order = {s["service"]: i for i, s in enumerate((bundle.get("deployment_names") or {}).get("services", []))}
     services.sort(key=lambda r: order.get(r["service"], 0))
-    mine_tot = {k: _sum(r[k] for r in services if r[k] is not None) for k in ("cpu_request", "mem_request", "cpu_used", "mem_used")}
-    every = {k: _sum(w["figures"][k] for w in matched if w["figures"][k] is not None and w["matched_by"] != "left out by your mapping")
+    # a total of figures none of which was read (no kubectl top pasted: no use) is unknown, None, not 0
+    mine_tot = {k: _known_sum([r[k] for r in services]) for k in ("cpu_request", "mem_request", "cpu_used", "mem_used")}
+    every = {k: _known_sum([w["figures"][k] for w in matched if w["matched_by"] != "left out by your mapping"])
              for k in ("cpu_request", "mem_request", "cpu_used", "mem_used")}
     totals = {"yours": {**mine_tot, "per_1k": {k: per_1k(v, L) for k, v in mine_tot.items()}, "every": every},
               "vendor": [{"run": r["id"], "short_title": r["short_title"], "load_per_site": r["load_per_site"],

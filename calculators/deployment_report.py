@@ -269,7 +269,9 @@ def result_html(out: dict) -> str:
     far = sum(1 for s in res["services"] if s["under_use"] and any((s["under_use"].get(k) or {}).get("far_less") for k in ("cpu", "memory")))
     t = res["totals"]["yours"]["per_1k"]
     head += (f'{n} workload(s) read, {n - um - len(res["left_out"])} matched to {len(res["services"])} service(s), {um} unmatched; '
-             f'{_f(t["cpu_request"])} cores requested and {_f(t["cpu_used"])} used per 1K {escape(r["unit"])}; '
+             f'{_f(t["cpu_request"])} cores requested and '
+             + (f'{_f(t["cpu_used"])} used' if t["cpu_used"] is not None else "use not read (no kubectl top pasted)")
+             + f' per 1K {escape(r["unit"])}; '
              f'{crit} HPA(s) critical; {far} service(s) using far less than they request.</p>')
     return "".join([
         head, _problems(res),

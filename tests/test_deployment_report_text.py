@@ -227,9 +227,11 @@ def test_workloads_without_an_hpa_or_without_top(bundle):
     assert ('<h3>Over their HPA target</h3><p id="deployment-over-none">No workload pasted has an HPA with a CPU '
             "utilization target.</p>") in html
     assert "<p>No matched service has both your use and a vendor reading to compare.</p>" in html
-    # 14 cores requested (5 + 1 + 8): 1.4 per 1K (what it says of use with no kubectl top is left to
-    # calculators/deployment.py's totals)
-    assert "3 workload(s) read, 3 matched to 3 service(s), 0 unmatched; 1.4 cores requested and " in html
+    # 14 cores requested (5 + 1 + 8): 1.4 per 1K; with no kubectl top no use was read: unknown, not 0
+    assert ("3 workload(s) read, 3 matched to 3 service(s), 0 unmatched; 1.4 cores requested and use not read (no "
+            "kubectl top pasted) per 1K TPS; ") in html
+    assert out["res"]["totals"]["yours"]["cpu_used"] is None and out["res"]["totals"]["yours"]["mem_used"] is None
+    assert out["res"]["totals"]["yours"]["every"]["cpu_used"] is None
 
 
 def test_problems_without_stray_top_lines(bundle):
