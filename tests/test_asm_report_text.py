@@ -113,3 +113,37 @@ def test_html_what_if_table_opens_with_its_heading_and_columns(bundle):
             '<th>Δ memory</th></tr></thead><tbody>') in html
     assert ('<tr data-change="remove"><td>remove ASM</td><td>bsf-3-3 at 63,000 TPS</td><td>763.8</td><td>483.8</td>'
             '<td>-280</td><td>1,449.875</td><td>1,167.875</td><td>-282</td></tr>') in html
+
+
+def test_report_inputs_row_of_a_what_if_load_given(bundle):
+    """A what-if load of 63,000 TPS typed in the form: the Inputs sheet echoes it in the scenario's unit, with no note
+    (the note 'each scenario's own load' is for an empty load;
+    the report writes an empty note as no value)."""
+    rep = asm_report.report_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1", "load": "63000"})
+    assert report.sheet_named(rep, "Inputs")["rows"][2] == ["What-if load, total", "63000", "TPS", None]
+
+
+def test_html_overview_note_and_the_per_service_heading(bundle):
+    """The overview opens with how it counts (requests at one site carrying traffic, ranges at their max end); the
+    page closes the what-if table before the per-service heading of the ASM-on scenario."""
+    html = asm_report.run_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})["html"]
+    assert ('every ASM-enabled scenario</h3><p class="atlas-note">Requests at one site carrying traffic, as the product '
+            'pages and the footprint calculator count them; a replica count printed as a min-max range counts at its max '
+            'end (the column <em>Replica ranges</em> names those rows).</p><div class="atlas-table-wrap">') in html
+    assert '<td>-282</td></tr></tbody></table></div><h3>Per service: bsf-3-3</h3>' in html
+
+
+def test_view_csv_per_service_total_and_difference_lines(bundle):
+    """BSF 3.3 at 63,000 TPS. BSF Management Service (Table 3-25 row 2): sidecar memory 28 of 42 GiB = 66.6667 %,
+    its line carries the scenario's load. The total: sidecar memory 282 of 1,449.875 GiB = 19.4500 %, 282 / 63 =
+    4.4762 GiB per 1K TPS. The on - off line is per 1K of TPS."""
+    _, cmp, wi, _ = asm_report.compute_web(bundle, {"on": "bsf-3-3", "off": "bsf-3-1"})
+    rows = list(csv.DictReader(io.StringIO(asm_report.view_csv(cmp, wi))))
+    mgmt = next(r for r in rows if r["part"] == "per service" and r["service"] == "BSF Management Service")
+    assert float(mgmt["mem_sidecar_share_percent"]) == round(28 / 42 * 100, 4) == 66.6667
+    assert (float(mgmt["load"]), mgmt["load_unit"]) == (63000, "TPS")
+    total = next(r for r in rows if r["part"] == "total" and r["scenario"] == "bsf-3-3")
+    assert float(total["mem_sidecar_share_percent"]) == round(282 / 1449.875 * 100, 4)
+    assert float(total["mem_sidecar_per_1k_gib"]) == round(282 / 63, 4) == 4.4762
+    diff = next(r for r in rows if r["part"] == "on - off")
+    assert (diff["scenario"], diff["load_unit"]) == ("bsf-3-3 - bsf-3-1", "TPS")
