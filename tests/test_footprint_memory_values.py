@@ -35,6 +35,7 @@ def test_data_nodes_from_a_data_size_without_an_observed_fill():
     -> 6 data nodes; the note says the full request was taken."""
     out = _data_nodes(None)
     assert out["replicas"] == 6
+    assert "-> 3 node group(s) x 2; no memory observation in the source; every site holds a full copy" in out["detail"]
     assert out["notes"][0].endswith("the fill the benchmark ran at is taken as the ceiling; with no observation, "
                                     "100 % of the request")
 
