@@ -542,7 +542,7 @@ def _unjoined(bundle: dict, doc: str, sid: str) -> list[dict]:
     rows = runs.index(bundle)["resources"].get(sid, [])
     left = exclusions(bundle, sid, "resources")["rows"]
     why_of: dict[str, list[str]] = {}
-    for u in runs.joined(runs.readings(bundle, sid, "cpu"), rows):
+    for u in runs.readings(bundle, sid, "cpu"):
         if u["reads"] is not None:
             continue
         mine = [x for x in left if x["service"] == u["service"]]

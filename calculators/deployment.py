@@ -318,7 +318,7 @@ def vendor_services(bundle: dict, sid: str) -> dict[str, dict]:
     None without one), "range": replicas from a min-max range}}``."""
     used = runs.cores_used(bundle, sid)
     mem_read: dict[tuple, list[dict]] = {}
-    for u in runs.joined(runs.readings(bundle, sid, "memory"), runs.index(bundle)["resources"].get(sid, [])):
+    for u in runs.readings(bundle, sid, "memory"):
         mem_read.setdefault((u["service"], u["reads"]), []).append(u)
     out = {}
     for (component, service), containers in runs.pods(bundle, sid).items():

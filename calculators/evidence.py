@@ -307,8 +307,7 @@ def plan(bundle: dict, doc: str, call_model: str, mode: str | None, asm: bool | 
         sid = c["id"]
         pods = runs.pods(bundle, sid)
         used = runs.cores_used(bundle, sid)
-        targets = {(u["service"], u["reads"]): u["target_percent"]
-                   for u in runs.joined(runs.readings(bundle, sid, "cpu"), runs.index(bundle)["resources"].get(sid, []))
+        targets = {(u["service"], u["reads"]): u["target_percent"] for u in runs.readings(bundle, sid, "cpu")
                    if u.get("target_percent")}
         for (component, service), containers in pods.items():
             main = runs.main_container(containers)

@@ -327,10 +327,10 @@ def _size_run(bundle: dict, scenario: str, req: Request, evidence: dict | None) 
     min_rep = _whole(req.min_replicas, "Minimum replicas", "pods", 1000)
     roles = {(s["doc"], s["service"]): s["role"] for s in bundle["services"]}
     rows = runs.baseline_rows(all_rows, traffic_sites)
-    # the usable readings at the sites carrying traffic, or printed for no site (runs.readings), each with the printed
-    # container it reads (``reads``)
-    cpu_util = runs.joined(runs.readings(bundle, scenario, "cpu"), rows)
-    mem_util = runs.joined(runs.readings(bundle, scenario, "memory"), rows)
+    # the usable readings at the sites carrying traffic, or printed for no site, each with the printed container it
+    # reads (``reads``): runs.readings
+    cpu_util = runs.readings(bundle, scenario, "cpu")
+    mem_util = runs.readings(bundle, scenario, "memory")
 
     pods: dict[tuple, list[dict]] = {}
     for r in rows:

@@ -166,11 +166,13 @@ def amount_used(obs: list[dict], replicas, request, limit, unit: str) -> tuple[F
 
 def readings(bundle: dict, sid: str, metric: str = "cpu") -> list[dict]:
     """Usable utilization rows of ``metric`` ('cpu' or 'memory') of run ``sid`` at its sites carrying traffic (every
-    printed site when it names none)."""
+    printed site when it names none; a row printed for no site is the run's), each a copy with ``reads``: the
+    container of the run's resource rows it reads, None when none (``joined``)."""
     s = scenario(bundle, sid) or {}
     sites = set(s.get("sites_with_traffic") or [])
-    return [u for u in index(bundle)["utilization"].get(sid, [])
-            if u["metric"] == metric and u.get("status", "ok") in ("ok", "corrected") and (not sites or not u["site"] or u["site"] in sites)]
+    usable = [u for u in index(bundle)["utilization"].get(sid, [])
+              if u["metric"] == metric and u.get("status", "ok") in ("ok", "corrected") and (not sites or not u["site"] or u["site"] in sites)]
+    return joined(usable, index(bundle)["resources"].get(sid, []))
 
 
 def cores_used(bundle: dict, sid: str) -> dict[tuple, dict]:
@@ -185,17 +187,14 @@ def cores_used(bundle: dict, sid: str) -> dict[tuple, dict]:
     if sid in idx["cores_used"]:
         return idx["cores_used"][sid]
     out: dict[tuple, dict] = {}
-    by_service: dict[str, list[dict]] = {}
+    obs: dict[tuple, list[dict]] = {}
     for u in readings(bundle, sid, "cpu"):
-        by_service.setdefault(u["service"], []).append(u)
+        obs.setdefault((u["service"], u["reads"]), []).append(u)
     for (component, service), containers in pods(bundle, sid).items():
         main = main_container(containers)
         rep, rng = base_replicas(main, containers)
-        obs: dict[str, list[dict]] = {}
-        for u in by_service.get(service, []):
-            obs.setdefault(reading_container(u, containers), []).append(u)
         for c in containers:
-            rows = obs.get(c["container"])
+            rows = obs.get((service, c["container"]))
             if not rows:
                 continue
             crep = c.get("replicas") if c.get("replicas") is not None else rep

@@ -1441,7 +1441,7 @@ def test_runs_rows_pods_readings_and_cores_by_hand():
     assert [[c["site"] for c in cs] for cs in runs.pods(bundle, "hand-run").values()] == [["site2", "site2"], ["site2"]]
     no_status = _use("Gateway", "app", 20, site="site2")
     assert runs.readings(_hand_bundle(resources, utilization + [no_status], sites=("site2",)), "hand-run") == \
-        [utilization[0], no_status]
+        [dict(utilization[0], reads="istio-proxy"), dict(no_status, reads="app")]
     used = runs.cores_used(bundle, "hand-run")
     assert list(used) == [("nf", "Gateway", "istio-proxy")]
     assert (used["nf", "Gateway", "istio-proxy"]["cores"], used["nf", "Gateway", "istio-proxy"]["replicas"]) == (1, 2)
