@@ -179,16 +179,20 @@ def test_one_run_pairs_by_hand():
     assert {p["call_model"] for p in res["points"]} == {"m"}
 
 
-def test_comparable_runs_are_ranked_for_the_run_predicted():
-    """syn-1 (1,000 TPS, 10 cores) and syn-3 (3,000, 30) in deployment mode X; syn-2 (2,000, 50) and syn-4 (4,000, 100)
-    in mode Y. syn-2 held out is predicted from the runs of its own mode first: syn-4 alone, scaled 100 x 2,000 / 4,000
-    = 50 (ratio 1); ranked for any mode it would be interpolated between syn-1 and syn-3, 20."""
+@pytest.mark.parametrize("field, value", [("deployment_mode", "Y"), ("asm", "enabled")])
+def test_comparable_runs_are_ranked_for_the_run_predicted(field, value):
+    """syn-1 (1,000 TPS, 10 cores) and syn-3 (3,000, 30) in deployment mode X without ASM; syn-2 (2,000, 50) and syn-4
+    (4,000, 100) in mode Y, or with ASM. syn-2 held out is predicted from the runs of its own mode or ASM first: syn-4
+    alone, scaled 100 x 2,000 / 4,000 = 50 (ratio 1); ranked for any it would be interpolated between syn-1 and
+    syn-3, 20. Its whole footprint is the one pod: no source rows of its own."""
     b = _made_up([10, 50, 30, 100])
     for i in (1, 3):
-        b["scenarios"][i]["deployment_mode"] = "Y"
+        b["scenarios"][i][field] = value
     res = backtest.run(b)
     p = next(p for p in res["points"] if p["method"] == "evidence" and p["level"] == "service" and p["to"] == "syn-2")
     assert (p["predicted_to"], p["from"], p["how"], p["ratio"]) == (50, "syn-4", "scaled", 1.0)
+    w = next(p for p in res["points"] if p["method"] == "evidence" and p["level"] == "whole" and p["to"] == "syn-2")
+    assert (w["source_from"], w["source_to"], w["from"], w["subject"]) == ("", "", "comparable runs", "1 pods")
 
 
 def test_runs_left_out_and_why():
@@ -348,18 +352,3 @@ def test_a_lone_call_model_does_not_stop_the_others():
     b["scenarios"][0].update(call_model="lone", call_model_name="Lone")
     ev = {p["to"]: p["predicted_to"] for p in backtest.run(b)["points"] if p["method"] == "evidence" and p["level"] == "service"}
     assert ev == {"syn-2": 20, "syn-3": 30}
-
-
-def test_comparable_runs_are_ranked_for_the_asm_of_the_run_predicted():
-    """syn-1 (1,000 TPS, 10 cores) and syn-3 (3,000, 30) run without ASM; syn-2 (2,000, 50) and syn-4 (4,000, 100)
-    with it. syn-2 held out is predicted from the runs with ASM first: syn-4 alone, 100 x 2,000 / 4,000 = 50 (ratio
-    1); ranked for either ASM it would be interpolated between syn-1 and syn-3, 20. Its whole footprint is the one
-    pod: no source rows of its own."""
-    b = _made_up([10, 50, 30, 100])
-    for i in (1, 3):
-        b["scenarios"][i]["asm"] = "enabled"
-    res = backtest.run(b)
-    p = next(p for p in res["points"] if p["method"] == "evidence" and p["level"] == "service" and p["to"] == "syn-2")
-    assert (p["predicted_to"], p["from"], p["how"], p["ratio"]) == (50, "syn-4", "scaled", 1.0)
-    w = next(p for p in res["points"] if p["method"] == "evidence" and p["level"] == "whole" and p["to"] == "syn-2")
-    assert (w["source_from"], w["source_to"], w["from"], w["subject"]) == ("", "", "comparable runs", "1 pods")
