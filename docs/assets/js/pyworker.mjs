@@ -629,7 +629,13 @@ function watchPyodideFetches() {
         } catch (e) {
           return;  // the request failed: Pyodide fails on it, and the HEAD check (checkCore) names the file
         }
-        if (!resp) return;  // not OK: likewise
+        if (!resp) {
+          // not OK: Pyodide's own files are left to Pyodide and the HEAD check (checkCore); the two asked for as this
+          // worker started (CORE_BODIES) are named now, as checkCore names them, before Pyodide takes the response
+          // and fails on it with its own words (which, racing the HEAD check, once reached the page unhandled)
+          if (!CORE_BODIES.includes(url.pathname.split("/").pop())) return;
+          throw new BootError(url, `is missing: the server answered HTTP ${(await response).status}.`, REBUILD);
+        }
         const manifest = await manifestP;
         const expect = digestOf(manifest, url);
         const hasher = subtle ? null : new Sha256();
