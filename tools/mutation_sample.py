@@ -139,6 +139,13 @@ MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_
 MODULE_TESTS["calculators/deployment_report.py"] = (CALCULATOR_TESTS + DEPLOYMENT_TESTS
                                                     + ["tests/test_deployment_report_text.py"])
 MODULE_TESTS["calculators/__main__.py"] = CALCULATOR_TESTS + DEPLOYMENT_TESTS + ["tests/test_cli_tables_and_help.py"]
+# the DSR calculator on runs the guide prints less for (a per-DA-MP rate only, no rate, no DA-MP Profile), its vSTP
+# mated-pair rows, report Method sheet and held-out points; the number reader's whole refusal messages; the query page's
+# default example on a small hand-written database (each called directly, not through a session fixture)
+MODULE_TESTS["calculators/dsr.py"] = CALCULATOR_TESTS + ["tests/test_dsr_runs_missing_figures.py",
+                                                         "tests/test_dsr_mated_pairs_report_and_held_out.py"]
+MODULE_TESTS["calculators/inputs.py"] = CALCULATOR_TESTS + ["tests/test_number_reading_messages.py"]
+MODULE_TESTS["calculators/query.py"] = MODULE_TESTS["calculators/query.py"] + ["tests/test_query_default_example.py"]
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
