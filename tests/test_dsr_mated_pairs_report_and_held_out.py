@@ -3,6 +3,9 @@ DSR rule (``dsr.backtest_points``). Values are the guide's printed cells (table 
 each test's comment; each test calls the calculator itself, so a mutation run credits the test to the code it checks."""
 from __future__ import annotations
 
+import csv
+import io
+
 from calculators import dsr, report
 
 
@@ -60,3 +63,27 @@ def test_held_out_points_pair_only_runs_of_one_profile(bundle):
     relay = {"dsr-relay-12vcpu", "dsr-relay-multiqueue-12vcpu", "dsr-relay-18vcpu"}
     assert [p for p in pts if p["from"] in relay or p["to"] in relay] == []
     assert pts  # the DSA runs of Table 3-15 do pair (test above)
+
+
+def test_many_sites_without_redundancy_summary_and_rows(bundle):
+    """Table 3-1 row 1 (Relay, 12 vCPU): 288,000 MPS / 16 DA-MPs = 18,000 MPS per DA-MP at 19 % CPU, profile 30K_MPS.
+    1,000,000 MPS with 1 spare, no redundancy: the sites are counted at the lower rate, 18,000: ceil(1000000 / (18000
+    x (16 - 1))) = ceil(3.70) = 4 DSR sites of 250,000 MPS each; measured ceil(250000 / 18000) = 14 DA-MPs, engineered
+    ceil(250000 / 30000) = 9: the measured 14 is the headline; 14 + 1 spare = 15 per site, 4 x 15 = 60 DA-MPs,
+    60 x 12 = 720 vCPU. (No held-out band: the summary's likely sentence is left out.)"""
+    res = dsr.compute(dict(bundle, sizing_bands={}), "dsr-relay-12vcpu", 1000000, spare=1)
+    assert (res["units"], res["share"], res["needed"], res["per_dsr"], res["dsrs"], res["total"]) == (4, 250000, 14, 15, 4, 60)
+    assert dsr.summary(res) == (
+        "60 DA-MPs in 4 DSR sites: 15 per DSR site (14 by the measured method, the more conservative, for its 250,000 "
+        "MPS, + 1 spare); 1,000,000 MPS split evenly over the 4 DSR sites; 720 vCPU. At most 16 DA-MPs per DSR site, "
+        "spares included. ")
+    rows = {r[2]: r for r in csv.reader(io.StringIO(dsr.result_csv(res)))}
+    assert rows["dsr_sites"][3:] == ["DSR sites", "4", "count",
+                                     "ceil(1,000,000 / (18,000 x (16 - 1 spare))): at most 15 DA-MPs carrying traffic "
+                                     "per site, at the more conservative method's 18,000 MPS per DA-MP"]
+    assert rows["share"][3:] == ["Traffic per DSR site", "250000", "MPS", "1,000,000 / 4 DSR sites, split evenly"]
+    assert rows["per_dsr"][3:] == ["DA-MPs per DSR site", "15", "count", "14 + 1 spare (at most 16)"]
+    assert rows["total"][3:] == ["DA-MPs to deploy", "60", "count", "15 per DSR site x 4 DSR sites"]
+    # with 1 spare lost each site's 250,000 MPS on 14 DA-MPs: 250000 x 19 / (14 x 18000) = 18.849 %
+    assert rows["cpu_after_loss"][3:] == ["Expected CPU per DA-MP with 1 spare(s) lost", "18.849206", "percent",
+                                          "250,000 x 19 / (14 x 18,000)"]
