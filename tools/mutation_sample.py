@@ -143,7 +143,8 @@ MODULE_TESTS["calculators/__main__.py"] = CALCULATOR_TESTS + DEPLOYMENT_TESTS + 
 # mated-pair rows, report Method sheet and held-out points; the number reader's whole refusal messages; the query page's
 # default example on a small hand-written database (each called directly, not through a session fixture)
 MODULE_TESTS["calculators/dsr.py"] = CALCULATOR_TESTS + ["tests/test_dsr_runs_missing_figures.py",
-                                                         "tests/test_dsr_mated_pairs_report_and_held_out.py"]
+                                                         "tests/test_dsr_mated_pairs_report_and_held_out.py",
+                                                         "tests/test_dsr_chart_and_held_out_pairs.py"]
 MODULE_TESTS["calculators/inputs.py"] = CALCULATOR_TESTS + ["tests/test_number_reading_messages.py"]
 MODULE_TESTS["calculators/query.py"] = MODULE_TESTS["calculators/query.py"] + ["tests/test_query_default_example.py"]
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
