@@ -180,8 +180,9 @@ def test_sqlite_indexes_views_and_column_declarations(files, tmp_path):
     lines = sql["resources"].splitlines()
     assert lines[-2:] == ['  PRIMARY KEY ("doc", "scenario", "table_id", "row", "container")', ")"]
     assert '  "scenario" TEXT NOT NULL,' in lines and '  "cpu_request_cores" REAL, -- cores' in lines
-    assert sql["sources"] == ('CREATE TABLE sources (\n  "doc" TEXT PRIMARY KEY,\n  "title" TEXT,\n  "short_name" TEXT,\n'
-                              '  "publisher" TEXT,\n  "release" TEXT,\n  "document_id" TEXT,\n  "date" TEXT,\n'
+    assert sql["sources"] == ('CREATE TABLE sources (\n  "doc" TEXT PRIMARY KEY,\n  "title" TEXT,\n'
+                              '  "short_name" TEXT,\n  "publisher" TEXT,\n  "release" TEXT,\n  "document_id" TEXT,\n'
+                              '  "date" TEXT,\n'
                               '  "chapter" TEXT\n)')
 
 
