@@ -91,7 +91,8 @@ MODULE_TESTS = {
     "atlas/tableview.py": ["tests/test_table_views.py", "tests/test_download_files.py"],
     "atlas/downloads.py": ["tests/test_download_files.py", "tests/test_table_views.py",
                            "tests/test_download_cells.py", "tests/test_download_records_made_up.py",
-                           "tests/test_download_build_refusals.py"],
+                           "tests/test_download_build_refusals.py", "tests/test_download_table_files.py",
+                           "tests/test_datapackage_citations.py"],
 }
 """Test files per module; a calculators/ module not listed uses CALCULATOR_TESTS."""
 DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py", "tests/test_deployment_cli.py",
