@@ -16,7 +16,8 @@ The made-up product "x" (figures per site carrying traffic, as ``asm.overhead`` 
 * ``x-part``, ASM on, 4,000 TPS (site2), Tables 9-2 and 9-3, partial: svc-c's row 5 of Table 9-3 has no CPU request.
   svc-b: 3 of 9 cores (33.3 %), 1.5 of 6 GiB (25 %); svc-c (left out of the shares): 1 of 5 cores, 0.5 of 2 GiB.
   Totals 4 of 14 cores, 2 of 8 GiB; per 1K TPS 1, 3.5, 0.5, 2. An application row (Table 9-2 row 1) printed 2-6
-  replicas. Observed: sidecars 10 % of CPU (partial: Table 9-4 row 2 was flagged), 40 % of memory, in percent only.
+  replicas. Observed: sidecars 10 % of CPU (partial: Table 9-4 row 2 was flagged), 40 % of memory (all of it svc-b's,
+  the one service with a sidecar reading), in percent only.
 * ``x-off``, ASM off, 1,000 TPS (site1), Table 9-5: 4 cores, 1.5 GiB, no sidecars; per 1K TPS 4 and 1.5.
 * ``x-bare``: ASM enabled, no sidecar rows printed.
 
@@ -64,7 +65,7 @@ def partial_overview(sidecar_rows: int = 0) -> dict:
             "services": [{"component": "app", "service": "svc-b", "sources": ["9-2/1"], "partial": False,
                           "cpu_sidecar": 3, "cpu_total": 9, "cpu_share": 100 / 3, "mem_sidecar": 1.5, "mem_total": 6,
                           "mem_share": 25.0, "replicas_sidecar": 6, "replica_range": None,
-                          "observed_cpu_share": None, "observed_memory_share": None},
+                          "observed_cpu_share": None, "observed_memory_share": 40.0},
                          {"component": "db", "service": "svc-c", "sources": ["9-3/4"], "partial": True,
                           "cpu_sidecar": 1, "cpu_total": 5, "cpu_share": None, "mem_sidecar": 0.5, "mem_total": 2,
                           "mem_share": None, "replicas_sidecar": 1, "replica_range": None,
@@ -235,7 +236,7 @@ def test_the_page_of_a_pair_not_comparable_whole():
                 + DIFFERENCES_TABLE + WHATIF_TABLE
                 + services_table("x-part",
                                  '<tr data-service="svc-b"><td>app</td><td>svc-b</td><td>6</td><td>3</td><td>9</td>'
-                                 '<td>33.3 %</td><td>1.5</td><td>6</td><td>25.0 %</td><td>— / —</td><td>9-2/1</td></tr>'
+                                 '<td>33.3 %</td><td>1.5</td><td>6</td><td>25.0 %</td><td>— / 40.0 %</td><td>9-2/1</td></tr>'
                                  '<tr data-service="svc-c"><td>db</td><td>svc-c</td><td>1</td><td>1</td><td>5</td>'
                                  '<td>—</td><td>0.5</td><td>2</td><td>—</td><td>— / —</td><td>9-3/4</td></tr>'))
     assert html == expected
@@ -273,7 +274,7 @@ def test_the_overview_csv_whole():
         ["x-on", "app", "svc-a", "2", "10", "20.0", "1", "4", "25.0", "3000.0", "TPS", "9-1/1 9-1/2", "12.5", "", "2",
          "1-2 counted at 2 (Table 9-1 row 2)", ""],
         ["x-on", "", "TOTAL", "2", "10", "20.0", "1", "4", "25.0", "3000.0", "TPS", "9-1", "12.5", "", "", RANGES_ON, ""],
-        ["x-part", "app", "svc-b", "3", "9", "33.3333", "1.5", "6", "25.0", "4000.0", "TPS", "9-2/1", "", "", "6", "", ""],
+        ["x-part", "app", "svc-b", "3", "9", "33.3333", "1.5", "6", "25.0", "4000.0", "TPS", "9-2/1", "", "40.0", "6", "", ""],
         ["x-part", "db", "svc-c", "1", "5", "", "0.5", "2", "", "4000.0", "TPS", "9-3/4", "", "", "1", "", "excluded rows"],
         ["x-part", "", "TOTAL", "4", "14", "", "2", "8", "", "4000.0", "TPS", "9-2 9-3", "10.0", "40.0", "", RANGES_PART,
          PARTIAL_TEXT],
@@ -338,8 +339,8 @@ def test_the_comparison_csv_of_a_pair_not_comparable_whole():
         VIEW_HEAD,
         view_row(part="per service", scenario="x-part", asm="Enable", component="app", service="svc-b",
                  cpu_sidecar_cores="3", cpu_total_cores="9", cpu_sidecar_share_percent="33.3333", mem_sidecar_gib="1.5",
-                 mem_total_gib="6", mem_sidecar_share_percent="25.0", load="4000.0", load_unit="TPS",
-                 sidecar_replicas="6", sources="9-2/1"),
+                 mem_total_gib="6", mem_sidecar_share_percent="25.0", observed_memory_sidecar_share_percent="40.0",
+                 load="4000.0", load_unit="TPS", sidecar_replicas="6", sources="9-2/1"),
         view_row(part="per service", scenario="x-part", asm="Enable", component="db", service="svc-c",
                  cpu_sidecar_cores="1", cpu_total_cores="5", mem_sidecar_gib="0.5", mem_total_gib="2", load="4000.0",
                  load_unit="TPS", sidecar_replicas="1", sources="9-3/4", note="excluded rows"),
@@ -419,7 +420,7 @@ def test_the_report_results_sheet_whole(made_up_report):
         "Load per site", "Load unit", "Sidecar replicas (pods)", "Replica range (counted at the max end)", "Partial"]
     assert sheet["rows"] == [
         ["x-on", "app", "svc-a", 2, 10, 20.0, 1, 4, 25.0, 12.5, None, 3000.0, "TPS", 2, "1-2", None],
-        ["x-part", "app", "svc-b", 3, 9, 100 / 3, 1.5, 6, 25.0, None, None, 4000.0, "TPS", 6, None, None],
+        ["x-part", "app", "svc-b", 3, 9, 100 / 3, 1.5, 6, 25.0, None, 40.0, 4000.0, "TPS", 6, None, None],
         ["x-part", "db", "svc-c", 1, 5, None, 0.5, 2, None, None, None, 4000.0, "TPS", 1, None, "excluded rows"]]
 
 
