@@ -81,3 +81,47 @@ def test_a_bad_utilization_target_is_named_at_its_metric(typ, key):
     assert got["problems"] == [{"where": f"HorizontalPodAutoscaler/ns/h/spec.metrics[1].{key}.target.averageUtilization",
                                 "message": "'-5' is not a whole number of 0 or more"}]
     assert got["hpas"][0]["cpu_target"] is None
+
+
+def test_containers_that_cannot_be_read_and_a_missing_pod_template_are_named():
+    got = di.parse_objects({"kind": "List", "items": [
+        {"kind": "Deployment", "metadata": {"name": "x", "namespace": "ns"}, "spec": {"replicas": "3", "template": {"spec": {
+            "containers": ["app", {"resources": {"limits": {"cpu": "2", "memory": "1Gi"}}}],
+            "initContainers": [{"name": "init", "resources": {"limits": {"memory": "lots"}}}]}}}},
+        {"kind": "StatefulSet", "metadata": {"name": "y", "namespace": "ns"}, "spec": {"replicas": -1}}]})
+    assert got["problems"] == [
+        {"where": "Deployment/ns/x/containers[0]", "message": "not a container object"},
+        {"where": "Deployment/ns/x/init/resources.limits.memory",
+         "message": "'lots' is not a Kubernetes quantity (a number with an optional suffix: 250m, 1.5, 512Mi, 1Gi, 1G, 1e9)"},
+        {"where": "StatefulSet/ns/y/spec.template.spec", "message": "no pod template: the workload is left out"}]
+    (w,) = got["workloads"]
+    # replicas printed as the text "3": read as 3
+    assert w["replicas"] == 3
+    # the unnamed container is named by its place; its requests default to its limits (2 cores, 1 GiB), both marked
+    unnamed, init = w["containers"]
+    assert unnamed["name"] == "containers[1]" and not unnamed["init"]
+    assert (unnamed["cpu_request"], unnamed["mem_request"], unnamed["cpu_limit"], unnamed["mem_limit"]) == (2, 1, 2, 1)
+    assert unnamed["cpu_request_from_limit"] is True and unnamed["mem_request_from_limit"] is True
+    assert init["init"] and init["mem_request"] is None and init["mem_limit"] is None
+    assert "mem_request_from_limit" not in init and "cpu_request_from_limit" not in init
+
+
+@pytest.mark.parametrize("replicas,problem", [(-1, "'-1' is not a whole number of 0 or more"),
+                                              (True, "'True' is not a whole number of 0 or more"),
+                                              (2.5, "'2.5' is not a whole number of 0 or more")])
+def test_replicas_that_are_no_whole_number_are_named_and_default_to_one(replicas, problem):
+    got = di.parse_objects({"kind": "Deployment", "metadata": {"name": "x", "namespace": "ns"},
+                            "spec": dict(POD, replicas=replicas)})
+    assert got["problems"] == [{"where": "Deployment/ns/x/spec.replicas", "message": problem}]
+    assert got["workloads"][0]["replicas"] == 1
+
+
+def test_a_yaml_stream_of_lists_and_single_objects_is_read_in_order():
+    # a YAML stream read into a list: a List, a single object and a nested list of one more
+    obj = [{"kind": "List", "items": [{"kind": "Deployment", "metadata": {"name": "a"}, "spec": POD}]},
+           {"kind": "StatefulSet", "metadata": {"name": "b"}, "spec": POD},
+           [{"kind": "DaemonSet", "metadata": {"name": "c"}, "spec": POD, "status": {"desiredNumberScheduled": 2}}]]
+    got = di.parse_objects(obj)
+    assert [(w["kind"], w["name"], w["namespace"], w["replicas"]) for w in got["workloads"]] == [
+        ("Deployment", "a", "default", 1), ("StatefulSet", "b", "default", 1), ("DaemonSet", "c", "default", 2)]
+    assert got["problems"] == [] and got["ignored"] == []
