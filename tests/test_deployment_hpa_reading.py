@@ -42,6 +42,14 @@ def test_a_container_resource_metric_reads_its_container_alone():
     assert (x["view"]["hpa_reads"], x["view"]["desired"], x["view"]["severity"]) == (75, 2, "warning")
 
 
+def test_a_target_of_1_percent_is_read():
+    # 65 % (as above) against 1 %: ratio 65, the metric asks for ceil(65 x 2) = 130 pods, above the max of 10: the
+    # controller stops at 10 and the max must rise to 130, critical
+    x = dp.over_target(_workload(dict(HPA, cpu_target=1), PODS), "1.33")
+    assert (x["reading"], x["why"]) == (Fraction(65), None)
+    assert (x["view"]["desired"], x["view"]["max_must_rise_to"], x["view"]["severity"]) == (10, 130, "critical")
+
+
 def test_a_pod_missing_a_containers_reading_is_left_out():
     # the second pod has no istio-proxy line: only the first pod is read, (0.6 + 0.3) / 1.5 = 60 %
     pods = dict(PODS, **{"w-7d9c5b6f4-bbbbb": {"app": {"cpu": Fraction(9, 10)}}})
@@ -59,9 +67,9 @@ def test_why_no_reading():
     w["containers"][0]["cpu_request"] = Fraction(0)
     x = dp.over_target(w, "1.33")
     assert (x["why"], x["reading"], x["pods_with_metrics"]) == ("its CPU requests add up to 0", None, 2)
-    # a target of 0 % cannot be read either
+    # a target of 0 % (Kubernetes' API refuses one; a pasted file may hold it) gives no reading either
     x = dp.over_target(_workload(dict(HPA, cpu_target=0), PODS), "1.33")
-    assert x["why"] == "its CPU requests add up to 0"
+    assert (x["reading"], x["view"], x["pods_with_metrics"]) == (None, None, 2) and x["why"]
     # a sidecar without a request blinds a Resource metric, not a ContainerResource metric on app
     x = dp.over_target(_workload(HPA, PODS, proxy_request=None), "1.33")
     assert x["why"] == ("the HPA cannot read this workload: container istio-proxy sets no CPU request (the controller's "

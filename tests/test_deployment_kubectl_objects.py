@@ -125,3 +125,12 @@ def test_a_yaml_stream_of_lists_and_single_objects_is_read_in_order():
     assert [(w["kind"], w["name"], w["namespace"], w["replicas"]) for w in got["workloads"]] == [
         ("Deployment", "a", "default", 1), ("StatefulSet", "b", "default", 1), ("DaemonSet", "c", "default", 2)]
     assert got["problems"] == [] and got["ignored"] == []
+
+
+def test_an_autoscaling_v1_hpa_has_every_field_of_the_documented_shape():
+    got = di.parse_objects(_hpa("h", {"minReplicas": 2, "maxReplicas": 6, "targetCPUUtilizationPercentage": 75}))
+    # autoscaling/v1: one CPU target for the whole pod (no container), no memory target, no other metric
+    assert got["hpas"] == [{"namespace": "ns", "name": "h", "target_kind": "Deployment", "target_name": "a",
+                            "min_replicas": 2, "max_replicas": 6, "cpu_target": 75, "cpu_container": None,
+                            "memory_target": None, "other_metrics": [], "path": "HorizontalPodAutoscaler/ns/h"}]
+    assert got["problems"] == []
