@@ -133,7 +133,8 @@ MODULE_TESTS["calculators/asm.py"] = CALCULATOR_TESTS + ["tests/test_asm_values.
 MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_report_values.py",
                                                                "tests/test_asm_report_overview_cells.py",
                                                                "tests/test_asm_report_comparison.py",
-                                                               "tests/test_asm_report_text.py"]
+                                                               "tests/test_asm_report_text.py",
+                                                               "tests/test_asm_report_whole_output.py"]
 # the deployment page's sentences, scaling table and export file (tests/test_deployment_report_text.py) and the command
 # line's tables and help (tests/test_cli_tables_and_help.py), each called in-process
 MODULE_TESTS["calculators/deployment_report.py"] = (CALCULATOR_TESTS + DEPLOYMENT_TESTS
