@@ -143,6 +143,17 @@ MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_
 MODULE_TESTS["calculators/deployment_report.py"] = (CALCULATOR_TESTS + DEPLOYMENT_TESTS
                                                     + ["tests/test_deployment_report_text.py"])
 MODULE_TESTS["calculators/__main__.py"] = CALCULATOR_TESTS + DEPLOYMENT_TESTS + ["tests/test_cli_tables_and_help.py"]
+# the own-deployment calculator's readers and comparison on hand-written objects and named guide rows: kubectl objects'
+# fields and problems, kubectl top text and its lines placed by namespace and by pod name, the request's fields, the
+# vendor's requests from ranges and single figures, the comparable runs' own fields and your run's, the HPA readings,
+# the service chart's points, the totals of every workload read
+MODULE_TESTS.update({m: CALCULATOR_TESTS + DEPLOYMENT_TESTS + [
+    "tests/test_deployment_kubectl_objects.py", "tests/test_deployment_top_text.py",
+    "tests/test_deployment_top_namespaces.py", "tests/test_deployment_pod_placement.py",
+    "tests/test_deployment_request_fields.py", "tests/test_deployment_vendor_requests.py",
+    "tests/test_deployment_hpa_reading.py", "tests/test_deployment_service_points.py",
+    "tests/test_deployment_comparable_runs.py", "tests/test_deployment_every_workload_totals.py"]
+    for m in ("calculators/deployment.py", "calculators/deployment_inputs.py")})
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
