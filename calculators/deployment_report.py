@@ -381,8 +381,16 @@ def result_csv(out: dict) -> str:
                 severity=v.get("severity"), note=x["why"])
         for wl in res["workloads"]:
             put(kind="workload", service=(wl["service"] or {}).get("service"), workload=wl["key"], pods=wl["figures"]["pods"],
-                note=f"matched by {wl['matched_by']}" if wl["matched_by"] else "unmatched")
+                note=_workload_note(wl["matched_by"]))
     return buf.getvalue()
+
+
+def _workload_note(matched_by: str | None) -> str:
+    """The CSV's note on a workload: how it met its service ('matched by name', 'matched by your mapping'), 'left out
+    by your mapping' (mapped to nothing: read, not counted), or 'unmatched'."""
+    if not matched_by:
+        return "unmatched"
+    return matched_by if matched_by == "left out by your mapping" else f"matched by {matched_by}"
 
 
 def run_web(bundle: dict, params: dict) -> dict:

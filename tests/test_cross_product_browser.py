@@ -132,7 +132,7 @@ def test_sql_runs_in_the_browser_refuses_writes_and_stops_a_long_query(page, sit
     assert "only queries that read run here" in page.inner_text("#atlas-calc-message") and "DELETE" in page.inner_text("#atlas-calc-message")
     assert page.get_attribute("#calc-sql", "aria-invalid") == "true" and page.inner_html("#atlas-calc-result") == before
     page.fill("#calc-sql", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c")
-    page.wait_for_function("() => /stopped after 3 s/.test(document.getElementById('atlas-calc-message').textContent)", timeout=15000)
+    page.wait_for_function("() => /stopped after 3 s/.test(document.getElementById('atlas-calc-message').textContent)", timeout=BOOT_LIMIT_MS)
     assert page.get_attribute("#atlas-calculator", "data-restarts") is None  # stopped by Python itself, not by the page
     _query(page, "SELECT count(*) FROM errata")
     assert page.get_attribute("#calc-sql", "aria-invalid") is None

@@ -36,8 +36,10 @@ def _export(page, site_url, tmp_path) -> dict:
     page.wait_for_selector(CALC_READY, state="attached", timeout=BOOT_LIMIT_MS)
     page.fill("#deployment-objects-text", (FIX / "get-small.json").read_text(encoding="utf-8"))
     page.fill("#calc-top", (FIX / "top-small.txt").read_text(encoding="utf-8"))
+    # the result of both pastes, not the one of the workloads alone that may show before the kubectl top paste's run
+    # starts (tests/test_deployment_report_text.py: 4 workloads with the kubectl top pod, 0.415 cores used per 1K TPS)
     page.wait_for_function("() => { const h = document.getElementById('deployment-headline'); "
-                           "return h && h.innerText.includes('workload(s) read') && "
+                           "return h && h.innerText.includes('4 workload(s) read') && h.innerText.includes('0.415 used per 1K') && "
                            "!document.getElementById('atlas-calculator').hasAttribute('data-busy'); }", timeout=BOOT_LIMIT_MS)
     with page.expect_download() as d:
         page.click("#deployment-export")

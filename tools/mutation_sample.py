@@ -89,7 +89,10 @@ CALCULATOR_TESTS = [
 """The tests of calculators/ (setup.cfg [mutmut] lists the same for a plain ``mutmut run``)."""
 MODULE_TESTS = {
     "atlas/tableview.py": ["tests/test_table_views.py", "tests/test_download_files.py"],
-    "atlas/downloads.py": ["tests/test_download_files.py", "tests/test_table_views.py"],
+    "atlas/downloads.py": ["tests/test_download_files.py", "tests/test_table_views.py",
+                           "tests/test_download_cells.py", "tests/test_download_records_made_up.py",
+                           "tests/test_download_build_refusals.py", "tests/test_download_table_files.py",
+                           "tests/test_datapackage_citations.py"],
 }
 """Test files per module; a calculators/ module not listed uses CALCULATOR_TESTS."""
 DEPLOYMENT_TESTS = ["tests/test_deployment.py", "tests/test_deployment_inputs.py", "tests/test_deployment_cli.py",
@@ -133,7 +136,8 @@ MODULE_TESTS["calculators/asm.py"] = CALCULATOR_TESTS + ["tests/test_asm_values.
 MODULE_TESTS["calculators/asm_report.py"] = CALCULATOR_TESTS + ["tests/test_asm_report_values.py",
                                                                "tests/test_asm_report_overview_cells.py",
                                                                "tests/test_asm_report_comparison.py",
-                                                               "tests/test_asm_report_text.py"]
+                                                               "tests/test_asm_report_text.py",
+                                                               "tests/test_asm_report_whole_output.py"]
 # the deployment page's sentences, scaling table and export file (tests/test_deployment_report_text.py) and the command
 # line's tables and help (tests/test_cli_tables_and_help.py), each called in-process
 MODULE_TESTS["calculators/deployment_report.py"] = (CALCULATOR_TESTS + DEPLOYMENT_TESTS
@@ -147,6 +151,17 @@ MODULE_TESTS["calculators/dsr.py"] = CALCULATOR_TESTS + ["tests/test_dsr_runs_mi
                                                          "tests/test_dsr_chart_and_held_out_pairs.py"]
 MODULE_TESTS["calculators/inputs.py"] = CALCULATOR_TESTS + ["tests/test_number_reading_messages.py"]
 MODULE_TESTS["calculators/query.py"] = MODULE_TESTS["calculators/query.py"] + ["tests/test_query_default_example.py"]
+# the own-deployment calculator's readers and comparison on hand-written objects and named guide rows: kubectl objects'
+# fields and problems, kubectl top text and its lines placed by namespace and by pod name, the request's fields, the
+# vendor's requests from ranges and single figures, the comparable runs' own fields and your run's, the HPA readings,
+# the service chart's points, the totals of every workload read
+MODULE_TESTS.update({m: CALCULATOR_TESTS + DEPLOYMENT_TESTS + [
+    "tests/test_deployment_kubectl_objects.py", "tests/test_deployment_top_text.py",
+    "tests/test_deployment_top_namespaces.py", "tests/test_deployment_pod_placement.py",
+    "tests/test_deployment_request_fields.py", "tests/test_deployment_vendor_requests.py",
+    "tests/test_deployment_hpa_reading.py", "tests/test_deployment_service_points.py",
+    "tests/test_deployment_comparable_runs.py", "tests/test_deployment_every_workload_totals.py"]
+    for m in ("calculators/deployment.py", "calculators/deployment_inputs.py")})
 SITE_FIXTURES = {"built_site", "variant_site", "site_url", "page", "browser", "wide"}
 """Fixtures of tests that build the site (or drive a browser on it): left out of a mutation run."""
 REUSE = {"atlas/tableview.py": ("atlas", "bundle"), "atlas/downloads.py": ("atlas", "bundle")}
