@@ -150,7 +150,8 @@ MODULE_TESTS["calculators/dsr.py"] = CALCULATOR_TESTS + ["tests/test_dsr_runs_mi
                                                          "tests/test_dsr_mated_pairs_report_and_held_out.py",
                                                          "tests/test_dsr_chart_and_held_out_pairs.py"]
 MODULE_TESTS["calculators/inputs.py"] = CALCULATOR_TESTS + ["tests/test_number_reading_messages.py"]
-MODULE_TESTS["calculators/query.py"] = MODULE_TESTS["calculators/query.py"] + ["tests/test_query_default_example.py"]
+MODULE_TESTS["calculators/query.py"] = MODULE_TESTS["calculators/query.py"] + ["tests/test_query_default_example.py",
+                                                                             "tests/test_query_summary_line.py"]
 # the own-deployment calculator's readers and comparison on hand-written objects and named guide rows: kubectl objects'
 # fields and problems, kubectl top text and its lines placed by namespace and by pod name, the request's fields, the
 # vendor's requests from ranges and single figures, the comparable runs' own fields and your run's, the HPA readings,
