@@ -78,6 +78,32 @@ def bundle(atlas):
     return build(atlas)
 
 
+@pytest.fixture(scope="module")
+def downloads_built_once(atlas):
+    """Every download's bytes (``atlas.pages.shown.build_downloads``), built once per test module."""
+    from atlas.pages.products import Renderer
+    from atlas.pages.shown import build_downloads
+    return build_downloads(Renderer(atlas))
+
+
+@pytest.fixture
+def download_build(request, atlas):
+    """Every download's bytes (``atlas.pages.shown.build_downloads``: ``.files``, ``.table_bytes``, ``.tables``,
+    ``.extra``, ``.rows``), built once per test module; but rebuilt from nothing for every test during mutmut's
+    statistics run (MUTANT_UNDER_TEST=stats, tools/mutation_sample.py). mutmut credits a function to the tests during
+    which it was called and later runs only those against the function's mutants: a build shared by the module would
+    be credited to the first test alone, so a mutant of the workbook or the data package would only meet that test
+    and survive tests that check it. A mutant's own run starts with an empty atlas.downloads._CACHE in a fresh
+    process, so there its tests share one build again."""
+    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
+        return request.getfixturevalue("downloads_built_once")
+    from atlas import downloads
+    from atlas.pages.products import Renderer
+    from atlas.pages.shown import build_downloads
+    downloads._CACHE.clear()
+    return build_downloads(Renderer(atlas))
+
+
 def build_site(out: Path, data: Path | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
     """Build the site into ``out`` as `make build` does (``python -m atlas build``), from ``data`` (default data/),
     with its own docs tree beside ``out`` (so builds of different data never share one)."""

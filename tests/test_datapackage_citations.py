@@ -3,9 +3,7 @@ describes it, at the package level and in each resource, in this process without
 from __future__ import annotations
 
 import json
-import os
 
-import pytest
 
 BSF = {"title": "Oracle Communications Cloud Native Core, Binding Support Function Benchmarking Guide",
        "publisher": "Oracle Communications", "version": "25.2.200", "document_id": "G54602-01", "date": "April 2026",
@@ -16,31 +14,11 @@ SHCM = {"title": "Sh Cache Microservice benchmarks", "publisher": "Metaswitch (R
 """data/sources.yaml, shcm: no document id and no date given, so the citation has neither."""
 
 
-@pytest.fixture(scope="module")
-def built_once(atlas):
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    return build_downloads(Renderer(atlas))
-
-
-@pytest.fixture
-def files(request, atlas):
-    """Every download's bytes, built once per test module; rebuilt for every test during mutmut's statistics run
-    (MUTANT_UNDER_TEST=stats), as tests/test_download_files.py does and for the same reason."""
-    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
-        return request.getfixturevalue("built_once")
-    from atlas import downloads
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    downloads._CACHE.clear()
-    return build_downloads(Renderer(atlas))
-
-
-def test_each_guide_cited_with_its_publisher_release_and_identifiers(files):
+def test_each_guide_cited_with_its_publisher_release_and_identifiers(download_build):
     """The package's sources: the five guides in sources.yaml's order, BSF and ShCM cited field for field; the
     db_operations resource cites BSF alone (only data/bsf has db_operations.csv), the measurements resource the four
     guides with measurements (data/policy, nef, dsr, shcm), in sources.yaml's order; the SQLite file all five."""
-    pkg = json.loads(files.files["datapackage.json"])
+    pkg = json.loads(download_build.files["datapackage.json"])
     assert len(pkg["sources"]) == 5 and pkg["sources"][0] == BSF and pkg["sources"][4] == SHCM
     assert [s["publisher"] for s in pkg["sources"]] == ["Oracle Communications"] * 4 + ["Metaswitch (Rhino platform)"]
     res = {r["name"]: r for r in pkg["resources"]}

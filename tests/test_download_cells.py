@@ -7,53 +7,30 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import sqlite3
 import zipfile
 
-import pytest
 
-
-@pytest.fixture(scope="module")
-def built_once(atlas):
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    return build_downloads(Renderer(atlas))
-
-
-@pytest.fixture
-def files(request, atlas):
-    """Every download's bytes (``atlas.pages.shown.build_downloads``), built once per test module; rebuilt from nothing
-    for every test during mutmut's statistics run (MUTANT_UNDER_TEST=stats), so that mutmut credits the functions a
-    build calls to every test here, not to the first one alone (the same rule as tests/test_download_files.py)."""
-    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
-        return request.getfixturevalue("built_once")
-    from atlas import downloads
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    downloads._CACHE.clear()
-    return build_downloads(Renderer(atlas))
-
-
-def test_scenarios_download_gives_the_sites_each_title_states(files, tmp_path):
+def test_scenarios_download_gives_the_sites_each_title_states(download_build, tmp_path):
     """BSF guide section 3.1 'Test Scenario: BSF Performance Benchmarking 22K TPS Traffic on a Four-site Setup with
     Traffic on One Site': 4 sites provisioned; section 3.2 '... 54K TPS traffic on a Three-site Setup ...': 3. The CSV
     holds the text, the JSON, the workbook and the SQLite file the integer (schema: integer, unit sites), and the
     workbook's header carries the unit: 'sites_provisioned [sites]'."""
-    rows = {r["scenario"]: r for r in csv.DictReader(io.StringIO(files.files["csv/scenarios.csv"].decode("utf-8")))}
+    text = download_build.files["csv/scenarios.csv"].decode("utf-8")
+    rows = {r["scenario"]: r for r in csv.DictReader(io.StringIO(text))}
     assert (rows["bsf-3-1"]["sites_provisioned"], rows["bsf-3-2"]["sites_provisioned"]) == ("4", "3")
-    recs = {r["scenario"]: r for r in json.loads(files.files["json/scenarios.json"])}
+    recs = {r["scenario"]: r for r in json.loads(download_build.files["json/scenarios.json"])}
     assert (recs["bsf-3-1"]["sites_provisioned"], recs["bsf-3-2"]["sites_provisioned"]) == (4, 3)
 
     from openpyxl import load_workbook
-    ws = load_workbook(io.BytesIO(files.files["benchmark-atlas.xlsx"]))["scenarios"]
+    ws = load_workbook(io.BytesIO(download_build.files["benchmark-atlas.xlsx"]))["scenarios"]
     header = [c.value for c in ws[1]]
     sheet = {r[header.index("scenario")]: dict(zip(header, r)) for r in ws.iter_rows(min_row=2, values_only=True)}
     assert (sheet["bsf-3-1"]["sites_provisioned [sites]"], sheet["bsf-3-2"]["sites_provisioned [sites]"]) == (4, 3)
 
     p = tmp_path / "a.sqlite"
-    p.write_bytes(files.files["benchmark-atlas.sqlite"])
+    p.write_bytes(download_build.files["benchmark-atlas.sqlite"])
     con = sqlite3.connect(p)
     try:
         got = con.execute("SELECT scenario, sites_provisioned FROM scenarios WHERE scenario IN ('bsf-3-1', 'bsf-3-2') "
@@ -135,13 +112,13 @@ def test_workbook_has_fixed_times_so_the_same_data_gives_the_same_bytes():
     assert _made_up_workbook() == data
 
 
-def _sqlite(files, tmp_path) -> sqlite3.Connection:
+def _sqlite(download_build, tmp_path) -> sqlite3.Connection:
     p = tmp_path / "a.sqlite"
-    p.write_bytes(files.files["benchmark-atlas.sqlite"])
+    p.write_bytes(download_build.files["benchmark-atlas.sqlite"])
     return sqlite3.connect(p)
 
 
-def test_sqlite_indexes_views_and_column_declarations(files, tmp_path):
+def test_sqlite_indexes_views_and_column_declarations(download_build, tmp_path):
     """The SQLite file's layout, derived by hand from data/schemas and the files under data/:
 
     * an index on (doc, scenario) and one on (doc, table_id) for every table holding both columns, except where the
@@ -153,7 +130,7 @@ def test_sqlite_indexes_views_and_column_declarations(files, tmp_path):
       measurements in all but bsf, settings, scenarios, errata and tables in all five;
     * each column's type and NOT NULL from its schema, its unit as a comment ('-- sites', '-- cores'), the primary key
       last; a table without a primary key has no comma after its last column."""
-    con = _sqlite(files, tmp_path)
+    con = _sqlite(download_build, tmp_path)
     try:
         master = con.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
         indexes = {name: [r[2] for r in con.execute(f"PRAGMA index_info('{name}')")]
@@ -186,11 +163,11 @@ def test_sqlite_indexes_views_and_column_declarations(files, tmp_path):
                               '  "chapter" TEXT\n)')
 
 
-def test_sqlite_about_and_sources_rows(files, tmp_path):
+def test_sqlite_about_and_sources_rows(download_build, tmp_path):
     """The about table's keys in order (title, tables, missing_values, units, then the rights note naming both
     publishers of data/sources.yaml), one sources row per guide in sources.yaml's order, and a boolean stored as 0/1:
     BSF Table 3-25's Appinfo istio-proxy row is a sidecar (1), its app row is not (0)."""
-    con = _sqlite(files, tmp_path)
+    con = _sqlite(download_build, tmp_path)
     try:
         about = con.execute("SELECT key, value FROM about ORDER BY rowid").fetchall()
         docs = [r[0] for r in con.execute("SELECT doc FROM sources ORDER BY rowid")]

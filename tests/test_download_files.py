@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import sqlite3
 
 import pytest
@@ -58,36 +57,12 @@ BSF_3_25_ORDER = ["Appinfo", "BSF Management Service", "Alternate Route Service"
 order, which is not alphabetical (the page keeps it, and so must its download)."""
 
 
-@pytest.fixture(scope="module")
-def built_once(atlas):
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    return build_downloads(Renderer(atlas))
-
-
-@pytest.fixture
-def files(request, atlas):
-    """Every download's bytes (``atlas.pages.shown.build_downloads``), built once per test module; but rebuilt from
-    nothing for every test during mutmut's statistics run (MUTANT_UNDER_TEST=stats, tools/mutation_sample.py). mutmut
-    credits a function to the tests during which it was called and later runs only those against the function's
-    mutants: a build shared by the module would be credited to the first test alone, so a mutant of the workbook or
-    the data package would only meet the scenarios test and survive tests that check it. A mutant's own run starts
-    with an empty atlas.downloads._CACHE in a fresh process, so there its tests share one build again."""
-    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
-        return request.getfixturevalue("built_once")
-    from atlas import downloads
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    downloads._CACHE.clear()
-    return build_downloads(Renderer(atlas))
-
-
 def _csv(data: bytes) -> list[dict]:
     return list(csv.DictReader(io.StringIO(data.decode("utf-8"))))
 
 
-def test_scenarios_download_holds_every_column_of_bsf_3_3(files):
-    row = next(r for r in _csv(files.files["csv/scenarios.csv"]) if r["scenario"] == "bsf-3-3")
+def test_scenarios_download_holds_every_column_of_bsf_3_3(download_build):
+    row = next(r for r in _csv(download_build.files["csv/scenarios.csv"]) if r["scenario"] == "bsf-3-3")
     assert {k: v for k, v in row.items() if k not in SCENARIO_JSON and k != "call_model_json" and k != "contradictions_json"} \
         == BSF_3_3_SCENARIO
     for column, want in SCENARIO_JSON.items():
@@ -104,24 +79,24 @@ def test_scenarios_download_holds_every_column_of_bsf_3_3(files):
     assert contradictions == data["contradictions"]
 
 
-def test_scenarios_download_carries_each_guides_call_mix(files):
+def test_scenarios_download_carries_each_guides_call_mix(download_build):
     """The Call Mix (or Traffic Distribution) row of a run of three guides, as printed: NEF guide section 3.2.1.1.1.1's
     Traffic Distribution (seed line 93), Policy section 3.1.1's Call Mix "Call Model Data", BSF Table 3-21's."""
-    rows = {r["scenario"]: r for r in _csv(files.files["csv/scenarios.csv"])}
+    rows = {r["scenario"]: r for r in _csv(download_build.files["csv/scenarios.csv"])}
     assert rows["nef-me-1"]["call_mix_raw"] == "10% Subscription, 10% Unsubscription, and 80% Notifications"
     assert rows["policy-3-1-1"]["call_mix_raw"] == "Call Model Data"
     assert rows["bsf-3-3"]["call_mix_raw"] == "8.43K nbsf traffic and 54.7K Rx traffic"
-    recs = {r["scenario"]: r for r in json.loads(files.files["json/scenarios.json"])}
+    recs = {r["scenario"]: r for r in json.loads(download_build.files["json/scenarios.json"])}
     assert recs["bsf-3-3"]["call_mix_raw"] == "8.43K nbsf traffic and 54.7K Rx traffic"
     assert recs["bsf-3-3"]["load_total"] == 63000 and recs["bsf-3-3"]["asm"] == "enabled"
 
 
-def test_shown_csv_keeps_the_guides_row_order(files):
+def test_shown_csv_keeps_the_guides_row_order(download_build):
     """Table 3-25 as its page shows it: each service of the guide's table in the guide's order, its app container
     then its istio-proxy; Appinfo's app 3 replicas, 2 cores requested and limit, 1 GiB request and limit; its
     istio-proxy 2 cores and 2 GiB (the table's Istio columns), with the row note [1]."""
     from atlas.downloads import shown_file
-    text = files.table_bytes[shown_file("bsf", "3-25")].decode("utf-8")
+    text = download_build.table_bytes[shown_file("bsf", "3-25")].decode("utf-8")
     rows = list(csv.reader(io.StringIO(text)))
     assert rows[0] == ["Row as printed", "Service", "Container", "Replicas", "CPU request (cores)", "CPU limit (cores)",
                        "Memory request (GiB)", "Memory limit (GiB)", "Status"]
@@ -132,28 +107,28 @@ def test_shown_csv_keeps_the_guides_row_order(files):
     assert rows[24] == ["Diameter Gateway", "Diameter Gateway", "istio-proxy", "15", "2", "2", "2", "2", "ok [1]"]
 
 
-def test_errata_view_keeps_the_page_order(files, atlas):
+def test_errata_view_keeps_the_page_order(download_build, atlas):
     """The errata page lists the errata as data/<doc>/errata.yaml does, guide by guide in sources.yaml's order; its
     download as shown keeps that order (the first column, the erratum id)."""
     from atlas.downloads import view_file
-    rows = list(csv.reader(io.StringIO(files.table_bytes[view_file("errata", "errata")].decode("utf-8"))))
+    rows = list(csv.reader(io.StringIO(download_build.table_bytes[view_file("errata", "errata")].decode("utf-8"))))
     ids = [e["id"] for doc in atlas.docs() for e in atlas.errata if e["doc"] == doc]
     first = [r[0] for r in rows[1:]]
     assert first[:3] == ["bsf-E001", "bsf-E002", "bsf-E003"] and len(first) == len(ids)
     assert first == ids
 
 
-def test_tidy_table_file_is_exactly_its_rows(files):
+def test_tidy_table_file_is_exactly_its_rows(download_build):
     """downloads/tables/bsf/3-25.csv: the 24 rows of data/bsf/resources.csv whose table_id is 3-25, in that file's
     order, bytes as the file holds them."""
     from atlas.downloads import table_file
-    got = files.table_bytes[table_file("bsf", "3-25")].decode("utf-8").splitlines()
+    got = download_build.table_bytes[table_file("bsf", "3-25")].decode("utf-8").splitlines()
     lines = (ROOT / "data/bsf/resources.csv").read_text(encoding="utf-8").splitlines()
     want = [lines[0]] + [x for x in lines[1:] if x.split(",")[2] == "3-25"]
     assert len(want) == 25 and got == want
 
 
-def test_sqlite_holds_the_same_rows_with_types_keys_and_views(files):
+def test_sqlite_holds_the_same_rows_with_types_keys_and_views(download_build):
     """The SQLite file: the bsf-3-3 scenario row typed (load 63000 INTEGER, asm text, duration 72.0), a view per
     document (bsf_resources: the 114 rows of data/bsf/resources.csv), the schema's primary key refusing a
     duplicate, and the sources table naming the BSF guide's release 25.2.200 and document id G54602-01."""
@@ -161,7 +136,7 @@ def test_sqlite_holds_the_same_rows_with_types_keys_and_views(files):
     from pathlib import Path
     with tempfile.TemporaryDirectory() as tmp:
         p = Path(tmp) / "a.sqlite"
-        p.write_bytes(files.files["benchmark-atlas.sqlite"])
+        p.write_bytes(download_build.files["benchmark-atlas.sqlite"])
         con = sqlite3.connect(p)
         try:
             row = con.execute("SELECT load_total, asm, duration_hours, call_mix_raw, sites_provisioned FROM scenarios "
@@ -217,16 +192,16 @@ def test_rights_names_each_publisher_once(atlas):
     assert text.count("Oracle Communications") == 1
 
 
-def test_errata_and_tables_downloads_flatten_each_record(files):
+def test_errata_and_tables_downloads_flatten_each_record(download_build):
     """data/bsf/errata.yaml's first erratum (Table 3-6, seed lines 303-304: 'ndbappmysql' read as 'ndbappmysqld') and
     data/bsf/tables.yaml's Table 3-25 (section 3.3.1.1, seed lines 630-645, 12 printed rows, 24 data rows: an app and
     an istio-proxy row each) as one row each."""
-    errata = {r["erratum"]: r for r in _csv(files.files["csv/errata.csv"])}
+    errata = {r["erratum"]: r for r in _csv(download_build.files["csv/errata.csv"])}
     assert {k: errata["bsf-E001"][k] for k in ("doc", "scenario", "table_id", "lines", "kind", "raw", "action", "reading")} \
         == {"doc": "bsf", "scenario": "bsf-3-1", "table_id": "3-6", "lines": "303;304", "kind": "typo",
             "raw": "ndbappmysql", "action": "read-as", "reading": "ndbappmysqld"}
     assert errata["bsf-E001"]["where"] == "pod name 'ndbappmysql' (row labels)"
-    tables = {(r["doc"], r["table_id"]): r for r in _csv(files.files["csv/tables.csv"])}
+    tables = {(r["doc"], r["table_id"]): r for r in _csv(download_build.files["csv/tables.csv"])}
     t = tables["bsf", "3-25"]
     assert {k: t[k] for k in ("scenario", "section", "caption", "kind", "line_first", "line_last", "segments", "rows",
                               "data_rows", "data_files", "scenarios", "excluded_reason")} == \
@@ -234,17 +209,17 @@ def test_errata_and_tables_downloads_flatten_each_record(files):
          "kind": "resources", "line_first": "630", "line_last": "645", "segments": "1", "rows": "12", "data_rows": "24",
          "data_files": "resources:24", "scenarios": "bsf-3-3", "excluded_reason": ""}
     assert t["header"].startswith("Service Name | Replica Count (#) | CPU Request Per Pod | ")
-    assert files.rows["resources"] == 1444 and files.rows["errata"] == len(errata)
+    assert download_build.rows["resources"] == 1444 and download_build.rows["errata"] == len(errata)
 
 
-def test_workbook_sheets_headers_and_a_row(files):
+def test_workbook_sheets_headers_and_a_row(download_build):
     """The workbook: the about sheet (rights, then the sources), one sheet per download table with its header frozen,
     units in the header where the name has none ('replicas [pods]', 'cpu_request_cores'), and BSF Table 3-25's
     BSF Management Service rows: app 14 replicas x 4 cores, istio-proxy 14 x 2 (the table's Istio columns)."""
     import io as _io
 
     from openpyxl import load_workbook
-    wb = load_workbook(_io.BytesIO(files.files["benchmark-atlas.xlsx"]))
+    wb = load_workbook(_io.BytesIO(download_build.files["benchmark-atlas.xlsx"]))
     assert wb.sheetnames == ["about", "resources", "utilization", "latency", "db_operations", "measurements",
                              "settings", "scenarios", "errata", "tables"]
     about = [[c for c in row if c is not None] for row in wb["about"].iter_rows(values_only=True)]
@@ -265,16 +240,16 @@ def test_workbook_sheets_headers_and_a_row(files):
     assert len(rows) == 1444 and rows[0]["doc"] == "bsf" and rows[0]["is_sidecar"] is False
 
 
-def test_datapackage_describes_each_file(files):
+def test_datapackage_describes_each_file(download_build):
     """datapackage.json: a resource per download table with its CSV's size and SHA-256, its sources and its schema's
     units, the SQLite file as a resource of its own; no open licence claimed."""
     import hashlib
-    pkg = json.loads(files.files["datapackage.json"])
+    pkg = json.loads(download_build.files["datapackage.json"])
     assert [r["name"] for r in pkg["resources"]] == ["resources", "utilization", "latency", "db_operations",
                                                      "measurements", "settings", "scenarios", "errata", "tables",
                                                      "sqlite"]
     for r in pkg["resources"]:
-        data = files.files[r["path"]]
+        data = download_build.files[r["path"]]
         assert (r["bytes"], r["hash"]) == (len(data), "sha256:" + hashlib.sha256(data).hexdigest()), r["name"]
     res = pkg["resources"][0]
     assert (res["path"], res["format"], res["mediatype"], res["encoding"], res["title"]) == \
@@ -289,52 +264,52 @@ def test_datapackage_describes_each_file(files):
     assert pkg["licenses"][0]["name"] == "other-closed" and "copyright" in pkg["rights"]
 
 
-def test_write_puts_every_file_and_its_checksum(files, tmp_path):
+def test_write_puts_every_file_and_its_checksum(download_build, tmp_path):
     """downloads.write: every file under downloads/, and SHA256SUMS naming each with the SHA-256 of its bytes, sorted
     by path."""
     import hashlib
 
     from atlas import downloads
-    downloads.write(files, tmp_path)
+    downloads.write(download_build, tmp_path)
     sums = (tmp_path / "downloads" / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
     names = [line.split("  ", 1)[1] for line in sums]
-    assert names == sorted(names) and len(names) == len(files.files) + len(files.table_bytes)
+    assert names == sorted(names) and len(names) == len(download_build.files) + len(download_build.table_bytes)
     for line in sums:
         digest, name = line.split("  ", 1)
         assert hashlib.sha256((tmp_path / "downloads" / name).read_bytes()).hexdigest() == digest, name
     assert "  csv/scenarios.csv" in (tmp_path / "downloads" / "SHA256SUMS").read_text(encoding="utf-8")
 
 
-def test_scenarios_download_keeps_notes_and_non_ascii_text(files):
+def test_scenarios_download_keeps_notes_and_non_ascii_text(download_build):
     """BSF section 3.1's note (data/bsf/scenarios.yaml, bsf-3-1: Table 3-7 lists 'Congestion' twice) in the notes
     column; Policy Table 3-33's Traffic Ratio row as printed, with its en dashes ('AARI –1', 'STR –1'), kept as the
     characters themselves in the CSV's parameters JSON and in the JSON download, not as \\u2013 escapes."""
-    rows = {r["scenario"]: r for r in _csv(files.files["csv/scenarios.csv"])}
+    rows = {r["scenario"]: r for r in _csv(download_build.files["csv/scenarios.csv"])}
     assert rows["bsf-3-1"]["notes"] == "Table 3-7 lists 'Congestion' twice."
     ratio = "CCRI-I, AARI \u20131, CCRU-2, AARU - 1, RAR-Gx-1, RAR-Rx-1, STR \u20131, CCRT-1"
     assert rows["policy-3-1-4"]["call_mix_raw"] == ratio
     params = rows["policy-3-1-4"]["parameters_json"]
     assert ratio in params and "\\u2013" not in params
     assert {"key": "Traffic Ratio", "value": ratio} in json.loads(params)["Table 3-33"]["values"]
-    text = files.files["json/scenarios.json"].decode("utf-8")
+    text = download_build.files["json/scenarios.json"].decode("utf-8")
     assert f'"call_mix_raw": "{ratio}"' in text and "\\u2013" not in text
 
 
-def test_tables_download_carries_each_tables_title(files):
+def test_tables_download_carries_each_tables_title(download_build):
     """BSF Table 3-21 (section 3.3.1, data/bsf/tables.yaml): caption and title both 'Test Case Parameters', kind
     settings, listed by scenario bsf-3-3."""
-    tables = {(r["doc"], r["table_id"]): r for r in _csv(files.files["csv/tables.csv"])}
+    tables = {(r["doc"], r["table_id"]): r for r in _csv(download_build.files["csv/tables.csv"])}
     t = tables["bsf", "3-21"]
     assert (t["section"], t["caption"], t["title"], t["kind"], t["scenarios"]) == \
         ("3.3.1", "Test Case Parameters", "Test Case Parameters", "settings", "bsf-3-3")
 
 
-def test_datapackage_sqlite_resource_says_its_type_and_missing_values(files):
+def test_datapackage_sqlite_resource_says_its_type_and_missing_values(download_build):
     """The SQLite file's resource: media type application/vnd.sqlite3 (IANA's), and the missing-value rule the
     database keeps (NULL in numeric columns, '' in text: test_sqlite_holds_the_same_rows_with_types_keys_and_views
     reads sites_provisioned NULL) stated as SQLITE_ABOUT states it."""
     from atlas.downloads import SQLITE_ABOUT
-    res = json.loads(files.files["datapackage.json"])["resources"][-1]
+    res = json.loads(download_build.files["datapackage.json"])["resources"][-1]
     assert (res["name"], res["path"], res["mediatype"]) == ("sqlite", "benchmark-atlas.sqlite", "application/vnd.sqlite3")
     assert res["description"].startswith("The resources above as tables of one SQLite database, same columns and rows")
     assert res["description"].endswith("Missing values: NULL in numeric columns, '' in text columns.")

@@ -4,31 +4,8 @@ in another kind's file in <table id>.<kind>.csv, each file the header of data/<d
 as that file holds them. The datasets page and the links under every table list these (``atlas.pages.data``)."""
 from __future__ import annotations
 
-import os
-
-import pytest
 
 from conftest import ROOT
-
-
-@pytest.fixture(scope="module")
-def built_once(atlas):
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    return build_downloads(Renderer(atlas))
-
-
-@pytest.fixture
-def files(request, atlas):
-    """Every download's bytes, built once per test module; rebuilt for every test during mutmut's statistics run
-    (MUTANT_UNDER_TEST=stats), as tests/test_download_files.py does and for the same reason."""
-    if os.environ.get("MUTANT_UNDER_TEST") != "stats":
-        return request.getfixturevalue("built_once")
-    from atlas import downloads
-    from atlas.pages.products import Renderer
-    from atlas.pages.shown import build_downloads
-    downloads._CACHE.clear()
-    return build_downloads(Renderer(atlas))
 
 
 def _rows_of(doc: str, kind: str, tid: str) -> list[str]:
@@ -37,32 +14,33 @@ def _rows_of(doc: str, kind: str, tid: str) -> list[str]:
     return [lines[0]] + [x for x in lines[1:] if x.split(",")[2] == tid]
 
 
-def test_table_with_rows_in_other_kinds_gets_a_file_per_kind(files):
+def test_table_with_rows_in_other_kinds_gets_a_file_per_kind(download_build):
     """The ShCM guide's 'Client latency in milliseconds grouped by percentile' (data/shcm/tables.yaml T-client-latency,
     kind latency, seed lines 651-807): its latency rows in T-client-latency.csv; its 21 measurements rows and 7
     settings rows (data/shcm/measurements.csv, settings.csv) each in a file of their own named for the kind, listed
     in the kinds' order (measurements before settings)."""
     key = ("shcm", "T-client-latency")
-    assert files.tables[key] == "tables/shcm/T-client-latency.csv"
-    assert files.extra[key] == {"measurements": "tables/shcm/T-client-latency.measurements.csv",
+    assert download_build.tables[key] == "tables/shcm/T-client-latency.csv"
+    assert download_build.extra[key] == {"measurements": "tables/shcm/T-client-latency.measurements.csv",
                                 "settings": "tables/shcm/T-client-latency.settings.csv"}
-    assert list(files.extra[key]) == ["measurements", "settings"]
+    assert list(download_build.extra[key]) == ["measurements", "settings"]
     for kind, path, n in (("latency", "tables/shcm/T-client-latency.csv", None),
                           ("measurements", "tables/shcm/T-client-latency.measurements.csv", 21),
                           ("settings", "tables/shcm/T-client-latency.settings.csv", 7)):
         want = _rows_of("shcm", kind, "T-client-latency")
         assert n is None or len(want) == 1 + n, kind
-        assert files.table_bytes[path].decode("utf-8").splitlines() == want, path
+        assert download_build.table_bytes[path].decode("utf-8").splitlines() == want, path
 
 
-def test_a_settings_table_with_measurements_rows(files):
+def test_a_settings_table_with_measurements_rows(download_build):
     """DSR Table 3-18 'Application configuration' (section 3.2.8, kind settings): its settings rows in 3-18.csv and
     its 6 measurements rows in 3-18.measurements.csv; a table whose rows are all of its own kind (BSF Table 3-25) has
     no other file."""
     key = ("dsr", "3-18")
-    assert files.tables[key] == "tables/dsr/3-18.csv"
-    assert files.extra[key] == {"measurements": "tables/dsr/3-18.measurements.csv"}
+    assert download_build.tables[key] == "tables/dsr/3-18.csv"
+    assert download_build.extra[key] == {"measurements": "tables/dsr/3-18.measurements.csv"}
     want = _rows_of("dsr", "measurements", "3-18")
-    assert len(want) == 7 and files.table_bytes["tables/dsr/3-18.measurements.csv"].decode("utf-8").splitlines() == want
-    assert files.table_bytes["tables/dsr/3-18.csv"].decode("utf-8").splitlines() == _rows_of("dsr", "settings", "3-18")
-    assert ("bsf", "3-25") not in files.extra and files.tables["bsf", "3-25"] == "tables/bsf/3-25.csv"
+    lines = lambda path: download_build.table_bytes[path].decode("utf-8").splitlines()
+    assert len(want) == 7 and lines("tables/dsr/3-18.measurements.csv") == want
+    assert lines("tables/dsr/3-18.csv") == _rows_of("dsr", "settings", "3-18")
+    assert ("bsf", "3-25") not in download_build.extra and download_build.tables["bsf", "3-25"] == "tables/bsf/3-25.csv"

@@ -1,6 +1,6 @@
 """ShCM calculator (calculators/shcm.py): values computed by hand from the rows of the ShCM guide's tables, called
 directly so that mutmut credits each check to its own test (the bundle fixture's own backtest runs once per session and
-is credited to one test only: tests/test_download_files.py, MUTANT_UNDER_TEST)."""
+is credited to one test only: download_build in tests/conftest.py, MUTANT_UNDER_TEST)."""
 from __future__ import annotations
 
 import pytest
