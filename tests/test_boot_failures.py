@@ -365,7 +365,13 @@ def test_a_link_cannot_remove_a_limit(page, site_url, param, raw, used):
     assert f"{param}=“{raw}” is outside {lo} to {hi} ms; using {used} ms." in msg, msg
     attr = "data-boot-limit-ms" if param == "atlas_timeout_ms" else "data-run-limit-ms"
     assert page.get_attribute("#atlas-calculator", attr) == str(used)
-    assert page.get_attribute("#atlas-calculator", "data-state") != "failed"
+    if param == "atlas_timeout_ms" and used == 3000 and page.get_attribute("#atlas-calculator", "data-state") == "failed":
+        # 3 s from the navigation is a limit a loaded machine's boot may really overrun: then it fails for 3 s, never
+        # for the 0 the link asked for (data-failed-ms: the page's clock when it gave up, from the navigation)
+        assert "Python did not finish loading within 3 s" in page.inner_text("#atlas-calc-status")
+        assert int(page.get_attribute("#atlas-calculator", "data-failed-ms")) >= 3000
+    else:
+        assert page.get_attribute("#atlas-calculator", "data-state") != "failed"
     assert page.js_errors == []
 
 
