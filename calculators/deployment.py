@@ -244,6 +244,10 @@ def _sum(xs):
     return sum(xs, Fraction(0))
 
 
+LEFT_OUT = "left out by your mapping"
+"""A workload's ``matched_by`` when the planner's mapping maps it to nothing: read, not counted in any total."""
+
+
 def _known_sum(xs: list) -> Fraction | None:
     """The sum of the figures of ``xs`` that were read (not None); None when none was (unknown, not 0)."""
     known = [x for x in xs if x is not None]
@@ -287,7 +291,7 @@ def match(bundle: dict, doc: str, wls: list[dict], mapping: dict[str, str]) -> l
         svc, how = None, None
         if k in mapping:
             if mapping[k] == "":
-                how = "left out by your mapping"
+                how = LEFT_OUT
             elif mapping[k] not in by_service:
                 raise DeploymentError(f"Mapping: {k} is mapped to {mapping[k]!r}, which is not a service of this product "
                                       f"(one of: {', '.join(sorted(by_service))}).")
@@ -539,7 +543,7 @@ def compute(bundle: dict, *, doc, call_model=None, load, sites=None, objects=Non
     services.sort(key=lambda r: order.get(r["service"], 0))
     # a total of figures none of which was read (no kubectl top pasted: no use) is unknown, None, not 0
     mine_tot = {k: _known_sum([r[k] for r in services]) for k in ("cpu_request", "mem_request", "cpu_used", "mem_used")}
-    every = {k: _known_sum([w["figures"][k] for w in matched if w["matched_by"] != "left out by your mapping"])
+    every = {k: _known_sum([w["figures"][k] for w in matched if w["matched_by"] != LEFT_OUT])
              for k in ("cpu_request", "mem_request", "cpu_used", "mem_used")}
     totals = {"yours": {**mine_tot, "per_1k": {k: per_1k(v, L) for k, v in mine_tot.items()}, "every": every},
               "vendor": [{"run": r["id"], "short_title": r["short_title"], "load_per_site": r["load_per_site"],
@@ -560,7 +564,7 @@ def compute(bundle: dict, *, doc, call_model=None, load, sites=None, objects=Non
                for s in (bundle.get("deployment_names") or {}).get("services", []) if s["doc"] == req["doc"]]
     return {"request": {**req, "kubernetes": controller}, "workloads": matched,
             "unmatched": [w for w in matched if w["service"] is None and w["matched_by"] is None],
-            "left_out": [w for w in matched if w["matched_by"] == "left out by your mapping"],
+            "left_out": [w for w in matched if w["matched_by"] == LEFT_OUT],
             "services": services, "totals": totals, "over_target": ot, "runs": cruns, "problems": wl["problems"],
             "ignored": wl["ignored"], "top_rows": wl["top_rows"], "top_unplaced": wl["top_unplaced"], "choices": choices,
             "mapping": mp}

@@ -390,7 +390,7 @@ def _workload_note(matched_by: str | None) -> str:
     by your mapping' (mapped to nothing: read, not counted), or 'unmatched'."""
     if not matched_by:
         return "unmatched"
-    return matched_by if matched_by == "left out by your mapping" else f"matched by {matched_by}"
+    return matched_by if matched_by == dp.LEFT_OUT else f"matched by {matched_by}"
 
 
 def run_web(bundle: dict, params: dict) -> dict:
