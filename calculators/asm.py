@@ -244,9 +244,7 @@ def _observed(bundle, s, rows) -> dict:
 
     def pod(u):
         """The resource row at ``site`` of the container reading ``u`` reads (``runs.reading_container``), or None."""
-        mine = [r for r in rows if r["service"] == u["service"] and r["site"] in (site, "")]
-        name = runs.reading_container(u, mine)
-        return next((r for r in mine if r["container"] == name), None)
+        return next(iter(runs.rows_read(u, [r for r in rows if r["site"] in (site, "")])), None)
 
     mem_rows = [dict(zip(bundle["util_rows"]["cols"], x)) for x in (bundle.get("util_rows") or {"rows": []})["rows"]
                 if x[0] == s["id"]] if bundle.get("util_rows") else []

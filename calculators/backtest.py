@@ -545,9 +545,7 @@ def _unjoined(bundle: dict, doc: str, sid: str) -> list[dict]:
     for u in runs.readings(bundle, sid, "cpu"):
         if u["reads"] is not None:
             continue
-        mine = [x for x in left if x["service"] == u["service"]]
-        name = runs.reading_container(u, mine)
-        gone = next((x for x in mine if x["container"] == name), None)
+        gone = next(iter(runs.rows_read(u, left)), None)
         where = f"Table {u['table_id']} row {u['row']}"
         if gone is not None:
             where += f"; its resource row: Table {gone['table_id']} row {gone['row']}"

@@ -298,9 +298,8 @@ def products(bundle: dict) -> list[str]:
 def _replicas(bundle, u):
     """The resource row giving the replicas of the pod that utilization row ``u`` reads, at its site or for no site
     (the container it reads by ``runs.reading_container``), or None."""
-    mine = [r for r in runs.index(bundle)["resources"].get(u["scenario"], []) if r["service"] == u["service"]]
-    name = runs.reading_container(u, mine)
-    cands = [r for r in mine if r["container"] == name and (r.get("replicas") is not None or r.get("replicas_max") is not None)]
+    cands = [r for r in runs.rows_read(u, runs.index(bundle)["resources"].get(u["scenario"], []))
+             if r.get("replicas") is not None or r.get("replicas_max") is not None]
     for r in sorted(cands, key=lambda r: 0 if r["site"] == u["site"] else 1 if not r["site"] else 2):
         if r["site"] in (u["site"], ""):
             return r
@@ -397,9 +396,8 @@ def compute(bundle: dict, product=None, mem_threshold=DEFAULT_MEM_THRESHOLD, kub
             hi = int(rep["replicas_max"]) if rep and rep.get("replicas_max") is not None else None
             gone = None
             if rep is None:
-                left = [x for x in exclusions(bundle, u["scenario"], "resources")["rows"] if x["service"] == u["service"]]
-                name = runs.reading_container(u, left)
-                gone = next((x for x in left if x["container"] == name and x["site"] in (u["site"], "")), None)
+                gone = next((x for x in runs.rows_read(u, exclusions(bundle, u["scenario"], "resources")["rows"])
+                             if x["site"] in (u["site"], "")), None)
             cpu.append({**base, "target": u["target_percent"], "status": st,
                         "ratio": float(_frac(u["observed_percent"]) / _frac(u["target_percent"])),
                         **hpa_view(u["observed_percent"], u["target_percent"], None if cur is None else int(cur), lo, hi, controller),

@@ -14,7 +14,7 @@ One definition each, shared by the footprint calculator, the backtest and the ev
   the benchmark's autoscaler could run at its load: conservative);
 * ``reading_container``: which of a pod's printed containers a utilization row reads (the same name; or the pod's
   main container, printed without a name in the resource table, which the utilization table names after the service
-  or ``mysqlndbcluster``);
+  or ``mysqlndbcluster``), and ``rows_read`` the rows of that container among any resource rows (usable or left out);
 * ``amount_used``: cores (or GiB) a container used at the busiest site carrying traffic: an absolute figure in the
   unit where printed, else percent x replicas x the per-pod request (the limit where the data records that the
   percentage is of the limit);
@@ -130,6 +130,14 @@ def reading_container(u: dict, containers: list[dict]) -> str | None:
             c["container"] == UNNAMED_MAIN and not c.get("is_sidecar") for c in containers):
         return UNNAMED_MAIN
     return None
+
+
+def rows_read(u: dict, rows: list[dict]) -> list[dict]:
+    """The rows of ``rows`` (resource rows, of any services and sites) of the container utilization row ``u`` reads
+    (``reading_container`` over ``u``'s service's rows among them), in their order; [] when it reads none of them."""
+    mine = [r for r in rows if r["service"] == u["service"]]
+    name = reading_container(u, mine)
+    return [r for r in mine if r["container"] == name] if name is not None else []
 
 
 def joined(util: list[dict], resource_rows: list[dict]) -> list[dict]:

@@ -51,6 +51,18 @@ def test_joined_keeps_the_printed_container():
     assert [(u["container"], u["reads"]) for u in got] == [("mysqlndbcluster", "app"), ("init-sidecar", None)]
 
 
+
+def test_rows_read_are_the_read_containers_rows_of_its_service_at_every_site():
+    # the ndbmtd pod printed for two sites (as Policy 3.2.5 prints one table per site), beside another service's
+    # unnamed row: 'ndbmtd/mysqlndbcluster' reads ndbmtd's two unnamed rows, in their order, never ndbmgmd's
+    rows = [dict(NDBMTD[0], site="site1", row=3), dict(NDBMTD[1], site="site1", row=3),
+            {"service": "ndbmgmd", "container": "app", "is_sidecar": False, "site": "site1", "row": 1},
+            dict(NDBMTD[0], site="site2", row=3)]
+    assert runs.rows_read(reading("ndbmtd", "mysqlndbcluster"), rows) == [rows[0], rows[3]]
+    assert runs.rows_read(reading("ndbmtd", "istio-proxy"), rows) == [rows[1]]
+    assert runs.rows_read(reading("ndbmtd", "init-sidecar"), rows) == []
+    assert runs.rows_read(reading("am-service", "app"), rows) == []
+
 def test_policy_3_5_1_cndbtier_and_diameter_gateway_cores_used(bundle):
     """Table 3-245: ndbappmysqld 4 replicas x 12 cores, ndbmtd 8 x 8; Table 3-244 row 4: Diameter Gateway 2 x 4.
     Table 3-247: ndbappmysqld/mysqlndbcluster 60.41 % (row 1), ndbmtd/mysqlndbcluster 36.65 % (row 5),
