@@ -28,6 +28,15 @@ def r(atlas):
 
 
 @pytest.fixture(scope="module")
+def paged(r):
+    """``r`` after the build's downloads step (``shown.build_downloads``), which pages listing their tables' downloads
+    read: as the build runs it, and whatever tests of this module ran before."""
+    from atlas.pages import shown
+    shown.build_downloads(r)
+    return r
+
+
+@pytest.fixture(scope="module")
 def ranking_rows(r):
     from atlas.pages import ranking
     return ranking.ranking_rows(r)
@@ -390,17 +399,14 @@ def test_compare_says_release_not_stated_as_the_scenario_page_does(r):
 SEED_LINE = re.compile(r"\((?:seed )?lines? \d+|\bline \d+\)")
 
 
-def test_dsr_scenario_notes_and_contradictions_name_sections(r):
+def test_dsr_scenario_notes_and_contradictions_name_sections(paged):
     """RBAR's 'Traffic generation' is printed in the prose of section 3.2.2 (seed line 307, kept in the data); DSA's
     contradiction cites 'note in 3.2.7' and Table 3-15 row 7 (lines 622 and 669, kept in the data)."""
-    s = r.atlas.scenario("dsr-rbar")
+    s = paged.atlas.scenario("dsr-rbar")
     assert any("(line 307)" in n for n in s["notes"])  # the curated note, provenance
-    facts = r.facts(s)
+    facts = paged.facts(s)
     assert "printed in the prose of section 3.2.2, not in a table" in facts and not SEED_LINE.search(facts)
-    if getattr(r, "downloads", None) is None:  # the page lists its tables' downloads: the build's downloads step first,
-        from atlas.pages import shown         # here when no earlier test of this module ran it (run alone, or a subset)
-        shown.build_downloads(r)
-    page = r.scenario_page("dsr-dsa-all-stateful")
+    page = paged.scenario_page("dsr-dsa-all-stateful")
     assert "note in 3.2.7: <q>" in page and "(line 622)" not in page and "(line 669)" not in page
 
 
